@@ -1,0 +1,57 @@
+/**
+ * How target routes write their responses. Fixed responses are serialized once, with their
+ * headers object, so the hot routes only call writeHead and end.
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+/** A response built once at startup: status, headers and body bytes. */
+export interface PrebuiltResponse {
+  readonly status: number;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** Serializes `value` once as a JSON response with `status` and any further headers. */
+export function prebuildJson(
+  status: number,
+  value: unknown,
+  headers: OutgoingHttpHeaders = {},
+): PrebuiltResponse {
+  return prebuild(status, 'application/json', JSON.stringify(value), headers);
+}
+
+/** Builds a fixed response with `status`, content type, body and any further headers. */
+export function prebuild(
+  status: number,
+  contentType: string,
+  body: string,
+  headers: OutgoingHttpHeaders = {},
+): PrebuiltResponse {
+  const bytes = Buffer.from(body, 'utf8');
+  return {
+    status,
+    headers: { ...headers, 'content-type': contentType, 'content-length': bytes.length },
+    body: bytes,
+  };
+}
+
+/** Writes a prebuilt response. */
+export function sendPrebuilt(res: ServerResponse, response: PrebuiltResponse): void {
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** Writes `body`, already JSON text, with `status`; headers set earlier with setHeader are kept. */
+export function sendJson(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** 413 for a request body past the 1 MiB cap. */
+export const PAYLOAD_TOO_LARGE = prebuildJson(413, { error: 'payload too large' });
+
+/** 405 for a route that only accepts POST. */
+export const POST_ONLY = prebuildJson(405, { error: 'method not allowed' }, { allow: 'POST' });
