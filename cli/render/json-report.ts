@@ -1,0 +1,242 @@
+/**
+ * The JSON result (spec §2.7, DESIGN.md §7), printed by `--json-output` and written by
+ * `report.json`. Keys come in one fixed order (JsonResult's). Latencies are milliseconds rounded
+ * to 3 decimals (so are requests_per_sec and duration_ms), or null when nothing was measured:
+ * every required key is present with a value, since JSON.stringify silently drops an undefined.
+ * Optional sections (websocket, checks, auth, thresholds) are absent, not null, when the run had
+ * none. A threshold's `actual` is null when its metric got no data (it then fails: DESIGN.md §6).
+ */
+import type {
+  AuthResult,
+  ChecksResult,
+  EndpointResult,
+  LatencySummary,
+  SeriesPoint,
+  WsResult,
+} from '../../runtime/run-result.js';
+import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
+import type { RunReport, ThresholdSummary } from './run-report.js';
+
+/** A latency summary as JSON: every field in ms, 3 decimals. */
+export interface JsonLatency {
+  readonly min: number;
+  readonly max: number;
+  readonly mean: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+/** One endpoint as JSON. */
+export interface JsonEndpoint {
+  readonly name: string;
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency_ms: JsonLatency | null;
+  readonly status_codes: Readonly<Record<string, number>>;
+  readonly errors: Readonly<Record<string, number>>;
+}
+
+/** One second of the run as JSON. */
+export interface JsonSeriesPoint {
+  readonly second: number;
+  readonly requests: number;
+  readonly failures: number;
+  readonly p50_ms: number | null;
+  readonly p95_ms: number | null;
+  readonly p99_ms: number | null;
+}
+
+/** WebSocket figures as JSON. */
+export interface JsonWs {
+  readonly sessions: number;
+  readonly failures: number;
+  readonly msgs_sent: number;
+  readonly msgs_received: number;
+  readonly connecting_ms: JsonLatency | null;
+  readonly message_rtt_ms: JsonLatency | null;
+  readonly session_duration_ms: JsonLatency | null;
+}
+
+/** Check figures as JSON. */
+export interface JsonChecks {
+  readonly passes: number;
+  readonly fails: number;
+  readonly rate: number | null;
+  readonly by_name: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
+}
+
+/** Token fetch figures as JSON. */
+export interface JsonAuth {
+  readonly token_fetches: number;
+  readonly failures: number;
+  readonly latency_ms: JsonLatency | null;
+}
+
+/** The thresholds section (spec §2.7), results in configuration order with §2.6's fields. */
+export interface JsonThresholds {
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly results: readonly ThresholdResult[];
+}
+
+/** The JSON result, in its key order. */
+export interface JsonResult {
+  readonly total: number;
+  readonly successes: number;
+  readonly failures: number;
+  readonly requests_per_sec: number;
+  readonly p50_latency_ms: number | null;
+  readonly p90_latency_ms: number | null;
+  readonly p95_latency_ms: number | null;
+  readonly p99_latency_ms: number | null;
+  readonly min_latency_ms: number | null;
+  readonly max_latency_ms: number | null;
+  readonly mean_latency_ms: number | null;
+  readonly duration_ms: number;
+  readonly iterations: number;
+  readonly status_codes: Readonly<Record<string, number>>;
+  readonly errors: Readonly<Record<string, number>>;
+  readonly endpoints: readonly JsonEndpoint[];
+  readonly late: number;
+  readonly dropped: number;
+  readonly retries: number;
+  readonly bytes_received: number;
+  readonly bytes_sent: number;
+  readonly intended_latency_ms: JsonLatency | null;
+  readonly interrupted: boolean;
+  readonly started_at: string;
+  readonly websocket?: JsonWs;
+  readonly checks?: JsonChecks;
+  readonly auth?: JsonAuth;
+  readonly series: readonly JsonSeriesPoint[];
+  readonly thresholds?: JsonThresholds;
+}
+
+/** `value` rounded to 3 decimals; null when there is no (finite) value. */
+export function round3(value: number | undefined | null): number | null {
+  if (value === undefined || value === null || !Number.isFinite(value)) return null;
+  return Math.round(value * 1000) / 1000;
+}
+
+function latency(summary: LatencySummary | undefined): JsonLatency | null {
+  if (summary === undefined) return null;
+  const r = (v: number): number => round3(v) ?? 0;
+  return {
+    min: r(summary.min),
+    max: r(summary.max),
+    mean: r(summary.mean),
+    p50: r(summary.p50),
+    p90: r(summary.p90),
+    p95: r(summary.p95),
+    p99: r(summary.p99),
+  };
+}
+
+function endpoint(e: EndpointResult): JsonEndpoint {
+  return {
+    name: e.name,
+    requests: e.requests,
+    failures: e.failures,
+    latency_ms: latency(e.latency_ms),
+    status_codes: e.status_codes,
+    errors: e.errors,
+  };
+}
+
+function seriesPoint(p: SeriesPoint): JsonSeriesPoint {
+  return {
+    second: p.second,
+    requests: p.requests,
+    failures: p.failures,
+    p50_ms: round3(p.p50_ms),
+    p95_ms: round3(p.p95_ms),
+    p99_ms: round3(p.p99_ms),
+  };
+}
+
+function websocket(ws: WsResult): JsonWs {
+  return {
+    sessions: ws.sessions,
+    failures: ws.failures,
+    msgs_sent: ws.msgs_sent,
+    msgs_received: ws.msgs_received,
+    connecting_ms: latency(ws.connecting_ms),
+    message_rtt_ms: latency(ws.message_rtt_ms),
+    session_duration_ms: latency(ws.session_duration_ms),
+  };
+}
+
+function checks(c: ChecksResult): JsonChecks {
+  return { passes: c.passes, fails: c.fails, rate: c.rate ?? null, by_name: c.by_name };
+}
+
+function auth(a: AuthResult): JsonAuth {
+  return {
+    token_fetches: a.token_fetches,
+    failures: a.failures,
+    latency_ms: latency(a.latency_ms),
+  };
+}
+
+/** Each result rebuilt so its keys follow spec §2.6 whatever order the evaluator used. */
+function thresholds(summary: ThresholdSummary): JsonThresholds {
+  return {
+    total: summary.total,
+    passed: summary.passed,
+    failed: summary.failed,
+    results: summary.results.map((t) => ({
+      threshold: t.threshold,
+      metric: t.metric,
+      aggregate: t.aggregate,
+      operator: t.operator,
+      expected: t.expected,
+      actual: t.actual,
+      pass: t.pass,
+    })),
+  };
+}
+
+/** The JSON result as an object whose key order is the output's. */
+export function toJsonResult(report: RunReport): JsonResult {
+  const r = report.result;
+  const l = r.latency_ms;
+  return {
+    total: r.total,
+    successes: r.successes,
+    failures: r.failures,
+    requests_per_sec: round3(r.requests_per_sec) ?? 0,
+    p50_latency_ms: round3(l?.p50),
+    p90_latency_ms: round3(l?.p90),
+    p95_latency_ms: round3(l?.p95),
+    p99_latency_ms: round3(l?.p99),
+    min_latency_ms: round3(l?.min),
+    max_latency_ms: round3(l?.max),
+    mean_latency_ms: round3(l?.mean),
+    duration_ms: round3(r.duration_ms) ?? 0,
+    iterations: r.iterations,
+    status_codes: r.status_codes,
+    errors: r.errors,
+    endpoints: r.endpoints.map(endpoint),
+    late: r.late,
+    dropped: r.dropped,
+    retries: r.retries,
+    bytes_received: r.bytes_received,
+    bytes_sent: r.bytes_sent,
+    intended_latency_ms: latency(r.intended_latency_ms),
+    interrupted: r.interrupted,
+    started_at: r.started_at,
+    ...(r.websocket === undefined ? {} : { websocket: websocket(r.websocket) }),
+    ...(r.checks === undefined ? {} : { checks: checks(r.checks) }),
+    ...(r.auth === undefined ? {} : { auth: auth(r.auth) }),
+    series: r.series.map(seriesPoint),
+    ...(report.thresholds === undefined ? {} : { thresholds: thresholds(report.thresholds) }),
+  };
+}
+
+/** The JSON result as pretty text: 2-space indent, trailing newline. */
+export function renderJsonReport(report: RunReport): string {
+  return JSON.stringify(toJsonResult(report), null, 2) + '\n';
+}

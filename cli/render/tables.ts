@@ -1,0 +1,178 @@
+/**
+ * The breakdown tables under the text report (DESIGN.md §7): endpoints, status codes, error kinds,
+ * WebSocket, checks, and the auth line. Plain cli-table3 boxes with no colors, sized to fit 80
+ * columns: long names are cut to the width left over by the number columns and end with `…`.
+ *
+ * Width of a cli-table3 table: Σ(content width + 2 padding) over the columns + (columns + 1)
+ * borders. The name column gets TABLE_WIDTH minus everything else, never less than MIN_NAME.
+ */
+import Table from 'cli-table3';
+import type {
+  AuthResult,
+  ChecksResult,
+  EndpointResult,
+  RunResult,
+  WsResult,
+} from '../../runtime/run-result.js';
+
+/** The terminal width the tables are sized for. */
+export const TABLE_WIDTH = 80;
+
+const MIN_NAME = 10;
+const PADDING = 2;
+
+type Align = 'left' | 'right';
+
+/** A plain table: no colors in heads or borders; every column but the first right-aligned. */
+function plainTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const colAligns: Align[] = head.map((_, i) => (i === 0 ? 'left' : 'right'));
+  const table = new Table({
+    head: [...head],
+    colAligns,
+    style: { head: [], border: [], compact: true },
+  });
+  for (const row of rows) table.push([...row]);
+  return table.toString();
+}
+
+/** A table without a head: label on the left, value on the right. */
+function keyValueTable(rows: readonly (readonly [string, string])[]): string {
+  const table = new Table({
+    colAligns: ['left', 'right'],
+    style: { head: [], border: [], compact: true },
+  });
+  for (const [label, value] of rows) table.push([label, value]);
+  return table.toString();
+}
+
+/** `name` cut to `width` characters (code points), ending with `…` when cut. */
+export function truncateName(name: string, width: number): string {
+  const chars = Array.from(name);
+  if (chars.length <= width) return name;
+  return chars.slice(0, Math.max(0, width - 1)).join('') + '…';
+}
+
+/** The widest name that keeps a table with these other columns within TABLE_WIDTH. */
+function nameBudget(head: readonly string[], rows: readonly (readonly string[])[]): number {
+  let used = head.length + 1 + PADDING;
+  for (let col = 1; col < head.length; col++) {
+    const widths = rows.map((row) => (row[col] ?? '').length);
+    used += Math.max(head[col]?.length ?? 0, ...widths) + PADDING;
+  }
+  return Math.max(MIN_NAME, TABLE_WIDTH - used);
+}
+
+/** Rows whose first cell (a name) is cut to fit the table in TABLE_WIDTH. */
+function fitNames(head: readonly string[], rows: readonly (readonly string[])[]): string[][] {
+  const budget = nameBudget(head, rows);
+  return rows.map(([name = '', ...rest]) => [truncateName(name, budget), ...rest]);
+}
+
+function ms(value: number | undefined): string {
+  return value === undefined ? 'n/a' : value.toFixed(2);
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? 'n/a' : `${((part / whole) * 100).toFixed(1)}%`;
+}
+
+/** Count tables share one denominator: requests made, or the counts' sum if that is larger. */
+function countTable(
+  head: string,
+  counts: Readonly<Record<string, number>>,
+  total: number,
+): string | undefined {
+  const entries = Object.entries(counts);
+  if (entries.length === 0) return undefined;
+  const sum = entries.reduce((acc, [, n]) => acc + n, 0);
+  const whole = Math.max(total, sum);
+  const rows = entries.map(([key, n]) => [key, String(n), percent(n, whole)]);
+  return plainTable([head, 'count', 'share'], rows);
+}
+
+/** Status codes (ascending) with their counts and share of requests; undefined when none. */
+export function renderStatusCodeTable(result: RunResult): string | undefined {
+  const sorted = Object.fromEntries(
+    Object.entries(result.status_codes).sort(([a], [b]) =>
+      a.localeCompare(b, 'en', { numeric: true }),
+    ),
+  );
+  const table = countTable('status', sorted, result.total);
+  return table === undefined ? undefined : `Status codes:\n${table}`;
+}
+
+/** Error kinds (most frequent first) with their counts and share of requests; undefined when none. */
+export function renderErrorTable(result: RunResult): string | undefined {
+  const sorted = Object.fromEntries(
+    Object.entries(result.errors).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)),
+  );
+  const table = countTable('error', sorted, result.total);
+  return table === undefined ? undefined : `Errors:\n${table}`;
+}
+
+/** One line per endpoint with its latency percentiles; undefined unless there are two or more. */
+export function renderEndpointTable(endpoints: readonly EndpointResult[]): string | undefined {
+  if (endpoints.length < 2) return undefined;
+  const head = ['endpoint', 'requests', 'failures', 'p50 ms', 'p95 ms', 'p99 ms'];
+  const rows = endpoints.map((e) => [
+    e.name,
+    String(e.requests),
+    String(e.failures),
+    ms(e.latency_ms?.p50),
+    ms(e.latency_ms?.p95),
+    ms(e.latency_ms?.p99),
+  ]);
+  return `Endpoints:\n${plainTable(head, fitNames(head, rows))}`;
+}
+
+/** WebSocket sessions, messages and timings as a two-column table. */
+export function renderWsTable(ws: WsResult): string {
+  const rows: [string, string][] = [
+    ['sessions', String(ws.sessions)],
+    ['failures', String(ws.failures)],
+    ['messages sent', String(ws.msgs_sent)],
+    ['messages received', String(ws.msgs_received)],
+    ['connecting p95 ms', ms(ws.connecting_ms?.p95)],
+    ['message rtt p50 ms', ms(ws.message_rtt_ms?.p50)],
+    ['message rtt p95 ms', ms(ws.message_rtt_ms?.p95)],
+    ['message rtt p99 ms', ms(ws.message_rtt_ms?.p99)],
+  ];
+  return `WebSocket:\n${keyValueTable(rows)}`;
+}
+
+/** Checks by name, then an `all checks` line when there is not exactly one name. */
+export function renderChecksTable(checks: ChecksResult): string {
+  const head = ['check', 'passes', 'fails', 'rate'];
+  const named = Object.entries(checks.by_name);
+  const rows = named.map(([name, c]) => [
+    name,
+    String(c.passes),
+    String(c.fails),
+    percent(c.passes, c.passes + c.fails),
+  ]);
+  if (named.length !== 1) {
+    const rate = checks.rate === undefined ? 'n/a' : `${(checks.rate * 100).toFixed(1)}%`;
+    rows.push(['all checks', String(checks.passes), String(checks.fails), rate]);
+  }
+  return `Checks:\n${plainTable(head, fitNames(head, rows))}`;
+}
+
+/** One line: `Auth: N token fetches, N failed, p95 X.XXms`. */
+export function renderAuthLine(auth: AuthResult): string {
+  const p95 = auth.latency_ms === undefined ? 'n/a' : `${auth.latency_ms.p95.toFixed(2)}ms`;
+  const fetches = `${auth.token_fetches} token fetch${auth.token_fetches === 1 ? '' : 'es'}`;
+  return `Auth: ${fetches}, ${auth.failures} failed, p95 ${p95}`;
+}
+
+/** Every breakdown that applies to this run, in order: endpoints, status codes, errors, ws, checks, auth. */
+export function renderBreakdowns(result: RunResult): string[] {
+  const sections = [
+    renderEndpointTable(result.endpoints),
+    renderStatusCodeTable(result),
+    renderErrorTable(result),
+    result.websocket === undefined ? undefined : renderWsTable(result.websocket),
+    result.checks === undefined ? undefined : renderChecksTable(result.checks),
+    result.auth === undefined ? undefined : renderAuthLine(result.auth),
+  ];
+  return sections.filter((s): s is string => s !== undefined);
+}

@@ -1,0 +1,139 @@
+/**
+ * The terminal report (spec §2.8, DESIGN.md §7). The spec's block comes first, exactly:
+ *
+ *   --- Load Test Results ---
+ *   Total Requests: 1000              labels + ':' padded to 16 columns, so values line up
+ *   Successful:     990
+ *   Failed:         10
+ *   Duration:       10.00s            seconds, two decimals
+ *   Requests/sec:   99.98             two decimals
+ *   Latency:
+ *     Min:  1.23ms                    two-space indent, labels + ':' padded to 6 columns,
+ *     Max:  45.67ms                   ms with two decimals, `n/a` when nothing completed
+ *     Mean: 3.21ms
+ *     P50:  2.50ms
+ *     P90:  5.00ms
+ *     P99:  12.00ms
+ *   Thresholds:                       only when thresholds are defined
+ *     ✓ http_req_duration:p95 < 300: 12.34 < 300.00
+ *     ✗ http_req_failed:rate < 0.01: no data
+ *   Threshold Summary: 1/2 passed
+ *
+ * Then, with no blank line: `Interrupted: …` when the run was stopped early; the open model's
+ * block (latency from the intended send time, late and dropped permits) when it has anything to
+ * say; `Retries: N` when N > 0. Then each breakdown table after a blank line, and last, after a
+ * blank line, the warning when every request failed and no threshold could turn that into exit 1.
+ * Color (ANSI, only when asked): green ✓ lines, red ✗ lines and the warning; nothing else.
+ */
+import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
+import type { RunReport, ThresholdSummary } from './run-report.js';
+import { renderBreakdowns } from './tables.js';
+
+/** How the text report is drawn. */
+export interface TextReportOptions {
+  /** ANSI colors on the threshold marks and the warning. */
+  readonly color: boolean;
+}
+
+const FIELD_WIDTH = 16;
+const LATENCY_WIDTH = 6;
+const GREEN = '\u001b[32m';
+const RED = '\u001b[31m';
+const RESET = '\u001b[0m';
+
+/** The report's first heading. */
+export const REPORT_HEADING = '--- Load Test Results ---';
+
+/** The line printed after the block when the run was stopped early. */
+export const INTERRUPTED_LINE =
+  'Interrupted: the run was stopped early (Ctrl+C); figures cover what completed.';
+
+function paint(text: string, code: string, color: boolean): string {
+  return color ? `${code}${text}${RESET}` : text;
+}
+
+function field(label: string, value: string): string {
+  return `${`${label}:`.padEnd(FIELD_WIDTH)}${value}`;
+}
+
+function latencyLine(label: string, value: number | undefined): string {
+  const shown = value === undefined ? 'n/a' : `${value.toFixed(2)}ms`;
+  return `  ${`${label}:`.padEnd(LATENCY_WIDTH)}${shown}`;
+}
+
+/** The spec's figures: totals, duration, throughput and the `Latency:` block. */
+function summaryLines(result: RunResult): string[] {
+  const latency: LatencySummary | undefined = result.latency_ms;
+  return [
+    REPORT_HEADING,
+    field('Total Requests', String(result.total)),
+    field('Successful', String(result.successes)),
+    field('Failed', String(result.failures)),
+    field('Duration', `${(result.duration_ms / 1000).toFixed(2)}s`),
+    field('Requests/sec', result.requests_per_sec.toFixed(2)),
+    'Latency:',
+    latencyLine('Min', latency?.min),
+    latencyLine('Max', latency?.max),
+    latencyLine('Mean', latency?.mean),
+    latencyLine('P50', latency?.p50),
+    latencyLine('P90', latency?.p90),
+    latencyLine('P99', latency?.p99),
+  ];
+}
+
+/** `✓ <expression>: <actual> <operator> <expected>`, or `✗ <expression>: no data`. */
+export function thresholdLine(result: ThresholdResult, color: boolean): string {
+  const mark = result.pass ? '✓' : '✗';
+  const comparison =
+    result.actual === null
+      ? 'no data'
+      : `${result.actual.toFixed(2)} ${result.operator} ${result.expected.toFixed(2)}`;
+  return paint(`  ${mark} ${result.threshold}: ${comparison}`, result.pass ? GREEN : RED, color);
+}
+
+function thresholdLines(summary: ThresholdSummary, color: boolean): string[] {
+  return [
+    'Thresholds:',
+    ...summary.results.map((r) => thresholdLine(r, color)),
+    `Threshold Summary: ${summary.passed}/${summary.total} passed`,
+  ];
+}
+
+/** The open model's figures: latency from the intended send time, late and dropped permits. */
+function openModelLines(result: RunResult): string[] {
+  const intended = result.intended_latency_ms;
+  if (intended === undefined && result.late === 0 && result.dropped === 0) return [];
+  return [
+    'Latency from intended send time (coordinated omission corrected):',
+    latencyLine('P50', intended?.p50),
+    latencyLine('P90', intended?.p90),
+    latencyLine('P99', intended?.p99),
+    latencyLine('Max', intended?.max),
+    `  Late permits: ${result.late}`,
+    `  Dropped permits: ${result.dropped}`,
+  ];
+}
+
+/** The warning for a run where nothing succeeded and no threshold will fail it; undefined otherwise. */
+export function allFailedWarning(report: RunReport): string | undefined {
+  const { result } = report;
+  if (result.total === 0 || result.successes !== 0 || report.thresholds !== undefined)
+    return undefined;
+  return `WARNING: every request failed (${result.failures} of ${result.total}). No thresholds are set, so the exit code is 0.`;
+}
+
+/** The whole terminal report, ending with a newline. */
+export function renderTextReport(report: RunReport, options: TextReportOptions): string {
+  const { result } = report;
+  const lines = summaryLines(result);
+  if (report.thresholds !== undefined)
+    lines.push(...thresholdLines(report.thresholds, options.color));
+  if (result.interrupted) lines.push(INTERRUPTED_LINE);
+  lines.push(...openModelLines(result));
+  if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
+  for (const section of renderBreakdowns(result)) lines.push('', section);
+  const warning = allFailedWarning(report);
+  if (warning !== undefined) lines.push('', paint(warning, RED, options.color));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,216 @@
+// The JSON result: fixed key order, rounding, explicit nulls, optional sections and thresholds in
+// configuration order with spec §2.6's fields.
+import t from 'tap';
+import { renderJsonReport, round3, toJsonResult } from '../../cli/render/json-report.js';
+import {
+  EXAMPLE_THRESHOLDS,
+  latencyFixture,
+  runReportFixture,
+  runResultFixture,
+  thresholdFixture,
+} from '../helpers/run-report-fixture.js';
+
+const BASE_KEYS = [
+  'total',
+  'successes',
+  'failures',
+  'requests_per_sec',
+  'p50_latency_ms',
+  'p90_latency_ms',
+  'p95_latency_ms',
+  'p99_latency_ms',
+  'min_latency_ms',
+  'max_latency_ms',
+  'mean_latency_ms',
+  'duration_ms',
+  'iterations',
+  'status_codes',
+  'errors',
+  'endpoints',
+  'late',
+  'dropped',
+  'retries',
+  'bytes_received',
+  'bytes_sent',
+  'intended_latency_ms',
+  'interrupted',
+  'started_at',
+];
+
+/** The JSON text parsed back, so tests see what a consumer sees. */
+function parsed(report = runReportFixture()): Record<string, unknown> {
+  return JSON.parse(renderJsonReport(report)) as Record<string, unknown>;
+}
+
+t.test('key order without optional sections', (t) => {
+  t.same(Object.keys(toJsonResult(runReportFixture())), [...BASE_KEYS, 'series']);
+  t.same(Object.keys(parsed()), [...BASE_KEYS, 'series'], 'the same after JSON.stringify');
+  t.end();
+});
+
+t.test('key order with every optional section', (t) => {
+  const result = runResultFixture({
+    websocket: {
+      sessions: 5,
+      failures: 1,
+      msgs_sent: 50,
+      msgs_received: 49,
+      connecting_ms: latencyFixture(),
+      message_rtt_ms: undefined,
+      session_duration_ms: latencyFixture(),
+    },
+    checks: {
+      passes: 9,
+      fails: 1,
+      rate: 0.9,
+      by_name: { 'status is 200': { passes: 9, fails: 1 } },
+    },
+    auth: { token_fetches: 2, failures: 0, latency_ms: latencyFixture() },
+  });
+  const json = parsed(runReportFixture(result, EXAMPLE_THRESHOLDS));
+  t.same(Object.keys(json), [...BASE_KEYS, 'websocket', 'checks', 'auth', 'series', 'thresholds']);
+  t.same(json.websocket, {
+    sessions: 5,
+    failures: 1,
+    msgs_sent: 50,
+    msgs_received: 49,
+    connecting_ms: { ...latencyFixture() },
+    message_rtt_ms: null,
+    session_duration_ms: { ...latencyFixture() },
+  });
+  t.end();
+});
+
+t.test(
+  'thresholds: absent when undefined, §2.6 fields in configuration order when defined',
+  (t) => {
+    t.notOk('thresholds' in parsed(), 'absent');
+    const results = [
+      thresholdFixture({
+        threshold: 'http_req_failed:rate < 0.01',
+        metric: 'http_req_failed',
+        aggregate: 'rate',
+        expected: 0.01,
+        actual: 0.05,
+        pass: false,
+      }),
+      thresholdFixture(),
+      thresholdFixture({ actual: null, pass: false }),
+    ];
+    const json = parsed(runReportFixture(runResultFixture(), results));
+    const thresholds = json.thresholds as { results: Record<string, unknown>[] };
+    t.same(Object.keys(thresholds), ['total', 'passed', 'failed', 'results']);
+    t.match(thresholds, { total: 3, passed: 1, failed: 2 });
+    t.same(
+      thresholds.results.map((r) => r.threshold),
+      results.map((r) => r.threshold),
+      'configuration order',
+    );
+    for (const r of thresholds.results) {
+      t.same(Object.keys(r), [
+        'threshold',
+        'metric',
+        'aggregate',
+        'operator',
+        'expected',
+        'actual',
+        'pass',
+      ]);
+    }
+    t.equal(thresholds.results[2]?.actual, null, 'no data is null');
+    t.end();
+  },
+);
+
+t.test('latencies rounded to 3 decimals', (t) => {
+  const cases: [number | undefined | null, number | null][] = [
+    [1.23456, 1.235],
+    [2, 2],
+    [0.0004, 0],
+    [12.3455, 12.346],
+    [undefined, null],
+    [null, null],
+    [Number.NaN, null],
+  ];
+  for (const [input, want] of cases) t.equal(round3(input), want, String(input));
+  const json = parsed(
+    runReportFixture(
+      runResultFixture({ latency_ms: latencyFixture({ p95: 8.12345, p99: 11.9999 }) }),
+    ),
+  );
+  t.equal(json.p95_latency_ms, 8.123);
+  t.equal(json.p99_latency_ms, 12);
+  t.end();
+});
+
+t.test('no data: latency fields are null, not missing', (t) => {
+  const result = runResultFixture({
+    total: 0,
+    successes: 0,
+    failures: 0,
+    latency_ms: undefined,
+    endpoints: [
+      { name: 'a', requests: 0, failures: 0, latency_ms: undefined, status_codes: {}, errors: {} },
+    ],
+    series: [
+      {
+        second: 0,
+        requests: 0,
+        failures: 0,
+        p50_ms: undefined,
+        p95_ms: undefined,
+        p99_ms: undefined,
+      },
+    ],
+  });
+  const json = parsed(runReportFixture(result));
+  for (const key of BASE_KEYS.filter((k) => k.endsWith('_latency_ms')))
+    t.equal(json[key], null, key);
+  t.equal(json.intended_latency_ms, null);
+  t.same(json.endpoints, [
+    { name: 'a', requests: 0, failures: 0, latency_ms: null, status_codes: {}, errors: {} },
+  ]);
+  t.same(json.series, [
+    { second: 0, requests: 0, failures: 0, p50_ms: null, p95_ms: null, p99_ms: null },
+  ]);
+  t.end();
+});
+
+t.test('the spec fields carry the run figures', (t) => {
+  const result = runResultFixture({
+    status_codes: { '200': 990, '500': 10 },
+    errors: { timeout: 3 },
+    intended_latency_ms: latencyFixture({ p99: 30.0001 }),
+    late: 7,
+    interrupted: true,
+  });
+  t.match(parsed(runReportFixture(result)), {
+    total: 1000,
+    successes: 990,
+    failures: 10,
+    requests_per_sec: 99.98,
+    p50_latency_ms: 2.5,
+    p90_latency_ms: 5,
+    p95_latency_ms: 8.5,
+    p99_latency_ms: 12,
+    min_latency_ms: 1.23,
+    max_latency_ms: 45.67,
+    mean_latency_ms: 3.21,
+    duration_ms: 10000,
+    status_codes: { '200': 990, '500': 10 },
+    errors: { timeout: 3 },
+    intended_latency_ms: { p99: 30 },
+    late: 7,
+    interrupted: true,
+    started_at: '2026-01-02T03:04:05.000Z',
+  });
+  t.end();
+});
+
+t.test('pretty text: 2-space indent, trailing newline', (t) => {
+  const text = renderJsonReport(runReportFixture());
+  t.ok(text.startsWith('{\n  "total": 1000,\n  "successes": 990,'));
+  t.ok(text.endsWith('}\n'));
+  t.notMatch(text, 'undefined');
+  t.end();
+});
