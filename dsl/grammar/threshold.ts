@@ -1,0 +1,394 @@
+/**
+ * Threshold expressions (DESIGN.md §6), in the manner of k6's metrics/thresholds_parser.go:
+ * scanThreshold() cuts the expression into its parts without judging them, then each part is
+ * parsed strictly, left to right, so the first error names the part that is wrong.
+ *
+ *   threshold  := ws* metric tags? ":" aggregate ws* operator ws* value ws*
+ *   metric     := a name from METRICS
+ *   tags       := "{" tag ("," tag)* "}"
+ *   tag        := key "=" tag-value
+ *   key        := "endpoint"                      (every metric but checks)
+ *   tag-value  := [^},=]+
+ *   aggregate  := a name from the metric's aggregates
+ *               | "p" digit+ ("." digit+)?        (trend metrics; 0 < percentile <= 100)
+ *   operator   := "<" | "<=" | ">" | ">=" | "=="
+ *   value      := "-"? digit+ ("." digit+)? ([eE] [+-]? digit+)?
+ *   ws         := any white space
+ *
+ * e.g. `http_req_duration{endpoint=login}:p99.9 <= 250`, `http_req_failed:rate < 0.01`.
+ */
+import type { ThresholdOperator, ThresholdSpec } from '../plan/threshold-spec.js';
+import { closest } from './did-you-mean.js';
+import { charAt, grammarError, type GrammarError } from './grammar-error.js';
+import { err, ok, type Result } from '../result.js';
+
+/** What a metric measures and which aggregates a threshold may use on it (trends also take pNN). */
+export interface MetricInfo {
+  readonly kind: 'trend' | 'rate' | 'counter';
+  /** Unit of the metric's samples: ms for trends, a 0..1 ratio for rates, a count for counters. */
+  readonly unit: 'ms' | 'ratio' | 'count';
+  /** Aggregates by name; trend metrics accept any pNN with 0 < NN <= 100 besides these. */
+  readonly aggregates: readonly string[];
+  readonly description: string;
+}
+
+const TREND: readonly string[] = ['p50', 'p90', 'p95', 'p99', 'avg', 'mean', 'min', 'max'];
+
+/** A trend metric: samples in ms, summarized by percentiles and averages. */
+function trend(description: string): MetricInfo {
+  return { kind: 'trend', unit: 'ms', aggregates: TREND, description };
+}
+
+/** A rate metric: each sample true or false; rate = true / all (0..1), count = number true. */
+function rate(description: string): MetricInfo {
+  return { kind: 'rate', unit: 'ratio', aggregates: ['rate', 'count'], description };
+}
+
+/** A counter: count = total, rate = total per second of the run. */
+function counter(aggregates: readonly string[], description: string): MetricInfo {
+  return { kind: 'counter', unit: 'count', aggregates, description };
+}
+
+/** Every metric a threshold can name, with its kind, unit and aggregates. */
+export const METRICS: Readonly<Record<string, MetricInfo>> = Object.freeze({
+  http_req_duration: trend(
+    'HTTP request duration, from sending it to the last byte of the response',
+  ),
+  http_req_failed: rate(
+    'Failed HTTP requests: rate is their share of all requests, count their number',
+  ),
+  http_requests: counter(['rate', 'count'], 'HTTP requests sent: count in all, rate per second'),
+  ws_connecting: trend('WebSocket connection time, from the upgrade request to the open socket'),
+  ws_message_rtt: trend('WebSocket round trip, from a message sent to the next message received'),
+  ws_session_duration: trend('WebSocket session length, from open to close'),
+  ws_msgs_sent: counter(
+    ['count', 'rate'],
+    'WebSocket messages sent: count in all, rate per second',
+  ),
+  ws_msgs_received: counter(
+    ['count', 'rate'],
+    'WebSocket messages received: count in all, rate per second',
+  ),
+  checks: rate(
+    'Checks of TypeScript scenarios: rate is the passing share, count the number passed',
+  ),
+});
+
+/** Tag keys a threshold may filter on. */
+const TAG_KEYS: readonly string[] = ['endpoint'];
+/** Metrics that carry no tags: checks are per scenario, not per endpoint. */
+const UNTAGGED: ReadonlySet<string> = new Set(['checks']);
+const OPERATORS: readonly ThresholdOperator[] = ['<', '<=', '>', '>=', '=='];
+/** Operators people write by habit, mapped to ours. */
+const OPERATOR_HINTS: Readonly<Record<string, string>> = {
+  '=': '==',
+  '===': '==',
+  '=>': '>=',
+  '=<': '<=',
+};
+const OPERATOR_CHARS = '<>=!';
+const VALUE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const PERCENTILE = /^p(\d+(?:\.\d+)?)$/;
+const EXAMPLE = 'http_req_duration:p95 < 300';
+
+/** A piece of the expression and where it starts. */
+interface Slice {
+  readonly text: string;
+  readonly start: number;
+}
+
+/** The expression cut into its parts by scanThreshold(), nothing judged yet. */
+interface Scanned {
+  /** The whole expression. */
+  readonly text: string;
+  readonly metric: Slice;
+  /** Text between the braces; undefined when there are no braces. */
+  readonly tags: Slice | undefined;
+  readonly tagsClosed: boolean;
+  /** Index of the ":" after metric and tags, or -1. */
+  readonly colon: number;
+  readonly aggregate: Slice;
+  readonly operator: Slice;
+  readonly value: Slice;
+  readonly trailing: Slice;
+}
+
+interface FailOptions {
+  readonly allowed?: readonly string[];
+  readonly guess?: string | undefined;
+}
+
+type Fail = (
+  part: string,
+  position: number,
+  problem: string,
+  options?: FailOptions,
+) => GrammarError;
+
+/** Parses `<metric>[{endpoint=name}]:<aggregate> <op> <number>` into a ThresholdSpec. */
+export function parseThreshold(expression: string): Result<ThresholdSpec, GrammarError> {
+  const fail: Fail = (part, position, problem, options) =>
+    grammarError({ grammar: 'threshold', input: expression, part, position, problem, ...options });
+  const scanned = scanThreshold(expression);
+  const metric = parseMetric(scanned, fail);
+  if (!metric.ok) return metric;
+  const info = METRICS[metric.value] as MetricInfo;
+  const tags = parseTags(scanned, metric.value, fail);
+  if (!tags.ok) return tags;
+  if (scanned.colon < 0) return err(missingColon(expression, scanned, fail));
+  const aggregate = parseAggregate(scanned, metric.value, info, fail);
+  if (!aggregate.ok) return aggregate;
+  const operator = parseOperator(scanned, fail);
+  if (!operator.ok) return operator;
+  const expected = parseValue(scanned, fail);
+  if (!expected.ok) return expected;
+  const { trailing, value } = scanned;
+  if (trailing.text !== '') {
+    const hint = /^[\p{L}%]+$/u.test(trailing.text)
+      ? `; write the number alone: ${unitWords(info, aggregate.value.name)}`
+      : '';
+    return err(
+      fail(
+        'trailing',
+        trailing.start,
+        `unexpected "${trailing.text}" after the value "${value.text}"${hint}`,
+      ),
+    );
+  }
+  const percentile = aggregate.value.percentile;
+  return ok({
+    expression,
+    metric: metric.value,
+    tags: tags.value,
+    aggregate: aggregate.value.name,
+    ...(percentile === undefined ? {} : { percentile }),
+    operator: operator.value,
+    expected: expected.value,
+  });
+}
+
+/** Cuts the expression at the boundaries the grammar fixes; never fails, judges nothing. */
+function scanThreshold(text: string): Scanned {
+  let i = skipSpace(text, 0);
+  const metric = readUntil(
+    text,
+    i,
+    (c) => c === '{' || c === ':' || isOperatorChar(c) || isSpace(c),
+  );
+  i += metric.text.length;
+  let tags: Slice | undefined;
+  let tagsClosed = true;
+  if (text[i] === '{') {
+    const close = text.indexOf('}', i + 1);
+    tagsClosed = close >= 0;
+    const end = tagsClosed ? close : text.length;
+    tags = { text: text.slice(i + 1, end), start: i + 1 };
+    i = tagsClosed ? end + 1 : end;
+  }
+  const colon = text[i] === ':' ? i : -1;
+  if (colon >= 0) i++;
+  const aggregate = readUntil(text, i, (c) => isOperatorChar(c) || isSpace(c));
+  i = skipSpace(text, i + aggregate.text.length);
+  const operator = readUntil(text, i, (c) => !isOperatorChar(c));
+  i = skipSpace(text, i + operator.text.length);
+  const value = readUntil(text, i, isSpace);
+  i = skipSpace(text, i + value.text.length);
+  const trailing = { text: text.slice(i).trimEnd(), start: i };
+  return { text, metric, tags, tagsClosed, colon, aggregate, operator, value, trailing };
+}
+
+/** The metric must be one of METRICS (own keys only: "constructor" is not a metric). */
+function parseMetric(scanned: Scanned, fail: Fail): Result<string, GrammarError> {
+  const { text, start } = scanned.metric;
+  const names = Object.keys(METRICS);
+  if (Object.hasOwn(METRICS, text)) return ok(text);
+  if (text === '') {
+    const problem = `a metric name is required at the start, such as ${EXAMPLE}`;
+    return err(fail('metric', start, problem, { allowed: names }));
+  }
+  const prefix = names.find((name) => text.startsWith(name));
+  const hint = prefix === undefined ? '' : `; a ":" is missing after "${prefix}"`;
+  return err(
+    fail('metric', start, `unknown metric "${text}"${hint}`, {
+      allowed: names,
+      guess: closest(text, names),
+    }),
+  );
+}
+
+/** Tags are `key=value` pairs, comma-separated, each key once, on metrics that carry tags. */
+function parseTags(
+  scanned: Scanned,
+  metric: string,
+  fail: Fail,
+): Result<Readonly<Record<string, string>>, GrammarError> {
+  const tags: Record<string, string> = {};
+  const slice = scanned.tags;
+  if (slice === undefined) return ok(tags);
+  const brace = slice.start - 1;
+  if (!scanned.tagsClosed)
+    return err(fail('tag', brace, `"{" is never closed; write ${metric}{endpoint=name}:…`));
+  if (UNTAGGED.has(metric)) return err(fail('tag', brace, `${metric} takes no tags`));
+  let start = slice.start;
+  for (const tag of slice.text.split(',')) {
+    const equals = tag.indexOf('=');
+    const key = equals < 0 ? tag : tag.slice(0, equals);
+    const value = equals < 0 ? '' : tag.slice(equals + 1);
+    if (tag === '')
+      return err(fail('tag', start, 'empty tag; write {endpoint=name}', { allowed: TAG_KEYS }));
+    if (!TAG_KEYS.includes(key)) {
+      const problem =
+        key.trim() !== key
+          ? `spaces are not allowed around the tag key "${key.trim()}"`
+          : `unknown tag "${key}"`;
+      return err(
+        fail('tag', start, problem, { allowed: TAG_KEYS, guess: closest(key.trim(), TAG_KEYS) }),
+      );
+    }
+    if (equals < 0)
+      return err(fail('tag', start, `the tag "${key}" needs a value: write ${key}=name`));
+    if (value === '')
+      return err(fail('tag', start + equals + 1, `the tag "${key}" has an empty value`));
+    if (value.includes('=')) {
+      return err(
+        fail(
+          'tag',
+          start + equals + 1 + value.indexOf('='),
+          `the value of tag "${key}" cannot contain "="`,
+        ),
+      );
+    }
+    if (Object.hasOwn(tags, key)) return err(fail('tag', start, `the tag "${key}" appears twice`));
+    tags[key] = value;
+    start += tag.length + 1;
+  }
+  return ok(tags);
+}
+
+/** The error for an expression without ":" between the metric (and tags) and the aggregate. */
+function missingColon(expression: string, scanned: Scanned, fail: Fail): GrammarError {
+  const tags = scanned.tags === undefined ? '' : `{${scanned.tags.text}}`;
+  const written = `${scanned.metric.text}${tags}`;
+  const at = scanned.metric.start + written.length;
+  const next = charAt(expression, at);
+  let found = '';
+  if (isSpace(next)) found = ' with no space before it';
+  else if (next !== '') found = `, found "${next}"`;
+  const problem = `a ":" and an aggregate must follow "${written}"${found}, as in ${EXAMPLE}`;
+  return fail('aggregate', at, problem);
+}
+
+/** The aggregate as written and, for pNN, its percentile. */
+interface Aggregate {
+  readonly name: string;
+  readonly percentile?: number;
+}
+
+/** The aggregate must be one the metric supports; trend metrics also take any pNN in (0, 100]. */
+function parseAggregate(
+  scanned: Scanned,
+  metric: string,
+  info: MetricInfo,
+  fail: Fail,
+): Result<Aggregate, GrammarError> {
+  const { text, start } = scanned.aggregate;
+  const trend = info.kind === 'trend';
+  const allowed = trend ? [...info.aggregates, 'pNN (0 < NN <= 100)'] : info.aggregates;
+  if (text === '') {
+    const space = isSpace(charAt(scanned.text, start));
+    const problem = space
+      ? 'no space is allowed after ":"'
+      : `an aggregate is required after "${metric}:"`;
+    return err(fail('aggregate', start, problem, { allowed }));
+  }
+  const percentile = PERCENTILE.exec(text);
+  if (trend && percentile !== null) {
+    const value = Number(percentile[1]);
+    if (value > 0 && value <= 100) return ok({ name: text, percentile: value });
+    return err(
+      fail('aggregate', start, `the percentile in "${text}" must be above 0 and at most 100`),
+    );
+  }
+  if (info.aggregates.includes(text)) return ok({ name: text });
+  const guess = closest(text, info.aggregates);
+  return err(
+    fail('aggregate', start, `the aggregate "${text}" is not supported by ${metric}`, {
+      allowed,
+      guess,
+    }),
+  );
+}
+
+/** The operator must be one of < <= > >= ==; habits from other languages get a hint. */
+function parseOperator(scanned: Scanned, fail: Fail): Result<ThresholdOperator, GrammarError> {
+  const { text, start } = scanned.operator;
+  const found = OPERATORS.find((op) => op === text);
+  if (found !== undefined) return ok(found);
+  if (text === '') {
+    const next = charAt(scanned.text, start);
+    const after = `after "${scanned.text.slice(0, scanned.aggregate.start + scanned.aggregate.text.length).trim()}"`;
+    const problem =
+      next === ''
+        ? `an operator is required ${after}`
+        : `an operator is required ${after}, found "${next}"`;
+    return err(fail('operator', start, problem, { allowed: OPERATORS }));
+  }
+  const notEqual = text === '!=' || text === '<>' ? '; "not equal" is not supported' : '';
+  return err(
+    fail('operator', start, `unknown operator "${text}"${notEqual}`, {
+      allowed: OPERATORS,
+      guess: OPERATOR_HINTS[text],
+    }),
+  );
+}
+
+/** The value is a plain decimal number (sign, fraction and exponent allowed), finite, no unit. */
+function parseValue(scanned: Scanned, fail: Fail): Result<number, GrammarError> {
+  const { text, start } = scanned.value;
+  if (text === '') {
+    return err(
+      fail('value', start, `a number is required after the operator "${scanned.operator.text}"`),
+    );
+  }
+  if (!VALUE.test(text)) {
+    const unit = /^-?\d+(\.\d+)?[\p{L}%]+$/u.test(text)
+      ? '; write the number alone, without a unit'
+      : '';
+    return err(fail('value', start, `the value "${text}" is not a number${unit}`));
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) return err(fail('value', start, `the value "${text}" is too large`));
+  return ok(value);
+}
+
+/** How the expected number of a metric and aggregate is measured, for hints. */
+function unitWords(info: MetricInfo, aggregate: string): string {
+  if (info.kind === 'trend') return 'the value is in milliseconds';
+  if (aggregate === 'count') return 'the value is a count';
+  if (info.kind === 'counter') return 'the value is per second';
+  return 'the value is a ratio from 0 to 1 (0.01 = 1%)';
+}
+
+/** Reads from start up to (not including) the first character that stops it, or the end. */
+function readUntil(text: string, start: number, stops: (c: string) => boolean): Slice {
+  let end = start;
+  while (end < text.length && !stops(text[end] ?? '')) end++;
+  return { text: text.slice(start, end), start };
+}
+
+/** Index of the first non-space character at or after start. */
+function skipSpace(text: string, start: number): number {
+  let i = start;
+  while (i < text.length && isSpace(text[i])) i++;
+  return i;
+}
+
+/** True for any white space character. */
+function isSpace(c: string | undefined): boolean {
+  return c !== undefined && c !== '' && /^\s$/u.test(c);
+}
+
+/** True for a character that can be part of an operator. */
+function isOperatorChar(c: string): boolean {
+  return c !== '' && OPERATOR_CHARS.includes(c);
+}
