@@ -1,0 +1,226 @@
+/**
+ * HDR histograms of microseconds: a thin layer over hdr-histogram-js (v3, plain JS, no WASM).
+ * Range 1 µs … 3_600_000_000 µs (1 h) at 3 significant digits: 22 buckets × 1024 half-sub-buckets
+ * = 23_552 counters. Values above the range are clamped to it, values below 1 (and NaN) count as 1.
+ *
+ * Bucket size, measured on Node 20 (`npx tsx bench/metrics.bench.ts widths 32|64|packed`,
+ * lognormal latencies around 5 ms; one width per process, 2 shared cores, so ± 30 %):
+ *   library recordValue():                     32 → 95 ns, 64 → 100 ns, 'packed' → 520 ns a value
+ *   clamp + index here (clz32) + increment:    32 → 20 ns, 64 →  20 ns, 'packed' → 445 ns a value
+ *   memory: 32 → 95 KB, 64 → 189 KB, 'packed' → 0.6 KB (10 values) … 23–41 KB (10k+ values)
+ *   compressed base64 of a second: 0.1 KB (10 values), 0.3 (100), 1 (1k), 3 (10k), 6 (100k)
+ * We take 64 (Float64Array counters): the same speed as 32, exact counts up to 2^53 where a
+ * Uint32Array counter wraps silently past 2^32 (TypedArrayHistogram only checks against
+ * MAX_SAFE_INTEGER, never against the array's own width). Memory is spent only on the few live
+ * histograms of a shard; finished per-second buckets are kept encoded (0.1–6 KB each).
+ *
+ * What hdr-histogram-js does that matters here (read in its dist/ sources):
+ * - `add(other)` copies counts index by index when both have the same bucketCount, subBucketCount
+ *   and unitMagnitude — which depend only on (lowest, highest, digits), NOT on the bit bucket size —
+ *   so histograms of different bucket sizes merge exactly; the target's counter width is what can
+ *   overflow (silently for 8/16/32-bit arrays). Other layouts fall back to adding value by value.
+ *   `add` throws when the other's max does not fit and autoResize is off (ours is off: we clamp).
+ * - `decodeFromCompressedBase64(s, bitBucketSize = 32, …)`: the encoding carries lowest, highest and
+ *   digits but not the counter width, so the caller must pass it or gets 32-bit counters. The decoded
+ *   min/max are recomputed from the counts (lowest/highest equivalent values of the first/last
+ *   non-empty counter), so exact min/max seen while recording are not kept across encoding. We
+ *   therefore read min and max as percentile 0 and 100 (bucket-based) on every path, live or decoded.
+ * - The V2 encoding writes counters up to the index of the max value; it is canonical: equal counts
+ *   give equal strings, which lets tests compare encodings directly.
+ * - `mean` uses each counter's median equivalent value, so it is within the 0.1 % resolution.
+ */
+import {
+  JsHistogram,
+  build,
+  decodeFromCompressedBase64,
+  encodeIntoCompressedBase64,
+} from 'hdr-histogram-js';
+import type { LatencySummary } from '../run-result.js';
+import type { EncodedHistogram } from './snapshot.js';
+
+/** A histogram of microseconds (the library's plain-JS class). */
+export type MicrosHistogram = JsHistogram;
+
+/** Lowest value told apart, µs. */
+export const LOWEST_US = 1;
+/** Highest value tracked, µs (one hour); larger values are clamped to it. */
+export const HIGHEST_US = 3_600_000_000;
+/** Significant digits kept: values are within 0.1 % of what was recorded. */
+export const SIGNIFICANT_DIGITS = 3;
+/** Counter width: 64-bit floats (exact to 2^53), as fast as 32-bit (see the measures above). */
+export const BIT_BUCKET_SIZE = 64;
+
+/** Asserts that the library built its plain-JS histogram, not a WASM one. */
+function asJs(histogram: unknown): MicrosHistogram {
+  if (!(histogram instanceof JsHistogram))
+    throw new Error('hdr-histogram-js built a non-JS histogram');
+  return histogram;
+}
+
+/** An empty histogram of microseconds. */
+export function createHistogram(): MicrosHistogram {
+  return asJs(
+    build({
+      lowestDiscernibleValue: LOWEST_US,
+      highestTrackableValue: HIGHEST_US,
+      numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
+      bitBucketSize: BIT_BUCKET_SIZE,
+      useWebAssembly: false,
+      autoResize: false,
+    }),
+  );
+}
+
+// The counter index of the library, computed without Math.log2/pow (≈ 10× faster):
+//   bucket = max(floor(log2 v) − subBucketHalfCountMagnitude − unitMagnitude, 0)
+//   sub    = floor(v / 2^(bucket + unitMagnitude))
+//   index  = (bucket + 1) · subBucketHalfCount + sub − subBucketHalfCount
+// floor(log2 v) = 31 − clz32(v) and v >>> k = floor(v / 2^k) hold because v < 2^32 (HIGHEST_US).
+const LAYOUT = createHistogram();
+const HALF_MAGNITUDE = LAYOUT.subBucketHalfCountMagnitude;
+const UNIT_MAGNITUDE = LAYOUT.unitMagnitude;
+const HALF_COUNT = LAYOUT.subBucketHalfCount;
+if (LAYOUT.countsArrayIndex(HIGHEST_US) !== indexOfMicros(HIGHEST_US)) {
+  throw new Error('histogram index formula disagrees with hdr-histogram-js');
+}
+
+/** A recordable value: integer µs in [LOWEST_US, HIGHEST_US] (NaN and values < 1 become 1). */
+export function clampMicros(us: number): number {
+  if (!(us >= LOWEST_US)) return LOWEST_US;
+  if (us >= HIGHEST_US) return HIGHEST_US;
+  return Math.round(us);
+}
+
+/** The counter index of a clamped value (same as the library's countsArrayIndex). */
+export function indexOfMicros(value: number): number {
+  const bucket = Math.max(31 - Math.clz32(value) - HALF_MAGNITUDE - UNIT_MAGNITUDE, 0);
+  return bucket * HALF_COUNT + (value >>> (bucket + UNIT_MAGNITUDE));
+}
+
+/** Records a clamped value at its precomputed index (one index serves several histograms). */
+export function recordAt(histogram: MicrosHistogram, index: number, value: number): void {
+  histogram.incrementCountAtIndex(index);
+  histogram.incrementTotalCount();
+  histogram.updateMinAndMax(value);
+}
+
+/** Records a duration in µs, clamped to the histogram's range. */
+export function recordMicros(histogram: MicrosHistogram, us: number): void {
+  const value = clampMicros(us);
+  recordAt(histogram, indexOfMicros(value), value);
+}
+
+/** Compressed base64 of the histogram; "" when it is empty. */
+export function encodeHistogram(histogram: MicrosHistogram): EncodedHistogram {
+  return histogram.totalCount === 0 ? '' : encodeIntoCompressedBase64(histogram);
+}
+
+/** The histogram an encoding holds; "" gives an empty one. */
+export function decodeHistogram(encoded: EncodedHistogram): MicrosHistogram {
+  if (encoded === '') return createHistogram();
+  return asJs(decodeFromCompressedBase64(encoded, BIT_BUCKET_SIZE, false, HIGHEST_US));
+}
+
+/** Adds every count of `from` into `into` (exact: same layout, index by index). */
+export function addHistogram(into: MicrosHistogram, from: MicrosHistogram): void {
+  if (from.totalCount > 0) into.add(from);
+}
+
+/** The sum of several encodings, encoded; a single non-empty input is returned as is. */
+export function addEncoded(encodings: readonly EncodedHistogram[]): EncodedHistogram {
+  let first: EncodedHistogram = '';
+  let sum: MicrosHistogram | undefined;
+  for (const encoded of encodings) {
+    if (encoded === '') continue;
+    if (first === '') {
+      first = encoded;
+      continue;
+    }
+    sum ??= decodeHistogram(first);
+    addHistogram(sum, decodeHistogram(encoded));
+  }
+  return sum === undefined ? first : encodeHistogram(sum);
+}
+
+/** The value at percentile p (0 < p <= 100) in ms: the highest value equivalent to it. */
+export function percentileMs(histogram: MicrosHistogram, p: number): number {
+  return histogram.getValueAtPercentile(p) / 1000;
+}
+
+/** The smallest value in ms: the lowest value equivalent to the first non-empty counter. */
+export function minMs(histogram: MicrosHistogram): number {
+  // Percentile 0, not minNonZeroValue: the same whether recorded here or decoded (notes above).
+  return histogram.getValueAtPercentile(0) / 1000;
+}
+
+/** The largest value in ms: the highest value equivalent to the last non-empty counter. */
+export function maxMs(histogram: MicrosHistogram): number {
+  return histogram.getValueAtPercentile(100) / 1000;
+}
+
+/** The mean in ms: Σ count · median equivalent value / total count. */
+export function meanMs(histogram: MicrosHistogram): number {
+  return histogram.mean / 1000;
+}
+
+/** Min, max, mean and the usual percentiles in ms; undefined when the histogram is empty. */
+export function summarizeHistogram(histogram: MicrosHistogram): LatencySummary | undefined {
+  if (histogram.totalCount === 0) return undefined;
+  return {
+    min: minMs(histogram),
+    max: maxMs(histogram),
+    mean: meanMs(histogram),
+    p50: percentileMs(histogram, 50),
+    p90: percentileMs(histogram, 90),
+    p95: percentileMs(histogram, 95),
+    p99: percentileMs(histogram, 99),
+  };
+}
+
+/** summarizeHistogram() of an encoding. */
+export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary | undefined {
+  return encoded === '' ? undefined : summarizeHistogram(decodeHistogram(encoded));
+}
+
+/** A live histogram whose encoding is cached until the next record (snapshots every 500 ms). */
+export class CachedHistogram {
+  /** The counts; record through this class so that the cached encoding stays true. */
+  readonly histogram: MicrosHistogram = createHistogram();
+  #encoded: EncodedHistogram = '';
+  #dirty = false;
+
+  /** Records a clamped value at its precomputed index. */
+  record(index: number, value: number): void {
+    recordAt(this.histogram, index, value);
+    this.#dirty = true;
+  }
+
+  /** Records a duration in µs, clamped. */
+  recordMicros(us: number): void {
+    recordMicros(this.histogram, us);
+    this.#dirty = true;
+  }
+
+  /** Adds the counts of an encoding (reopening a sealed bucket: rare, allocates). */
+  addEncoded(encoded: EncodedHistogram): void {
+    if (encoded === '') return;
+    addHistogram(this.histogram, decodeHistogram(encoded));
+    this.#dirty = true;
+  }
+
+  /** The encoding of the counts so far, computed only when something was recorded since. */
+  encode(): EncodedHistogram {
+    if (this.#dirty) {
+      this.#encoded = encodeHistogram(this.histogram);
+      this.#dirty = false;
+    }
+    return this.#encoded;
+  }
+
+  /** Empties it for reuse. */
+  reset(): void {
+    this.histogram.reset();
+    this.#encoded = '';
+    this.#dirty = false;
+  }
+}

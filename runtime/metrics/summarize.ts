@@ -1,0 +1,111 @@
+/**
+ * The RunResult of a (merged) snapshot: counters as they are, histograms turned into
+ * millisecond summaries, per-second series with their percentiles. Values are not rounded here;
+ * reports round them for display.
+ *
+ *   requests_per_sec = requests / (elapsedMs / 1000)   (0 when nothing elapsed)
+ *   checks.rate      = passes / (passes + fails)       (undefined without checks)
+ */
+import type {
+  AuthResult,
+  ChecksResult,
+  EndpointResult,
+  RunResult,
+  SeriesPoint,
+  WsResult,
+} from '../run-result.js';
+import { decodeHistogram, percentileMs, summarizeEncoded } from './histogram.js';
+import type {
+  AuthSnapshot,
+  ChecksSnapshot,
+  EndpointSnapshot,
+  SecondSnapshot,
+  ShardSnapshot,
+  WsSnapshot,
+} from './snapshot.js';
+
+/** Events per second over the run: count / (elapsedMs / 1000), 0 when nothing elapsed. */
+export function perSecond(count: number, elapsedMs: number): number {
+  return elapsedMs > 0 ? count / (elapsedMs / 1000) : 0;
+}
+
+/** The figures of a run from its snapshot; endpoints are named by index from endpointNames. */
+export function summarize(snapshot: ShardSnapshot, endpointNames: readonly string[]): RunResult {
+  return {
+    total: snapshot.requests,
+    successes: snapshot.successes,
+    failures: snapshot.failures,
+    iterations: snapshot.iterations,
+    duration_ms: snapshot.elapsedMs,
+    requests_per_sec: perSecond(snapshot.requests, snapshot.elapsedMs),
+    latency_ms: summarizeEncoded(snapshot.latency),
+    intended_latency_ms: summarizeEncoded(snapshot.intended),
+    late: snapshot.late,
+    dropped: snapshot.dropped,
+    retries: snapshot.retries,
+    bytes_received: snapshot.bytesIn,
+    bytes_sent: snapshot.bytesOut,
+    status_codes: snapshot.statusCodes,
+    errors: snapshot.errors,
+    endpoints: snapshot.endpoints.map((e, i) => endpointResult(e, endpointNames[i] ?? `#${i}`)),
+    series: snapshot.series.map(seriesPoint),
+    websocket: snapshot.ws === undefined ? undefined : wsResult(snapshot.ws),
+    checks: snapshot.checks === undefined ? undefined : checksResult(snapshot.checks),
+    auth: snapshot.auth === undefined ? undefined : authResult(snapshot.auth),
+    interrupted: snapshot.interrupted,
+    started_at: new Date(snapshot.startedAt).toISOString(),
+  };
+}
+
+function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
+  return {
+    name,
+    requests: e.requests,
+    failures: e.failures,
+    latency_ms: summarizeEncoded(e.latency),
+    status_codes: e.statusCodes,
+    errors: e.errors,
+  };
+}
+
+function seriesPoint(s: SecondSnapshot): SeriesPoint {
+  const base = { second: s.second, requests: s.requests, failures: s.failures };
+  if (s.latency === '') return { ...base, p50_ms: undefined, p95_ms: undefined, p99_ms: undefined };
+  const histogram = decodeHistogram(s.latency);
+  return {
+    ...base,
+    p50_ms: percentileMs(histogram, 50),
+    p95_ms: percentileMs(histogram, 95),
+    p99_ms: percentileMs(histogram, 99),
+  };
+}
+
+function wsResult(ws: WsSnapshot): WsResult {
+  return {
+    sessions: ws.sessions,
+    failures: ws.failures,
+    msgs_sent: ws.msgsSent,
+    msgs_received: ws.msgsReceived,
+    connecting_ms: summarizeEncoded(ws.connecting),
+    message_rtt_ms: summarizeEncoded(ws.rtt),
+    session_duration_ms: summarizeEncoded(ws.session),
+  };
+}
+
+function checksResult(checks: ChecksSnapshot): ChecksResult {
+  const total = checks.passes + checks.fails;
+  return {
+    passes: checks.passes,
+    fails: checks.fails,
+    rate: total === 0 ? undefined : checks.passes / total,
+    by_name: checks.byName,
+  };
+}
+
+function authResult(auth: AuthSnapshot): AuthResult {
+  return {
+    token_fetches: auth.fetches,
+    failures: auth.failures,
+    latency_ms: summarizeEncoded(auth.latency),
+  };
+}

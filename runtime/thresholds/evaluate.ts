@@ -1,0 +1,162 @@
+/**
+ * Threshold evaluation (spec §4.4, DESIGN.md §6): each ThresholdSpec is measured on the final
+ * snapshot and compared with its value. Pure: same specs and snapshot, same results.
+ *
+ * What each metric reads (with {endpoint=name}, the named endpoint's figures; an unknown name
+ * gives no data):
+ *   http_req_duration     trend of service latency, ms
+ *   http_req_failed       rate = failures / requests          count = failures
+ *   http_requests         rate = requests / elapsed seconds   count = requests
+ *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
+ *   ws_msgs_sent, ws_msgs_received   rate = messages / elapsed seconds   count = messages
+ *   checks                rate = passes / (passes + fails)    count = passes + fails
+ * Trend aggregates: pNN (0 < NN <= 100, the highest value equivalent to it), avg = mean, min, max.
+ * WebSocket figures and checks are kept per run, not per endpoint: tagged, they have no data.
+ *
+ * No data (no requests; an empty histogram; no WebSocket session; no check) gives actual null
+ * and fails: a gate that passes on nothing hides a broken test (k6 passes it; we do not).
+ * Comparisons use the unrounded value; `==` holds within a relative 1e-9:
+ *   |actual − expected| <= 1e-9 · max(|actual|, |expected|)
+ */
+import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { decodeHistogram, maxMs, meanMs, minMs, percentileMs } from '../metrics/histogram.js';
+import type { EncodedHistogram, ShardSnapshot } from '../metrics/snapshot.js';
+import { perSecond } from '../metrics/summarize.js';
+import type { ThresholdResult } from './threshold-result.js';
+
+/** Relative tolerance of `==`. */
+const EQUALITY_TOLERANCE = 1e-9;
+const PERCENTILE = /^p(\d+(?:\.\d+)?)$/;
+
+/** One result per spec, in spec order. */
+export function evaluateThresholds(
+  specs: readonly ThresholdSpec[],
+  snapshot: ShardSnapshot,
+  endpointNames: readonly string[],
+): ThresholdResult[] {
+  return specs.map((spec) => {
+    const actual = measure(spec, snapshot, endpointNames);
+    return {
+      threshold: spec.expression,
+      metric: spec.metric,
+      aggregate: spec.aggregate,
+      operator: spec.operator,
+      expected: spec.expected,
+      actual,
+      pass: actual !== null && thresholdHolds(actual, spec.operator, spec.expected),
+    };
+  });
+}
+
+/** Whether `actual <op> expected` holds (`==` within a relative 1e-9). */
+export function thresholdHolds(
+  actual: number,
+  operator: ThresholdOperator,
+  expected: number,
+): boolean {
+  switch (operator) {
+    case '<':
+      return actual < expected;
+    case '<=':
+      return actual <= expected;
+    case '>':
+      return actual > expected;
+    case '>=':
+      return actual >= expected;
+    case '==':
+      return (
+        Math.abs(actual - expected) <=
+        EQUALITY_TOLERANCE * Math.max(Math.abs(actual), Math.abs(expected))
+      );
+  }
+}
+
+/** The HTTP figures a threshold reads: the run's, or one endpoint's. */
+interface HttpFigures {
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency: EncodedHistogram;
+}
+
+/** The measured value of a spec, or null when its metric got no data. */
+function measure(
+  spec: ThresholdSpec,
+  snapshot: ShardSnapshot,
+  names: readonly string[],
+): number | null {
+  const tagged = spec.tags.endpoint !== undefined;
+  switch (spec.metric) {
+    case 'http_req_duration':
+    case 'http_req_failed':
+    case 'http_requests': {
+      const figures = httpFigures(spec, snapshot, names);
+      return figures === undefined ? null : measureHttp(spec, figures, snapshot.elapsedMs);
+    }
+    case 'ws_connecting':
+      return tagged || snapshot.ws === undefined ? null : trend(spec, snapshot.ws.connecting);
+    case 'ws_message_rtt':
+      return tagged || snapshot.ws === undefined ? null : trend(spec, snapshot.ws.rtt);
+    case 'ws_session_duration':
+      return tagged || snapshot.ws === undefined ? null : trend(spec, snapshot.ws.session);
+    case 'ws_msgs_sent':
+    case 'ws_msgs_received': {
+      const ws = snapshot.ws;
+      if (tagged || ws === undefined || ws.sessions === 0) return null;
+      const count = spec.metric === 'ws_msgs_sent' ? ws.msgsSent : ws.msgsReceived;
+      return counter(spec, count, snapshot.elapsedMs);
+    }
+    case 'checks': {
+      const checks = snapshot.checks;
+      const total = checks === undefined ? 0 : checks.passes + checks.fails;
+      if (tagged || checks === undefined || total === 0) return null;
+      if (spec.aggregate === 'rate') return checks.passes / total;
+      return spec.aggregate === 'count' ? total : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The run's HTTP figures, or the tagged endpoint's; undefined for an unknown endpoint name. */
+function httpFigures(
+  spec: ThresholdSpec,
+  snapshot: ShardSnapshot,
+  names: readonly string[],
+): HttpFigures | undefined {
+  const name = spec.tags.endpoint;
+  if (name === undefined) return snapshot;
+  const index = names.indexOf(name);
+  return index < 0 ? undefined : snapshot.endpoints[index];
+}
+
+function measureHttp(spec: ThresholdSpec, figures: HttpFigures, elapsedMs: number): number | null {
+  if (spec.metric === 'http_req_duration') return trend(spec, figures.latency);
+  if (figures.requests === 0) return null;
+  if (spec.metric === 'http_requests') return counter(spec, figures.requests, elapsedMs);
+  if (spec.aggregate === 'rate') return figures.failures / figures.requests;
+  return spec.aggregate === 'count' ? figures.failures : null;
+}
+
+/** count, or rate = count per second of the run. */
+function counter(spec: ThresholdSpec, count: number, elapsedMs: number): number | null {
+  if (spec.aggregate === 'count') return count;
+  return spec.aggregate === 'rate' ? perSecond(count, elapsedMs) : null;
+}
+
+/** A trend aggregate in ms; null for an empty histogram. */
+function trend(spec: ThresholdSpec, encoded: EncodedHistogram): number | null {
+  if (encoded === '') return null;
+  const histogram = decodeHistogram(encoded);
+  switch (spec.aggregate) {
+    case 'avg':
+    case 'mean':
+      return meanMs(histogram);
+    case 'min':
+      return minMs(histogram);
+    case 'max':
+      return maxMs(histogram);
+  }
+  const percentile = spec.percentile ?? Number(PERCENTILE.exec(spec.aggregate)?.[1]);
+  if (!(percentile > 0 && percentile <= 100)) return null;
+  return percentileMs(histogram, percentile);
+}

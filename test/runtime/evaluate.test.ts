@@ -1,0 +1,288 @@
+import t from 'tap';
+import { METRICS } from '../../dsl/grammar/threshold.js';
+import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { Recorder } from '../../runtime/metrics/recorder.js';
+import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import { evaluateThresholds, thresholdHolds } from '../../runtime/thresholds/evaluate.js';
+
+const NAMES = ['login', 'search', 'idle'];
+
+function recorder(): Recorder {
+  return new Recorder({
+    endpointCount: NAMES.length,
+    segment: { index: 1, count: 1 },
+    startedAt: 0,
+    openModel: false,
+  });
+}
+
+/**
+ * The run every row reads (latencies below 2048 µs, where HDR is exact), 4 s long:
+ * login: 10 requests of 100, 200, … 1000 µs, 2 failed; search: 30 requests of 1500 µs; idle: none.
+ * WebSocket: 2 sessions (connect 500 and 1500 µs, sessions 1000 and 2000 µs), 8 sent, 6 received,
+ * round trips 200, 400, 600 µs. Checks: 3 passes, 1 fail.
+ */
+function fullRun(): ShardSnapshot {
+  const r = recorder();
+  for (let i = 1; i <= 10; i++) {
+    const failed = i > 8;
+    r.recordRequest(0, failed ? 500 : 200, failed ? 'http_5xx' : undefined, 0, i * 100, -1, 0, 0);
+  }
+  for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0);
+  r.recordWsSession(true, 500, 1_000, 10_000);
+  r.recordWsSession(true, 1_500, 2_000, 20_000);
+  for (let i = 0; i < 8; i++) r.recordWsMessage(true);
+  for (let i = 0; i < 6; i++) r.recordWsMessage(false);
+  for (const us of [200, 400, 600]) r.recordWsRtt(us);
+  for (const pass of [true, true, true, false]) r.recordCheck('c', pass);
+  return r.snapshot(4_000_000);
+}
+
+const FULL = fullRun();
+const EMPTY = recorder().snapshot(4_000_000);
+
+function spec(
+  metric: string,
+  aggregate: string,
+  operator: ThresholdOperator = '<',
+  expected = 0,
+  tags: Record<string, string> = {},
+): ThresholdSpec {
+  const match = /^p(\d+(?:\.\d+)?)$/.exec(aggregate);
+  const tagText = tags.endpoint === undefined ? '' : `{endpoint=${tags.endpoint}}`;
+  return {
+    expression: `${metric}${tagText}:${aggregate} ${operator} ${expected}`,
+    metric,
+    tags,
+    aggregate,
+    ...(match === null ? {} : { percentile: Number(match[1]) }),
+    operator,
+    expected,
+  };
+}
+
+function actualOf(s: ThresholdSpec, snapshot: ShardSnapshot = FULL): number | null {
+  return evaluateThresholds([s], snapshot, NAMES)[0]!.actual;
+}
+
+/** [metric, aggregate, tags, actual on the full run] */
+const MEASURED: readonly (readonly [string, string, Record<string, string>, number])[] = [
+  ['http_req_duration', 'p50', {}, 1.5],
+  ['http_req_duration', 'p25', {}, 1],
+  ['http_req_duration', 'p90', {}, 1.5],
+  ['http_req_duration', 'p95', {}, 1.5],
+  ['http_req_duration', 'p99', {}, 1.5],
+  ['http_req_duration', 'p99.9', {}, 1.5],
+  ['http_req_duration', 'p100', {}, 1.5],
+  ['http_req_duration', 'avg', {}, 1.2625],
+  ['http_req_duration', 'mean', {}, 1.2625],
+  ['http_req_duration', 'min', {}, 0.1],
+  ['http_req_duration', 'max', {}, 1.5],
+  ['http_req_duration', 'p50', { endpoint: 'login' }, 0.5],
+  ['http_req_duration', 'p90', { endpoint: 'login' }, 0.9],
+  ['http_req_duration', 'p95', { endpoint: 'login' }, 1],
+  ['http_req_duration', 'p12.5', { endpoint: 'login' }, 0.2],
+  ['http_req_duration', 'avg', { endpoint: 'login' }, 0.55],
+  ['http_req_duration', 'min', { endpoint: 'login' }, 0.1],
+  ['http_req_duration', 'max', { endpoint: 'search' }, 1.5],
+  ['http_req_failed', 'rate', {}, 0.05],
+  ['http_req_failed', 'count', {}, 2],
+  ['http_req_failed', 'rate', { endpoint: 'login' }, 0.2],
+  ['http_req_failed', 'count', { endpoint: 'login' }, 2],
+  ['http_req_failed', 'rate', { endpoint: 'search' }, 0],
+  ['http_req_failed', 'count', { endpoint: 'search' }, 0],
+  ['http_requests', 'count', {}, 40],
+  ['http_requests', 'rate', {}, 10],
+  ['http_requests', 'count', { endpoint: 'login' }, 10],
+  ['http_requests', 'rate', { endpoint: 'login' }, 2.5],
+  ['ws_connecting', 'p50', {}, 0.5],
+  ['ws_connecting', 'avg', {}, 1],
+  ['ws_connecting', 'max', {}, 1.5],
+  ['ws_message_rtt', 'p50', {}, 0.4],
+  ['ws_message_rtt', 'mean', {}, 0.4],
+  ['ws_message_rtt', 'min', {}, 0.2],
+  ['ws_message_rtt', 'p99', {}, 0.6],
+  ['ws_session_duration', 'min', {}, 1],
+  ['ws_session_duration', 'max', {}, 2],
+  ['ws_session_duration', 'avg', {}, 1.5],
+  ['ws_msgs_sent', 'count', {}, 8],
+  ['ws_msgs_sent', 'rate', {}, 2],
+  ['ws_msgs_received', 'count', {}, 6],
+  ['ws_msgs_received', 'rate', {}, 1.5],
+  ['checks', 'rate', {}, 0.75],
+  ['checks', 'count', {}, 4],
+];
+
+t.test('every metric × aggregate reads the right figure', async (t) => {
+  for (const [metric, aggregate, tags, expected] of MEASURED) {
+    const s = spec(metric, aggregate, '<', 0, tags);
+    t.equal(actualOf(s), expected, s.expression);
+  }
+});
+
+t.test('every metric and aggregate of the grammar registry is measured', async (t) => {
+  for (const [metric, info] of Object.entries(METRICS)) {
+    for (const aggregate of [...info.aggregates, ...(info.kind === 'trend' ? ['p42.5'] : [])]) {
+      const actual = actualOf(spec(metric, aggregate));
+      t.ok(
+        typeof actual === 'number' && Number.isFinite(actual),
+        `${metric}:${aggregate} → ${actual}`,
+      );
+    }
+  }
+});
+
+t.test('no data gives actual null and fails, whatever the operator', async (t) => {
+  const cases: readonly (readonly [string, ThresholdSpec, ShardSnapshot])[] = [
+    ['no requests: duration', spec('http_req_duration', 'p95', '>=', 0), EMPTY],
+    ['no requests: failed rate', spec('http_req_failed', 'rate', '>=', 0), EMPTY],
+    ['no requests: failed count', spec('http_req_failed', 'count', '==', 0), EMPTY],
+    ['no requests: requests count', spec('http_requests', 'count', '==', 0), EMPTY],
+    ['no requests: requests rate', spec('http_requests', 'rate', '>=', 0), EMPTY],
+    ['no ws: connecting', spec('ws_connecting', 'max', '>=', 0), EMPTY],
+    ['no ws: rtt', spec('ws_message_rtt', 'p99', '>=', 0), EMPTY],
+    ['no ws: session', spec('ws_session_duration', 'avg', '>=', 0), EMPTY],
+    ['no ws: sent', spec('ws_msgs_sent', 'count', '==', 0), EMPTY],
+    ['no ws: received', spec('ws_msgs_received', 'rate', '>=', 0), EMPTY],
+    ['no checks: rate', spec('checks', 'rate', '>=', 0), EMPTY],
+    ['no checks: count', spec('checks', 'count', '==', 0), EMPTY],
+    [
+      'endpoint without requests',
+      spec('http_req_duration', 'p50', '>=', 0, { endpoint: 'idle' }),
+      FULL,
+    ],
+    [
+      'endpoint without requests: rate',
+      spec('http_req_failed', 'rate', '>=', 0, { endpoint: 'idle' }),
+      FULL,
+    ],
+    [
+      'endpoint without requests: count',
+      spec('http_requests', 'count', '==', 0, { endpoint: 'idle' }),
+      FULL,
+    ],
+    ['unknown endpoint', spec('http_requests', 'count', '>=', 0, { endpoint: 'nope' }), FULL],
+    [
+      'ws metrics are not per endpoint',
+      spec('ws_connecting', 'p50', '>=', 0, { endpoint: 'login' }),
+      FULL,
+    ],
+    [
+      'ws counters are not per endpoint',
+      spec('ws_msgs_sent', 'count', '>=', 0, { endpoint: 'login' }),
+      FULL,
+    ],
+    ['checks are not per endpoint', spec('checks', 'rate', '>=', 0, { endpoint: 'login' }), FULL],
+    ['unknown metric', spec('http_nothing', 'count', '>=', 0), FULL],
+    ['unknown trend aggregate', spec('http_req_duration', 'median', '>=', 0), FULL],
+    ['unknown rate aggregate', spec('http_req_failed', 'sum', '>=', 0), FULL],
+    ['unknown counter aggregate', spec('ws_msgs_sent', 'p50', '>=', 0), FULL],
+    ['unknown checks aggregate', spec('checks', 'avg', '>=', 0), FULL],
+  ];
+  for (const [label, s, snapshot] of cases) {
+    const [result] = evaluateThresholds([s], snapshot, NAMES);
+    t.equal(result!.actual, null, `${label}: actual`);
+    t.equal(result!.pass, false, `${label}: fails`);
+  }
+});
+
+t.test('ws sessions absent or histograms empty mean no data', async (t) => {
+  const messagesOnly = recorder();
+  messagesOnly.recordWsMessage(true);
+  const snapshot = messagesOnly.snapshot(1e6);
+  t.equal(actualOf(spec('ws_msgs_sent', 'count'), snapshot), null, 'no session yet');
+  t.equal(actualOf(spec('ws_message_rtt', 'p50'), snapshot), null, 'no round trip');
+  const noChecks = { ...FULL, checks: { passes: 0, fails: 0, byName: {} } };
+  t.equal(actualOf(spec('checks', 'rate'), noChecks), null);
+});
+
+t.test('each operator, at and around the boundary', async (t) => {
+  const rows: readonly (readonly [number, ThresholdOperator, number, boolean])[] = [
+    [1, '<', 2, true],
+    [2, '<', 2, false],
+    [3, '<', 2, false],
+    [1, '<=', 2, true],
+    [2, '<=', 2, true],
+    [3, '<=', 2, false],
+    [1, '>', 2, false],
+    [2, '>', 2, false],
+    [3, '>', 2, true],
+    [1, '>=', 2, false],
+    [2, '>=', 2, true],
+    [3, '>=', 2, true],
+    [2, '==', 2, true],
+    [0, '==', 0, true],
+    [-5, '==', -5, true],
+    [0.1 + 0.2, '==', 0.3, true],
+    [1000 * (1 + 5e-10), '==', 1000, true],
+    [1000 * (1 + 2e-9), '==', 1000, false],
+    [1e-12, '==', 0, false],
+    [2, '==', 3, false],
+    [0.30000000000000004, '<=', 0.3, false],
+  ];
+  for (const [actual, op, expected, holds] of rows) {
+    t.equal(thresholdHolds(actual, op, expected), holds, `${actual} ${op} ${expected}`);
+  }
+});
+
+t.test('boundary equality through evaluation: values compared unrounded', async (t) => {
+  const specs = [
+    spec('http_req_failed', 'rate', '<=', 0.05),
+    spec('http_req_failed', 'rate', '<', 0.05),
+    spec('http_req_failed', 'rate', '==', 0.05),
+    spec('http_requests', 'rate', '>=', 10),
+    spec('http_requests', 'rate', '>', 10),
+    spec('http_req_duration', 'avg', '<', 1.26),
+    spec('http_req_duration', 'avg', '<', 1.27),
+    spec('checks', 'rate', '==', 0.75),
+  ];
+  t.strictSame(
+    evaluateThresholds(specs, FULL, NAMES).map((r) => r.pass),
+    [true, false, true, true, false, false, true, true],
+    '1.2625 is not rounded to 1.26',
+  );
+});
+
+t.test('results are in spec order and echo the spec', async (t) => {
+  const specs = [
+    spec('http_requests', 'count', '>', 39),
+    spec('http_req_duration', 'p95', '<', 1, { endpoint: 'search' }),
+    spec('checks', 'rate', '>=', 0),
+  ];
+  t.strictSame(evaluateThresholds(specs, FULL, NAMES), [
+    {
+      threshold: 'http_requests:count > 39',
+      metric: 'http_requests',
+      aggregate: 'count',
+      operator: '>',
+      expected: 39,
+      actual: 40,
+      pass: true,
+    },
+    {
+      threshold: 'http_req_duration{endpoint=search}:p95 < 1',
+      metric: 'http_req_duration',
+      aggregate: 'p95',
+      operator: '<',
+      expected: 1,
+      actual: 1.5,
+      pass: false,
+    },
+    {
+      threshold: 'checks:rate >= 0',
+      metric: 'checks',
+      aggregate: 'rate',
+      operator: '>=',
+      expected: 0,
+      actual: 0.75,
+      pass: true,
+    },
+  ]);
+  t.strictSame(evaluateThresholds([], FULL, NAMES), []);
+});
+
+t.test('a run of 0 ms has no rate per second', async (t) => {
+  const r = recorder();
+  r.recordRequest(0, 200, undefined, 0, 10, -1, 0, 0);
+  t.equal(actualOf(spec('http_requests', 'rate'), r.snapshot(0)), 0);
+});

@@ -1,0 +1,284 @@
+/**
+ * "Merged shards = one run" (STYLE.md rule 10): the same events recorded by one Recorder or split
+ * at random across k Recorders and merged give the same snapshot — same counters, same histogram
+ * counts (so the same percentiles), same series. Merging is associative and commutative, and the
+ * histogram encoding keeps every count.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import t from 'tap';
+import { ERROR_KINDS, type ErrorKind } from '../../runtime/failure/error-kind.js';
+import {
+  createHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  recordMicros,
+} from '../../runtime/metrics/histogram.js';
+import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
+import { Recorder } from '../../runtime/metrics/recorder.js';
+import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import { summarize } from '../../runtime/metrics/summarize.js';
+
+const ENDPOINTS = 3;
+const END_OF_RUN_US = 9_000_000;
+const QUANTILES = [1, 25, 50, 75, 90, 99, 99.9, 100];
+
+type Event =
+  | {
+      readonly type: 'request';
+      readonly endpoint: number;
+      readonly status: number;
+      readonly kind: ErrorKind | undefined;
+      readonly endUs: number;
+      readonly durationUs: number;
+      readonly waitUs: number | undefined;
+      readonly bytesIn: number;
+      readonly bytesOut: number;
+    }
+  | {
+      readonly type: 'unsent';
+      readonly endpoint: number;
+      readonly kind: ErrorKind;
+      readonly nowUs: number;
+    }
+  | { readonly type: 'counter'; readonly which: 'iteration' | 'late' | 'dropped' | 'retry' }
+  | {
+      readonly type: 'ws';
+      readonly ok: boolean;
+      readonly connectUs: number;
+      readonly sessionUs: number;
+    }
+  | { readonly type: 'message'; readonly sent: boolean }
+  | { readonly type: 'rtt'; readonly us: number }
+  | { readonly type: 'check'; readonly name: string; readonly pass: boolean }
+  | { readonly type: 'auth'; readonly ok: boolean; readonly us: number }
+  | { readonly type: 'snapshot'; readonly atUs: number };
+
+const micros = fc.oneof(
+  fc.integer({ min: 0, max: 3_000 }),
+  fc.integer({ min: 0, max: 5_000_000 }),
+  fc.double({ min: 0, max: 1e5, noNaN: true }),
+  fc.constant(5e9),
+);
+const kind = fc.constantFrom(...ERROR_KINDS);
+
+const event: fc.Arbitrary<Event> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      type: fc.constant('request' as const),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      status: fc.constantFrom(0, 200, 204, 301, 404, 500, 503, 1234),
+      kind: fc.option(kind, { nil: undefined }),
+      endUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
+      durationUs: micros,
+      waitUs: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
+      bytesIn: fc.nat(100_000),
+      bytesOut: fc.nat(10_000),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('unsent' as const),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      kind,
+      nowUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('counter' as const),
+      which: fc.constantFrom(
+        'iteration' as const,
+        'late' as const,
+        'dropped' as const,
+        'retry' as const,
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('ws' as const),
+      ok: fc.boolean(),
+      connectUs: fc.oneof(fc.constant(-1), micros),
+      sessionUs: micros,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('message' as const), sent: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('rtt' as const), us: micros }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('check' as const),
+      name: fc.constantFrom('status', 'body', 'header'),
+      pass: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('auth' as const), ok: fc.boolean(), us: micros }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('snapshot' as const),
+      atUs: fc.integer({ min: 0, max: END_OF_RUN_US }),
+    }),
+  },
+);
+
+function play(r: Recorder, e: Event): void {
+  switch (e.type) {
+    case 'request': {
+      const start = e.endUs - e.durationUs;
+      const intended = e.waitUs === undefined ? -1 : start - e.waitUs;
+      r.recordRequest(
+        e.endpoint,
+        e.status,
+        e.kind,
+        start,
+        e.endUs,
+        intended,
+        e.bytesIn,
+        e.bytesOut,
+      );
+      return;
+    }
+    case 'unsent':
+      return r.recordUnsent(e.endpoint, e.kind, e.nowUs);
+    case 'counter':
+      if (e.which === 'iteration') r.recordIteration();
+      else if (e.which === 'late') r.recordLate();
+      else if (e.which === 'dropped') r.recordDropped();
+      else r.recordRetry();
+      return;
+    case 'ws':
+      return r.recordWsSession(e.ok, e.connectUs, e.sessionUs, 0);
+    case 'message':
+      return r.recordWsMessage(e.sent);
+    case 'rtt':
+      return r.recordWsRtt(e.us);
+    case 'check':
+      return r.recordCheck(e.name, e.pass);
+    case 'auth':
+      return r.recordAuthFetch(e.ok, e.us);
+    case 'snapshot':
+      // Live snapshots in the middle must not change the final figures.
+      r.snapshot(e.atUs);
+      return;
+  }
+}
+
+function shardOf(
+  events: readonly Event[],
+  index: number,
+  count: number,
+  openModel: boolean,
+): ShardSnapshot {
+  const r = new Recorder({
+    endpointCount: ENDPOINTS,
+    segment: { index, count },
+    startedAt: 1_000 + index,
+    openModel,
+  });
+  for (const e of events) play(r, e);
+  return r.snapshot(END_OF_RUN_US);
+}
+
+function withoutSegments(s: ShardSnapshot): Omit<ShardSnapshot, 'segments' | 'startedAt'> {
+  const { segments: _segments, startedAt: _startedAt, ...rest } = s;
+  return rest;
+}
+
+const split = fc
+  .tuple(fc.array(event, { maxLength: 120 }), fc.integer({ min: 1, max: 5 }), fc.boolean())
+  .chain(([events, k, openModel]) =>
+    fc.tuple(
+      fc.constant(events),
+      fc.array(fc.integer({ min: 0, max: k - 1 }), {
+        minLength: events.length,
+        maxLength: events.length,
+      }),
+      fc.constant(k),
+      fc.constant(openModel),
+    ),
+  );
+
+/** The values at QUANTILES of an encoded histogram. */
+function quantiles(encoded: string): number[] {
+  const h = decodeHistogram(encoded);
+  return QUANTILES.map((q) => h.getValueAtPercentile(q));
+}
+
+// Properties throw (node:assert) so that fast-check shrinks a failure to a minimal example.
+t.test('one recorder = the merge of k recorders given the same events', async (t) => {
+  fc.assert(
+    fc.property(split, ([events, owners, k, openModel]) => {
+      const whole = shardOf(events, 1, 1, openModel);
+      const parts = Array.from({ length: k }, (_, i) =>
+        shardOf(
+          events.filter((_, j) => owners[j] === i),
+          i + 1,
+          k,
+          openModel,
+        ),
+      );
+      const merged = mergeSnapshots(parts);
+      assert.deepStrictEqual(withoutSegments(merged), withoutSegments(whole));
+      assert.deepStrictEqual(
+        merged.segments,
+        Array.from({ length: k }, (_, i) => ({ index: i + 1, count: k })),
+      );
+      assert.deepStrictEqual(quantiles(merged.latency), quantiles(whole.latency));
+      assert.deepStrictEqual(quantiles(merged.intended), quantiles(whole.intended));
+      assert.deepStrictEqual(
+        merged.series.map((s) => [s.second, s.requests, ...quantiles(s.latency)]),
+        whole.series.map((s) => [s.second, s.requests, ...quantiles(s.latency)]),
+      );
+      assert.deepStrictEqual(summarize(merged, ['a', 'b', 'c']), summarize(whole, ['a', 'b', 'c']));
+    }),
+    { numRuns: 60 },
+  );
+  t.pass('60 random runs split across 1–5 shards');
+});
+
+t.test('merge is associative and commutative', async (t) => {
+  const shard = fc
+    .tuple(fc.array(event, { maxLength: 40 }), fc.integer({ min: 1, max: 9 }))
+    .map(([events, index]) => shardOf(events, index, 9, true));
+  fc.assert(
+    fc.property(shard, shard, shard, (a, b, c) => {
+      const abc = mergeSnapshots([a, b, c]);
+      assert.deepStrictEqual(mergeSnapshots([mergeSnapshots([a, b]), c]), abc);
+      assert.deepStrictEqual(mergeSnapshots([a, mergeSnapshots([b, c])]), abc);
+      assert.deepStrictEqual(mergeSnapshots([c, b, a]), abc);
+      assert.deepStrictEqual(mergeSnapshots([b, a]), mergeSnapshots([a, b]));
+    }),
+    { numRuns: 40 },
+  );
+  t.pass('40 random triples of shards');
+});
+
+t.test('encode/decode keeps every count', async (t) => {
+  fc.assert(
+    fc.property(fc.array(micros, { maxLength: 300 }), (values) => {
+      const h = createHistogram();
+      for (const v of values) recordMicros(h, v);
+      const encoded = encodeHistogram(h);
+      const back = decodeHistogram(encoded);
+      assert.equal(back.totalCount, values.length);
+      for (let i = 0; i < h.countsArrayLength; i++) {
+        assert.equal(back.getCountAtIndex(i), h.getCountAtIndex(i), `count at index ${i}`);
+      }
+      assert.equal(encodeHistogram(back), encoded);
+    }),
+    { numRuns: 100 },
+  );
+  t.pass('100 random histograms');
+});
