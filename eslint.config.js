@@ -1,0 +1,110 @@
+// Lint rules that keep the architecture of DESIGN.md §1 and STYLE.md "Our rules" honest.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noProcess = {
+  'no-restricted-globals': [
+    'error',
+    { name: 'process', message: 'Only cli/bin.ts touches process; pass what you need in.' },
+  ],
+};
+
+/** Import patterns a room may not use: dependencies flow cli → dsl, runtime; runtime → dsl/plan only. */
+function forbid(patterns) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['node:process', 'process'], message: 'Only cli/bin.ts touches process.' },
+          ...patterns,
+        ],
+      },
+    ],
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tap/**', 'coverage/**', '.scratch/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' },
+      ],
+    },
+  },
+  {
+    files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts'],
+    ignores: ['cli/bin.ts'],
+    rules: noProcess,
+  },
+  {
+    files: ['cli/**/*.ts'],
+    ignores: ['cli/bin.ts'],
+    rules: forbid([]),
+  },
+  {
+    files: ['dsl/**/*.ts'],
+    rules: forbid([
+      { group: ['**/runtime/**', '**/cli/**'], message: 'dsl depends on neither runtime nor cli.' },
+    ]),
+  },
+  {
+    files: ['dsl/plan/**/*.ts'],
+    rules: forbid([
+      { group: ['**/runtime/**', '**/cli/**'], message: 'dsl depends on neither runtime nor cli.' },
+      {
+        group: ['zod', 'yaml', 'esbuild', '../**'],
+        message: 'The Plan is plain data: no schema or parser imports.',
+      },
+    ]),
+  },
+  {
+    files: ['runtime/**/*.ts'],
+    rules: forbid([
+      { group: ['**/cli/**'], message: 'runtime does not depend on cli.' },
+      {
+        regex: '^(\\.\\./)+dsl/(?!plan/)',
+        message: 'runtime imports only the plain-data Plan types of dsl/plan/.',
+      },
+      {
+        group: ['zod', 'yaml', 'esbuild'],
+        message: 'runtime reads the compiled Plan, not the config.',
+      },
+    ]),
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', 'scripts/**'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Tool configuration files export their config by default, as the tools require.
+    files: ['eslint.config.js'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // tap subtests are async functions whether or not they await.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+);
