@@ -1,0 +1,146 @@
+/** Config (+ feeder records, + script bundle) → Plan: the only input the runtime needs. */
+import type { Config } from '../schema/config-schema.js';
+import type { Refinement } from '../schema/refinements.js';
+import type { FeederPlan, Plan, ScriptPlan } from '../plan/plan.js';
+import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
+import type { Template } from '../plan/template.js';
+import { resolveTemplate, type EnvResolver } from './resolve-template.js';
+import { compileGraph } from './scenario-graph.js';
+
+/** When neither duration, requests nor a pattern bounds a run, it lasts this long. */
+export const DEFAULT_DURATION_MS = 10_000;
+
+/** What compiling needs besides the Config. */
+export interface CompileInputs {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Sent as User-Agent unless the config sets one: barrage/<version>. */
+  readonly userAgent: string;
+  /** Used when the config has no seed. */
+  readonly fallbackSeed: number;
+  readonly feeder?: FeederPlan;
+  readonly script?: ScriptPlan;
+}
+
+/** Compiles a validated Config; problems (such as an unset {{$env NAME}}) come back with paths. */
+export function compilePlan(
+  config: Config,
+  inputs: CompileInputs,
+): { plan: Plan; issues: Refinement[] } {
+  const issues: Refinement[] = [];
+  const env: EnvResolver = (name, path) => {
+    const value = inputs.env[name];
+    if (value === undefined) {
+      issues.push({
+        code: 'missing_env',
+        path,
+        expected: `environment variable ${name} to be set ({{$env ${name}}})`,
+        actual: `${name} unset`,
+      });
+      return '';
+    }
+    return value;
+  };
+  const graph = compileGraph(config, inputs.userAgent, env);
+  const rate = ratePlan(config);
+  const bounded =
+    config.duration !== undefined || config.requests !== undefined || rate.kind === 'pattern';
+  const plan: Plan = {
+    target: config.target,
+    concurrency: config.concurrency,
+    durationMs: config.duration ?? (bounded ? undefined : DEFAULT_DURATION_MS),
+    requests: config.requests,
+    timeoutMs: config.timeout,
+    rate,
+    graph,
+    thresholds: config.thresholds,
+    retry:
+      config.retry === undefined
+        ? undefined
+        : {
+            maxAttempts: config.retry.max_attempts,
+            backoffMs: config.retry.backoff,
+            maxBackoffMs: config.retry.max_backoff,
+            jitter: config.retry.jitter,
+            budget: config.retry.budget,
+            minRetriesPerSec: config.retry.min_retries_per_sec,
+          },
+    auth: authPlan(config, env),
+    feeder: inputs.feeder,
+    script: inputs.script,
+    seed: config.seed ?? inputs.fallbackSeed,
+    threads: config.threads,
+    segment: config.segment ?? { index: 1, count: 1 },
+    startAt: config.start_at,
+    insecure: config.insecure,
+    allowedHosts: config.allowed_hosts ?? [],
+    report: {
+      json: config.report.json,
+      html: config.report.html,
+      junit: config.report.junit,
+      summaryMd: config.report.summary_md,
+      raw: config.report.raw,
+    },
+  };
+  return { plan, issues };
+}
+
+function ratePlan(config: Config): RatePlan {
+  if (config.pattern !== undefined)
+    return { kind: 'pattern', pattern: patternPlan(config.pattern) };
+  if (config.rate !== undefined) return { kind: 'constant', rate: config.rate };
+  return { kind: 'unlimited' };
+}
+
+/** Pattern config → plan, with the spike defaults of pattern-schema.ts applied. */
+export function patternPlan(pattern: NonNullable<Config['pattern']>): PatternPlan {
+  switch (pattern.type) {
+    case 'ramp':
+      return { type: 'ramp', from: pattern.from, to: pattern.to, durationMs: pattern.duration };
+    case 'step':
+      return {
+        type: 'step',
+        steps: pattern.steps.map((s) => ({ rate: s.rate, durationMs: s.duration })),
+      };
+    case 'spike':
+      return {
+        type: 'spike',
+        base: pattern.base,
+        peak: pattern.peak,
+        durationMs: pattern.duration,
+        atMs: pattern.at ?? Math.round(pattern.duration / 4),
+        riseMs: pattern.rise ?? 0,
+        holdMs: pattern.hold ?? Math.round(pattern.duration / 10),
+        fallMs: pattern.fall ?? 0,
+      };
+  }
+}
+
+function authPlan(config: Config, env: EnvResolver): Plan['auth'] {
+  const auth = config.auth;
+  if (auth === undefined) return undefined;
+  const template = (text: string, key: string): Template =>
+    resolveTemplate(text, ['auth', key], env);
+  switch (auth.type) {
+    case 'oauth2':
+      return {
+        type: 'oauth2',
+        tokenUrl: auth.token_url,
+        clientId: auth.client_id,
+        clientSecret: auth.client_secret,
+        grantType: auth.grant_type,
+        scope: auth.scope,
+        audience: auth.audience,
+        clientAuth: auth.client_auth,
+        refreshBeforeExpiryMs: auth.refresh_before_expiry,
+        maxRetries: auth.max_retries,
+      };
+    case 'bearer':
+      return { type: 'bearer', token: template(auth.token, 'token') };
+    case 'basic':
+      return {
+        type: 'basic',
+        username: template(auth.username, 'username'),
+        password: template(auth.password, 'password'),
+      };
+  }
+}

@@ -1,0 +1,26 @@
+/** Parses a schema-checked template and replaces its {{$env NAME}} parts with their values. */
+import { parseTemplate } from '../grammar/placeholder.js';
+import type { Template, TemplatePart } from '../plan/template.js';
+
+/** Looks up an environment variable for {{$env NAME}}; reports a problem at `path` when unset. */
+export type EnvResolver = (name: string, path: readonly (string | number)[]) => string;
+
+/** The compiled template, with adjacent literals joined. */
+export function resolveTemplate(
+  text: string,
+  path: readonly (string | number)[],
+  env: EnvResolver,
+): Template {
+  const parsed = parseTemplate(text);
+  if (!parsed.ok) return [text];
+  const parts: TemplatePart[] = [];
+  for (const part of parsed.value) {
+    const value =
+      typeof part === 'object' && 'fn' in part && part.fn === 'env' ? env(part.name, path) : part;
+    const last = parts[parts.length - 1];
+    if (typeof value === 'string' && typeof last === 'string')
+      parts[parts.length - 1] = last + value;
+    else if (value !== '') parts.push(value);
+  }
+  return parts;
+}

@@ -1,0 +1,146 @@
+/**
+ * The dsl's front door: file + environment + flags → validated Config → Plan.
+ * Every problem of every layer is collected and returned together; nothing here throws for
+ * user errors and nothing here sends traffic.
+ */
+import { dirname, resolve } from 'node:path';
+import { compilePlan } from './compile/compile-plan.js';
+import { formatPath, type ConfigIssue, type ConfigWarning, type Source } from './issues.js';
+import {
+  findForbiddenKeys,
+  isPlainObject,
+  mergeLayers,
+  type Layer,
+  type Provenance,
+} from './layers.js';
+import type { Plan } from './plan/plan.js';
+import { err, ok, type Result } from './result.js';
+import { configSchema, type Config } from './schema/config-schema.js';
+import { refineConfig, type Refinement } from './schema/refinements.js';
+import { toConfigIssues } from './schema/zod-issues.js';
+import { readEnvLayer } from './sources/env-source.js';
+import { readSourceFile } from './sources/file-source.js';
+import { interpolateEnv } from './sources/interpolate.js';
+
+/** What loading needs; the cli fills it from argv, the environment and the working directory. */
+export interface LoadInputs {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The configuration file as the user named it, if any. */
+  readonly configFile: string | undefined;
+  /** The flag layer (cli/flags.ts) and the problems found while building it. */
+  readonly flags: Layer;
+  readonly flagIssues: readonly ConfigIssue[];
+  readonly userAgent: string;
+  readonly fallbackSeed: number;
+}
+
+/** A loaded run: the Plan plus what `validate` shows about it. */
+export interface Loaded {
+  readonly plan: Plan;
+  readonly config: Config;
+  /** The merged input before validation (what the user wrote, by layer precedence). */
+  readonly raw: Readonly<Record<string, unknown>>;
+  readonly provenance: Provenance;
+  readonly warnings: readonly ConfigWarning[];
+  /** Directory that relative paths inside the configuration file are resolved against. */
+  readonly baseDir: string;
+}
+
+/** Everything found wrong, and the warnings gathered on the way. */
+export interface LoadFailure {
+  readonly issues: readonly ConfigIssue[];
+  readonly warnings: readonly ConfigWarning[];
+}
+
+/** Loads, merges, validates and compiles. */
+export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
+  const issues: ConfigIssue[] = [...inputs.flagIssues];
+  const layers: Layer[] = [inputs.flags];
+  const env = readEnvLayer(inputs.env);
+  issues.push(...env.issues);
+  layers.push(env.layer);
+  const warnings: ConfigWarning[] = [...env.warnings];
+  let baseDir = inputs.cwd;
+  if (inputs.configFile !== undefined) {
+    const path = resolve(inputs.cwd, inputs.configFile);
+    baseDir = dirname(path);
+    const file = readFileLayer(path, inputs.configFile, inputs.env);
+    issues.push(...file.issues);
+    // An unreadable file leaves nothing to validate: the schema would only add noise.
+    if (file.layer === undefined) return err({ issues, warnings });
+    layers.push(file.layer);
+  }
+  for (const layer of layers) issues.push(...findForbiddenKeys(layer));
+  const { raw, provenance } = mergeLayers(layers);
+  const parsed = configSchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success)
+    issues.push(...notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues));
+  if (!parsed.success || issues.length > 0) return err({ issues, warnings });
+  const config = parsed.data;
+  const located = (list: readonly Refinement[]): ConfigIssue[] =>
+    list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
+  const refined = located(refineConfig(config));
+  if (refined.length > 0) return err({ issues: refined, warnings });
+  const compiled = compilePlan(config, {
+    env: inputs.env,
+    userAgent: inputs.userAgent,
+    fallbackSeed: inputs.fallbackSeed,
+  });
+  if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
+  return ok({ plan: compiled.plan, config, raw, provenance, warnings, baseDir });
+}
+
+function readFileLayer(
+  path: string,
+  shown: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { layer?: Layer; issues: ConfigIssue[] } {
+  const doc = readSourceFile(path);
+  const rename = (source: Source): Source =>
+    source.kind === 'file' ? { ...source, file: shown } : source;
+  if (!doc.ok)
+    return { issues: doc.error.map((issue) => ({ ...issue, source: rename(issue.source) })) };
+  const locate = (p: readonly (string | number)[], key?: boolean): Source =>
+    rename(doc.value.locate(p, key));
+  if (!isPlainObject(doc.value.value)) {
+    return {
+      issues: [
+        {
+          code: 'invalid_type',
+          source: locate([]),
+          path: [],
+          expected: 'a mapping of configuration keys',
+          actual: describeTop(doc.value.value),
+        },
+      ],
+    };
+  }
+  const interpolated = interpolateEnv(doc.value.value, env, locate);
+  const layer: Layer = {
+    name: 'file',
+    values: interpolated.value as Record<string, unknown>,
+    sourceOf: locate,
+    secretPaths: interpolated.secretPaths,
+  };
+  return { layer, issues: [...interpolated.issues] };
+}
+
+/** Schema issues at paths (or under paths) that a layer already reported are the same problem. */
+function notCovered(
+  schema: readonly ConfigIssue[],
+  reported: readonly ConfigIssue[],
+): ConfigIssue[] {
+  const covered = reported.map((issue) => formatPath(issue.path));
+  return schema.filter((issue) => {
+    const path = formatPath(issue.path);
+    return !covered.some(
+      (c) => c !== '' && (path === c || path.startsWith(`${c}.`) || path.startsWith(`${c}[`)),
+    );
+  });
+}
+
+function describeTop(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  return value === null ? 'nothing' : `${typeof value} ${JSON.stringify(value)}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * The Plan: a validated, compiled run, as plain readonly data. It is the only thing the runtime
+ * reads (it crosses worker threads and child processes by structured clone).
+ */
+import type { RatePlan } from './rate-plan.js';
+import type { ScenarioGraph } from './scenario-graph.js';
+import type { Template } from './template.js';
+import type { ThresholdSpec } from './threshold-spec.js';
+
+/** Retry settings (spec §7.3), durations in ms. */
+export interface RetryPlan {
+  readonly maxAttempts: number;
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
+  readonly jitter: number;
+  readonly budget: number;
+  readonly minRetriesPerSec: number;
+}
+
+/** Authentication of target requests (spec §5). */
+export type AuthPlan =
+  | {
+      readonly type: 'oauth2';
+      readonly tokenUrl: string;
+      readonly clientId: string;
+      readonly clientSecret: string;
+      readonly grantType: string;
+      readonly scope: string | undefined;
+      readonly audience: string | undefined;
+      readonly clientAuth: 'body' | 'basic';
+      readonly refreshBeforeExpiryMs: number | undefined;
+      readonly maxRetries: number;
+    }
+  | { readonly type: 'bearer'; readonly token: Template }
+  | { readonly type: 'basic'; readonly username: Template; readonly password: Template };
+
+/** Feeder records, read before any traffic. */
+export interface FeederPlan {
+  readonly file: string;
+  readonly order: 'sequential' | 'random' | 'shuffle';
+  readonly cycle: boolean;
+  readonly fields: readonly string[];
+  readonly records: readonly Readonly<Record<string, string>>[];
+}
+
+/** A bundled TypeScript scenario. */
+export interface ScriptPlan {
+  readonly file: string;
+  readonly code: string;
+  readonly sourceMap: string;
+}
+
+/** Which share of a distributed run this process executes (1-based index). */
+export interface SegmentRef {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Report files requested. */
+export interface ReportPlan {
+  readonly json: string | undefined;
+  readonly html: string | undefined;
+  readonly junit: string | undefined;
+  readonly summaryMd: string | undefined;
+  readonly raw: string | undefined;
+}
+
+/** A whole run. */
+export interface Plan {
+  readonly target: string | undefined;
+  readonly concurrency: number;
+  /** Run length; undefined when only `requests` (or a pattern) bounds the run. */
+  readonly durationMs: number | undefined;
+  readonly requests: number | undefined;
+  readonly timeoutMs: number;
+  readonly rate: RatePlan;
+  readonly graph: ScenarioGraph;
+  readonly thresholds: readonly ThresholdSpec[];
+  readonly retry: RetryPlan | undefined;
+  readonly auth: AuthPlan | undefined;
+  readonly feeder: FeederPlan | undefined;
+  readonly script: ScriptPlan | undefined;
+  readonly seed: number;
+  readonly threads: number | 'auto';
+  readonly segment: SegmentRef;
+  readonly startAt: number | undefined;
+  readonly insecure: boolean;
+  readonly allowedHosts: readonly string[];
+  readonly report: ReportPlan;
+}

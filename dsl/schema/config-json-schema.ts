@@ -1,0 +1,55 @@
+/**
+ * The config schema's input side as JSON Schema, computed once: the source of
+ * barrage.schema.json, of the types environment variables and flags are converted to, of the key
+ * lists behind "did you mean", and of the defaults `validate` shows.
+ */
+import { z } from 'zod';
+import { configSchema } from './config-schema.js';
+
+/** The parts of a JSON Schema node barrage reads. */
+export interface JsonSchemaNode {
+  readonly type?: string;
+  readonly properties?: Readonly<Record<string, JsonSchemaNode>>;
+  readonly items?: JsonSchemaNode;
+  readonly anyOf?: readonly JsonSchemaNode[];
+  readonly oneOf?: readonly JsonSchemaNode[];
+  readonly const?: unknown;
+  readonly default?: unknown;
+}
+
+/** The whole document as zod generates it. */
+export const CONFIG_JSON_SCHEMA_DOCUMENT: Readonly<Record<string, unknown>> = z.toJSONSchema(
+  configSchema,
+  {
+    io: 'input',
+    unrepresentable: 'any',
+  },
+);
+
+/** The same document, typed for reading. */
+export const CONFIG_JSON_SCHEMA = CONFIG_JSON_SCHEMA_DOCUMENT as unknown as JsonSchemaNode & {
+  readonly properties: Readonly<Record<string, JsonSchemaNode>>;
+};
+
+/** For a union node, the variant tagged with `type` (else all object variants' keys together). */
+export function chooseVariant(node: JsonSchemaNode, value: unknown): JsonSchemaNode | undefined {
+  const variants = node.oneOf ?? node.anyOf;
+  if (variants === undefined) return node;
+  const type =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as { type?: unknown }).type
+      : undefined;
+  const objects = variants.filter((v) => v.properties !== undefined);
+  const tagged = objects.find(
+    (v) => v.properties?.type?.const !== undefined && v.properties.type.const === type,
+  );
+  if (tagged !== undefined) return tagged;
+  if (Array.isArray(value)) return variants.find((v) => v.items !== undefined) ?? node;
+  if (objects.length === 0) return variants.find((v) => v.items !== undefined) ?? node;
+  return {
+    properties: Object.assign({}, ...objects.map((o) => o.properties)) as Record<
+      string,
+      JsonSchemaNode
+    >,
+  };
+}

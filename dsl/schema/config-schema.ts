@@ -1,0 +1,123 @@
+/**
+ * The whole configuration (DESIGN.md §4) as one zod schema: the single source of the Config type,
+ * its defaults, and barrage.schema.json. Cross-field rules live in refinements.ts.
+ */
+import { z } from 'zod';
+import { parseThreshold } from '../grammar/threshold.js';
+import { authSchema } from './auth-schema.js';
+import { endpointSchema, flowSchema } from './endpoint-schema.js';
+import { feederSchema } from './feeder-schema.js';
+import {
+  absoluteUrl,
+  body,
+  duration,
+  flag,
+  headerMap,
+  httpMethod,
+  nonEmpty,
+  positiveInt,
+  positiveNumber,
+  template,
+} from './fields.js';
+import { patternSchema } from './pattern-schema.js';
+import { reportSchema } from './report-schema.js';
+import { retrySchema } from './retry-schema.js';
+
+const threshold = z
+  .string({ error: 'a threshold such as "http_req_duration:p95 < 300"' })
+  .transform((expression, ctx) => {
+    const parsed = parseThreshold(expression);
+    if (!parsed.ok) {
+      ctx.addIssue({
+        code: 'custom',
+        message: parsed.error.message,
+        input: expression,
+        params: { code: 'invalid_threshold' },
+      });
+      return z.NEVER;
+    }
+    return parsed.value;
+  });
+
+const segment = z
+  .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
+  .regex(/^[1-9]\d*\/[1-9]\d*$/, { error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
+  .transform((text, ctx) => {
+    const [index, count] = text.split('/').map(Number) as [number, number];
+    if (index > count || count > 1024) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a segment i/n with 1 ≤ i ≤ n ≤ 1024',
+        input: text,
+        params: { code: 'invalid_value' },
+      });
+      return z.NEVER;
+    }
+    return { index, count };
+  });
+
+const startAt = z
+  .string({ error: 'an ISO 8601 time with a zone, such as 2026-05-01T12:00:00Z' })
+  .refine((text) => /(Z|[+-]\d\d:?\d\d)$/i.test(text) && Number.isFinite(Date.parse(text)), {
+    error: 'an ISO 8601 time with a zone, such as 2026-05-01T12:00:00Z',
+  })
+  .transform((text) => Date.parse(text));
+
+/** The configuration file's shape, with defaults applied on parse. */
+export const configSchema = z.strictObject(
+  {
+    target: absoluteUrl('base URL of the requests', ['http', 'https', 'ws', 'wss']).optional(),
+    method: httpMethod()
+      .default('GET')
+      .describe('Method of the single-request form (no endpoints)'),
+    headers: headerMap('headers sent with every request').default({}),
+    body: body().optional().describe('Body of the single-request form; a mapping is sent as JSON'),
+    concurrency: positiveInt('number of workers').default(10).describe('Workers (virtual users)'),
+    duration: duration('length of the run')
+      .optional()
+      .describe('With requests, the first reached ends the run'),
+    requests: positiveInt('total iterations').optional(),
+    rate: positiveNumber('permits per second')
+      .optional()
+      .describe('Absent: workers loop as fast as they can'),
+    timeout: duration('deadline of one request').prefault('10s'),
+    thresholds: z.array(threshold, { error: 'a list of threshold expressions' }).default([]),
+    endpoints: z
+      .array(endpointSchema, { error: 'a list of endpoints' })
+      .min(1, { error: 'at least one endpoint' })
+      .optional(),
+    flows: z
+      .array(flowSchema, { error: 'a list of flows' })
+      .min(1, { error: 'at least one flow' })
+      .optional(),
+    feeder: feederSchema.optional(),
+    auth: authSchema.optional(),
+    pattern: patternSchema.optional(),
+    retry: retrySchema.optional(),
+    scenario: nonEmpty('TypeScript scenario file').optional(),
+    allowed_hosts: z
+      .array(nonEmpty('host name'), { error: 'a list of host names' })
+      .optional()
+      .describe('Hosts a scenario may reach besides the target'),
+    report: reportSchema.default({}),
+    insecure: flag('skip TLS certificate verification').default(false),
+    seed: positiveInt('random seed', 0)
+      .optional()
+      .describe('Makes every random choice reproducible'),
+    threads: z
+      .union([positiveInt('worker threads'), z.literal('auto')], {
+        error: 'a positive integer or auto (worker threads)',
+      })
+      .default('auto'),
+    segment: segment.optional().describe('This process runs share i of n (distributed runs)'),
+    start_at: startAt.optional().describe('Wall-clock instant at which dispatch begins'),
+    user_agent: template('User-Agent header').optional().describe('Default barrage/<version>'),
+  },
+  { error: 'a mapping of configuration keys' },
+);
+
+/** The validated configuration, defaults applied, durations in milliseconds. */
+export type Config = z.output<typeof configSchema>;
+
+/** Top-level configuration keys, for environment variables and "did you mean". */
+export const CONFIG_KEYS: readonly string[] = Object.keys(configSchema.shape);

@@ -1,0 +1,97 @@
+/** One endpoint of DESIGN.md §4: an HTTP request or, for ws:// and wss:// urls, a WebSocket session. */
+import { z } from 'zod';
+import { parseJsonPath } from '../grammar/json-path.js';
+import {
+  body,
+  duration,
+  flag,
+  headerMap,
+  httpMethod,
+  nonEmpty,
+  positiveInt,
+  template,
+} from './fields.js';
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+const jsonPath = z
+  .string({ error: 'a JSONPath such as $.access_token' })
+  .superRefine((value, ctx) => {
+    const parsed = parseJsonPath(value);
+    if (!parsed.ok)
+      ctx.addIssue({
+        code: 'custom',
+        message: parsed.error.message,
+        input: value,
+        params: { code: 'invalid_value' },
+      });
+  });
+
+/** Where an extracted value comes from: a JSONPath string, `{ json: path }` or `{ header: name }`. */
+export const extractorSchema = z.union(
+  [
+    jsonPath,
+    z.strictObject({ json: jsonPath }),
+    z.strictObject({ header: nonEmpty('response header name') }),
+  ],
+  { error: 'a JSONPath such as $.access_token, or { json: <path> } or { header: <name> }' },
+);
+
+/** A WebSocket message: UTF-8 text (placeholders allowed) or bytes written base64:… */
+export const wsMessageSchema = z.union(
+  [
+    z.strictObject({ text: template('WebSocket text message') }),
+    z.strictObject({
+      binary: z.string().regex(/^base64:[A-Za-z0-9+/]*={0,2}$/, {
+        error: 'base64:<data> (binary WebSocket message)',
+      }),
+    }),
+  ],
+  { error: '{ text: <string> } or { binary: "base64:<data>" }' },
+);
+
+/** An endpoint entry. */
+export const endpointSchema = z.strictObject(
+  {
+    name: nonEmpty('endpoint name')
+      .optional()
+      .describe('Name in reports and flows; default "METHOD url"'),
+    method: httpMethod().default('GET'),
+    url: template('endpoint url, relative to target or absolute (http, https, ws, wss)').describe(
+      'Relative to target, or absolute; ws:// and wss:// make a WebSocket session',
+    ),
+    headers: headerMap('endpoint headers').optional(),
+    body: body().optional(),
+    weight: positiveInt('endpoint weight').default(1).describe('Share of the weighted traffic'),
+    setup: flag('setup: run once per worker before the weighted traffic').default(false),
+    extract: z
+      .record(
+        z.string().regex(VARIABLE_NAME, { error: 'a variable name (letters, digits, _ . -)' }),
+        extractorSchema,
+        {
+          error: 'a mapping of variable names to JSONPaths',
+        },
+      )
+      .optional()
+      .describe('Variables extracted from the response: name → JSONPath, { json }, or { header }'),
+    timeout: duration('endpoint timeout').optional(),
+    messages: z.array(wsMessageSchema, { error: 'a list of WebSocket messages' }).optional(),
+    message_interval: duration('pause between WebSocket messages', true).optional(),
+    subprotocols: z
+      .array(nonEmpty('WebSocket subprotocol'), { error: 'a list of subprotocol names' })
+      .optional(),
+  },
+  { error: 'an endpoint: a mapping with at least url' },
+);
+
+/** A weighted, ordered sequence of endpoint names; one flow per permit. */
+export const flowSchema = z.strictObject(
+  {
+    name: nonEmpty('flow name'),
+    weight: positiveInt('flow weight').default(1),
+    steps: z
+      .array(nonEmpty('endpoint name'), { error: 'a list of endpoint names' })
+      .min(1, { error: 'at least one step' }),
+  },
+  { error: 'a flow: { name, weight, steps: [endpoint names] }' },
+);

@@ -1,0 +1,223 @@
+/**
+ * Cross-field rules that a field's own schema cannot see (astro's "refined" layer). They run on a
+ * Config that passed the schema and return every problem at once.
+ */
+import { closest } from '../grammar/did-you-mean.js';
+import type { IssueCode } from '../issues.js';
+import type { Config } from './config-schema.js';
+
+/** A cross-field problem; the loader adds its source from the path. */
+export interface Refinement {
+  readonly code: IssueCode;
+  readonly path: readonly (string | number)[];
+  readonly expected: string;
+  readonly actual: string;
+  readonly hint?: string;
+}
+
+type Endpoint = NonNullable<Config['endpoints']>[number];
+
+/** The name reports use for an endpoint: its `name`, else "METHOD url". */
+export function endpointName(endpoint: Endpoint): string {
+  return endpoint.name ?? `${endpoint.method} ${endpoint.url}`;
+}
+
+/** True for ws:// and wss:// urls. */
+export function isWebSocketUrl(url: string): boolean {
+  return /^wss?:\/\//i.test(url);
+}
+
+/** Runs every rule. */
+export function refineConfig(config: Config): Refinement[] {
+  return [
+    ...runShape(config),
+    ...endpointRules(config),
+    ...flowRules(config),
+    ...authRules(config),
+    ...patternRules(config),
+  ];
+}
+
+function runShape(config: Config): Refinement[] {
+  const out: Refinement[] = [];
+  if (config.rate !== undefined && config.pattern !== undefined) {
+    out.push({
+      code: 'invalid_value',
+      path: ['rate'],
+      expected: 'either rate or pattern, not both',
+      actual: `rate ${config.rate} with a ${config.pattern.type} pattern`,
+    });
+  }
+  if (
+    config.scenario !== undefined &&
+    (config.endpoints !== undefined || config.flows !== undefined)
+  ) {
+    out.push({
+      code: 'invalid_value',
+      path: ['scenario'],
+      expected: 'a scenario file or endpoints/flows, not both',
+      actual: 'both',
+    });
+  }
+  if (config.flows !== undefined && config.endpoints === undefined) {
+    out.push({
+      code: 'missing_value',
+      path: ['endpoints'],
+      expected: 'endpoints for the flows to use',
+      actual: 'nothing',
+    });
+  }
+  if (config.target === undefined && config.scenario === undefined) {
+    const relative = (config.endpoints ?? []).findIndex(
+      (e) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(e.url),
+    );
+    if (config.endpoints === undefined) {
+      out.push({
+        code: 'missing_value',
+        path: ['target'],
+        expected: 'a target URL (or endpoints with absolute urls)',
+        actual: 'nothing',
+      });
+    } else if (relative >= 0) {
+      out.push({
+        code: 'missing_value',
+        path: ['target'],
+        expected: `a target URL, since endpoints[${relative}].url is relative`,
+        actual: 'nothing',
+      });
+    }
+  }
+  return out;
+}
+
+function endpointRules(config: Config): Refinement[] {
+  const out: Refinement[] = [];
+  const endpoints = config.endpoints ?? [];
+  const seen = new Map<string, number>();
+  endpoints.forEach((endpoint, i) => {
+    const name = endpointName(endpoint);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      out.push({
+        code: 'invalid_value',
+        path: ['endpoints', i, 'name'],
+        expected: 'a name no other endpoint has',
+        actual: `"${name}", also endpoints[${first}]`,
+      });
+    } else seen.set(name, i);
+    out.push(...urlRules(endpoint, i));
+  });
+  if (endpoints.length > 0 && endpoints.every((e) => e.setup) && config.flows === undefined) {
+    out.push({
+      code: 'invalid_value',
+      path: ['endpoints'],
+      expected: 'at least one endpoint without setup: true for the weighted traffic',
+      actual: 'only setup endpoints',
+    });
+  }
+  return out;
+}
+
+function urlRules(endpoint: Endpoint, i: number): Refinement[] {
+  const out: Refinement[] = [];
+  const ws = isWebSocketUrl(endpoint.url);
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(endpoint.url)?.[0];
+  if (origin !== undefined && origin.includes('{{')) {
+    out.push({
+      code: 'invalid_placeholder',
+      path: ['endpoints', i, 'url'],
+      expected: 'placeholders only in the path and query, not in scheme, host or port',
+      actual: JSON.stringify(endpoint.url),
+    });
+  }
+  if (origin !== undefined && !/^(https?|wss?):\/\//i.test(origin)) {
+    out.push({
+      code: 'invalid_value',
+      path: ['endpoints', i, 'url'],
+      expected: 'an http, https, ws or wss url',
+      actual: JSON.stringify(endpoint.url),
+    });
+  }
+  if (!ws) {
+    for (const key of ['messages', 'message_interval', 'subprotocols'] as const) {
+      if (endpoint[key] !== undefined) {
+        out.push({
+          code: 'invalid_value',
+          path: ['endpoints', i, key],
+          expected: `${key} only on ws:// or wss:// endpoints`,
+          actual: `${key} on ${endpoint.url}`,
+        });
+      }
+    }
+  } else if (endpoint.body !== undefined) {
+    out.push({
+      code: 'invalid_value',
+      path: ['endpoints', i, 'body'],
+      expected: 'messages (not body) on a WebSocket endpoint',
+      actual: 'a body',
+    });
+  }
+  return out;
+}
+
+function flowRules(config: Config): Refinement[] {
+  const out: Refinement[] = [];
+  const names = (config.endpoints ?? []).map(endpointName);
+  const seen = new Set<string>();
+  (config.flows ?? []).forEach((flow, i) => {
+    if (seen.has(flow.name))
+      out.push({
+        code: 'invalid_value',
+        path: ['flows', i, 'name'],
+        expected: 'a name no other flow has',
+        actual: `"${flow.name}"`,
+      });
+    seen.add(flow.name);
+    flow.steps.forEach((step, j) => {
+      if (names.includes(step)) return;
+      const guess = closest(step, names);
+      out.push({
+        code: 'unknown_endpoint',
+        path: ['flows', i, 'steps', j],
+        expected: `an endpoint name: ${names.join(', ')}`,
+        actual: `"${step}"`,
+        ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
+      });
+    });
+  });
+  return out;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+function authRules(config: Config): Refinement[] {
+  const auth = config.auth;
+  if (auth?.type !== 'oauth2') return [];
+  const url = new URL(auth.token_url);
+  if (url.protocol === 'https:' || LOOPBACK_HOST.test(url.hostname)) return [];
+  return [
+    {
+      code: 'invalid_value',
+      path: ['auth', 'token_url'],
+      expected: 'an https URL (http only for loopback addresses)',
+      actual: JSON.stringify(auth.token_url),
+    },
+  ];
+}
+
+function patternRules(config: Config): Refinement[] {
+  const pattern = config.pattern;
+  if (pattern?.type !== 'spike') return [];
+  const at = pattern.at ?? pattern.duration / 4;
+  const used =
+    at + (pattern.rise ?? 0) + (pattern.hold ?? pattern.duration / 10) + (pattern.fall ?? 0);
+  if (used <= pattern.duration) return [];
+  return [
+    {
+      code: 'invalid_value',
+      path: ['pattern'],
+      expected: 'at + rise + hold + fall within duration',
+      actual: `${used}ms of a ${pattern.duration}ms pattern`,
+    },
+  ];
+}
