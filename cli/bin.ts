@@ -1,0 +1,42 @@
+#!/usr/bin/env -S node --no-node-snapshot
+/**
+ * The only file that touches `process` (STYLE.md rule 7): it builds the command context from
+ * argv, the environment and stdio, relays SIGINT/SIGTERM to whoever subscribed, and sets the exit
+ * code. The shebang starts node with --no-node-snapshot, which isolated-vm needs on Node ≥ 20
+ * (scripted segments also get it explicitly when their child processes are spawned).
+ */
+import type { BarrageContext, UserSignal } from './context.js';
+import { main } from './main.js';
+
+const handlers = new Set<(signal: UserSignal) => void>();
+
+function relay(signal: UserSignal): void {
+  // With nobody listening, an interrupt ends the process as node would, with 128 + signal number.
+  if (handlers.size === 0) process.exit(signal === 'SIGINT' ? 130 : 143);
+  for (const handler of [...handlers]) handler(signal);
+}
+process.on('SIGINT', relay);
+process.on('SIGTERM', relay);
+
+const context: BarrageContext = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  colorDepth: process.stdout.isTTY ? process.stdout.getColorDepth() : 1,
+  cwd: process.cwd(),
+  isTTY: process.stdout.isTTY === true,
+  execPath: process.execPath,
+  onSignal: (handler) => {
+    handlers.add(handler);
+    return () => handlers.delete(handler);
+  },
+  exitNow: (code) => process.exit(code),
+  terminalSize: () => ({ columns: process.stdout.columns ?? 80, rows: process.stdout.rows ?? 24 }),
+  setRawMode: process.stdin.isTTY ? (on) => process.stdin.setRawMode(on) : undefined,
+};
+
+const code = await main(process.argv.slice(2), context);
+// Writes to pipes and files are synchronous on Linux, so nothing printed is lost by exiting now;
+// exiting also ends any keep-alive socket a target left open.
+process.exit(code);

@@ -1,0 +1,43 @@
+/**
+ * `barrage demo`: starts the embedded target on a free port and runs scenarios/demo.yaml against
+ * it, dashboard on when there is a terminal: a real load test on a fresh machine, no setup.
+ */
+import { Command, Option } from 'clipanion';
+import { join } from 'node:path';
+import { startTargetServer } from '../serve/target-server.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { BaseCommand } from './base-command.js';
+
+/** The showcase run. */
+export class DemoCommand extends BaseCommand {
+  static override paths = [['demo']];
+
+  static override usage = Command.Usage({
+    description: 'Run a showcase load test against the embedded target',
+    details: `
+      Starts the embedded target server on a free local port and runs scenarios/demo.yaml against
+      it: a login once per worker, weighted endpoints with a bearer token, a fixed rate, and
+      thresholds. Extra arguments are passed to \`run\` (e.g. --duration 5s or --json-output).
+    `,
+    examples: [
+      ['The demo', '$0 demo'],
+      ['A shorter demo', '$0 demo --duration 3s'],
+    ],
+  });
+
+  rest = Option.Proxy();
+
+  /** Serves, runs, stops. */
+  async run(): Promise<number> {
+    const server = await startTargetServer({ port: 0 });
+    try {
+      const scenario = join(PACKAGE_ROOT, 'scenarios', 'demo.yaml');
+      this.context.stderr.write(
+        `barrage demo: target server on ${server.url}, running ${scenario}\n`,
+      );
+      return await this.cli.run(['run', scenario, '--target', server.url, ...this.rest]);
+    } finally {
+      await server.close();
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/** Flags shared by `run` and `validate` (DESIGN.md §5), and loading the Plan from them. */
+import { Option } from 'clipanion';
+import { randomInt } from 'node:crypto';
+import { ConfigError } from '../../dsl/issues.js';
+import { loadPlan, type Loaded } from '../../dsl/load-plan.js';
+import { toFlagLayer } from '../flags.js';
+import { formatWarnings } from '../render/user-errors.js';
+import { VERSION } from '../version.js';
+import { BaseCommand } from './base-command.js';
+
+/** A command that loads a configuration from a file, the environment and flags. */
+export abstract class PlanCommand extends BaseCommand {
+  file = Option.String({ required: false, name: 'CONFIG' });
+  config = Option.String('--config', { description: 'Configuration file (YAML or JSON)' });
+  target = Option.String('--target', { description: 'Base URL of the requests' });
+  concurrency = Option.String('-c,--concurrency', { description: 'Workers (virtual users)' });
+  duration = Option.String('-d,--duration', { description: 'Run length: 30s, 1m30s, 2h' });
+  requests = Option.String('-n,--requests', { description: 'Total iterations' });
+  rate = Option.String('-r,--rate', {
+    description: 'Permits per second (absent: as fast as possible)',
+  });
+  method = Option.String('--method', { description: 'HTTP method of the single-request form' });
+  headers = Option.Array('--header', { description: "Header 'Name: value' (repeatable)" });
+  body = Option.String('--body', { description: 'Request body of the single-request form' });
+  timeout = Option.String('--timeout', { description: 'Deadline of one request, e.g. 10s' });
+  thresholds = Option.Array('--threshold', { description: 'Threshold expression (repeatable)' });
+  json = Option.String('--json', { description: 'Write the JSON result to a file' });
+  html = Option.String('--html', { description: 'Write the HTML report to a file' });
+  junit = Option.String('--junit', { description: 'Write thresholds as JUnit XML to a file' });
+  raw = Option.String('--raw', { description: 'Write the raw mergeable result to a file' });
+  summaryMd = Option.String('--summary-md', { description: 'Write a Markdown summary to a file' });
+  scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
+  threads = Option.String('--threads', { description: 'Worker threads, or auto' });
+  seed = Option.String('--seed', { description: 'Random seed for reproducible choices' });
+  segment = Option.String('--segment', {
+    description: 'Run share i of n (distributed runs), e.g. 2/4',
+  });
+  startAt = Option.String('--start-at', { description: 'Begin dispatch at this ISO 8601 time' });
+  insecure = Option.Boolean('--insecure', { description: 'Skip TLS certificate verification' });
+
+  /** Loads the Plan, printing warnings on stderr; throws ConfigError with every problem. */
+  protected load(): Loaded {
+    if (this.file !== undefined && this.config !== undefined && this.file !== this.config) {
+      throw new ConfigError([
+        {
+          code: 'invalid_value',
+          source: { kind: 'flag', flag: '--config' },
+          path: [],
+          expected: 'one configuration file',
+          actual: `both ${JSON.stringify(this.file)} and --config ${JSON.stringify(this.config)}`,
+        },
+      ]);
+    }
+    const flags = toFlagLayer(this);
+    const loaded = loadPlan({
+      cwd: this.context.cwd,
+      env: this.context.env,
+      configFile: this.config ?? this.file,
+      flags: flags.layer,
+      flagIssues: flags.issues,
+      userAgent: `barrage/${VERSION}`,
+      fallbackSeed: randomInt(0, 2 ** 31),
+    });
+    const warnings = loaded.ok ? loaded.value.warnings : loaded.error.warnings;
+    if (warnings.length > 0) this.context.stderr.write(formatWarnings(warnings));
+    if (!loaded.ok) throw new ConfigError(loaded.error.issues);
+    return loaded.value;
+  }
+}

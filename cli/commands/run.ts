@@ -1,0 +1,124 @@
+/**
+ * `barrage run` (and bare `barrage [flags]`): load → execute → summarize → thresholds → reports →
+ * exit code (spec §3.3). The first SIGINT/SIGTERM stops dispatch and lets in-flight requests finish;
+ * the report says interrupted and thresholds still decide the exit code. A second SIGINT aborts
+ * everything, prints what was collected and exits 130 (DESIGN.md §3).
+ */
+import { Command, Option } from 'clipanion';
+import type { Loaded } from '../../dsl/load-plan.js';
+import { systemClock } from '../../runtime/deps.js';
+import { execute } from '../../runtime/execute.js';
+import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import { summarize } from '../../runtime/metrics/summarize.js';
+import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
+import { ExitCode, exitCodeFor } from '../exit-code.js';
+import { renderJsonReport } from '../render/json-report.js';
+import { Redactor } from '../render/redact.js';
+import type { RunReport } from '../render/run-report.js';
+import { renderTextReport } from '../render/text-report.js';
+import { writeReportFiles, type ReportFile } from '../report-files.js';
+import { PlanCommand } from './plan-command.js';
+import { buildRunReport } from './run-report-builder.js';
+
+/** Runs a load test. */
+export class RunCommand extends PlanCommand {
+  static override paths = [['run'], Command.Default];
+
+  static override usage = Command.Usage({
+    description: 'Run a load test',
+    details: `
+      Loads the configuration (file, BARRAGE_* environment variables, flags), validates it before
+      any traffic, runs the load, prints the results and evaluates the thresholds: the exit code is 0
+      when every threshold passes (or none are defined) and 1 otherwise. Ctrl+C stops the run and
+      still reports; a second Ctrl+C exits at once with 130.
+    `,
+    examples: [
+      [
+        'Hammer one URL for 30 s with 50 workers',
+        '$0 run --target http://127.0.0.1:8080/json -c 50 -d 30s',
+      ],
+      [
+        'A fixed rate with a latency gate',
+        "$0 run load.yaml -r 200 --threshold 'http_req_duration:p95 < 300'",
+      ],
+      ['Only the JSON result on stdout', '$0 run load.yaml --json-output'],
+    ],
+  });
+
+  jsonOutput = Option.Boolean('--json-output', false, {
+    description: 'Print only the JSON result on stdout',
+  });
+  dashboard = Option.Boolean('--dashboard', true, {
+    description: 'Live dashboard on a terminal (--no-dashboard to turn off)',
+  });
+  quiet = Option.Boolean('--quiet', false, { description: 'No progress output' });
+
+  /** Loads, runs, reports. */
+  async run(): Promise<number> {
+    const loaded = this.load();
+    const stop = new AbortController();
+    const hardStop = new AbortController();
+    let latest: ShardSnapshot | undefined;
+    let signals = 0;
+    const unsubscribe = this.context.onSignal((signal) => {
+      signals++;
+      if (signals === 1 || signal === 'SIGTERM') {
+        if (signals === 1)
+          this.context.stderr.write(
+            `\nbarrage: ${signal}: stopping; in-flight requests finish (Ctrl+C again to quit now)\n`,
+          );
+        stop.abort();
+        return;
+      }
+      hardStop.abort();
+      if (latest !== undefined) this.#print(this.#report(loaded, { ...latest, interrupted: true }));
+      this.context.exitNow(ExitCode.Interrupted);
+    });
+    try {
+      const snapshot = await execute(loaded.plan, systemClock, {
+        threads: loaded.plan.threads === 'auto' ? 1 : loaded.plan.threads,
+        stop: stop.signal,
+        hardStop: hardStop.signal,
+        onProgress: (s) => {
+          latest = s;
+        },
+      });
+      const report = this.#report(loaded, snapshot);
+      this.#print(report);
+      const failures = writeReportFiles(this.context.cwd, this.#files(loaded, report));
+      for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
+      return exitCodeFor({
+        thresholdsFailed: report.thresholds?.failed ?? 0,
+        fatal: false,
+        reportFailed: failures.length > 0,
+      });
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  #report(loaded: Loaded, snapshot: ShardSnapshot): RunReport {
+    const names = loaded.plan.graph.endpoints.map((e) => e.name);
+    const result = summarize(snapshot, names);
+    const thresholds = evaluateThresholds(loaded.plan.thresholds, snapshot, names);
+    return buildRunReport(loaded, result, thresholds, new Redactor(loaded.provenance));
+  }
+
+  #print(report: RunReport): void {
+    if (this.jsonOutput) this.context.stdout.write(renderJsonReport(report));
+    else
+      this.context.stdout.write(
+        renderTextReport(report, {
+          color: this.context.isTTY && this.context.env.NO_COLOR === undefined,
+        }),
+      );
+  }
+
+  #files(loaded: Loaded, report: RunReport): ReportFile[] {
+    const files: ReportFile[] = [];
+    const { json } = loaded.plan.report;
+    if (json !== undefined)
+      files.push({ what: 'JSON result', path: json, render: () => renderJsonReport(report) });
+    return files;
+  }
+}

@@ -1,0 +1,27 @@
+/** The one place outcomes become process exit codes (DESIGN.md §7, spec §7.1). */
+
+/** Process exit codes. */
+export enum ExitCode {
+  /** Every threshold passed, or none were defined. */
+  Ok = 0,
+  /** A threshold failed, or any error (bad input, unwritable report, lost segment). */
+  Failed = 1,
+  /** A second SIGINT cut the run short. */
+  Interrupted = 130,
+}
+
+/** How a run ended, as far as the exit code cares. */
+export interface RunOutcome {
+  readonly thresholdsFailed: number;
+  /** A fatal error stopped the run (auth gave up, a segment was lost). */
+  readonly fatal: boolean;
+  /** A report could not be written. */
+  readonly reportFailed: boolean;
+}
+
+/** Exit code of a finished run. */
+export function exitCodeFor(outcome: RunOutcome): ExitCode {
+  return outcome.thresholdsFailed > 0 || outcome.fatal || outcome.reportFailed
+    ? ExitCode.Failed
+    : ExitCode.Ok;
+}

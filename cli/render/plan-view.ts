@@ -1,0 +1,66 @@
+/** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
+import { formatDuration } from '../../dsl/grammar/duration.js';
+import type { Plan } from '../../dsl/plan/plan.js';
+import type { RatePlan } from '../../dsl/plan/rate-plan.js';
+import type { Template } from '../../dsl/plan/template.js';
+
+/** A template shown the way the user wrote it. */
+export function showTemplate(template: Template): string {
+  return template
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      if ('var' in part) return `{{${part.var}}}`;
+      if (part.fn === 'randomInt') return `{{$randomInt ${part.min} ${part.max}}}`;
+      if (part.fn === 'env') return `{{$env ${part.name}}}`;
+      return `{{$${part.fn}}}`;
+    })
+    .join('');
+}
+
+/** The load model in words: closed model, a rate, or a pattern. */
+export function describeRate(rate: RatePlan): string {
+  switch (rate.kind) {
+    case 'unlimited':
+      return 'as fast as the workers go (closed model)';
+    case 'constant':
+      return `${rate.rate}/s (open model)`;
+    case 'pattern':
+      return `${rate.pattern.type} pattern`;
+  }
+}
+
+function describeEnd(plan: Plan): string {
+  const ends: string[] = [];
+  if (plan.durationMs !== undefined) ends.push(`after ${formatDuration(plan.durationMs)}`);
+  if (plan.requests !== undefined) ends.push(`after ${plan.requests} iterations`);
+  if (plan.rate.kind === 'pattern') ends.push('when the pattern ends');
+  return ends.join(' or ');
+}
+
+/** The plan as text. */
+export function renderPlanView(plan: Plan): string {
+  const lines = ['Plan:'];
+  lines.push(
+    `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
+  );
+  lines.push(`  timeout     ${formatDuration(plan.timeoutMs)} per request`);
+  const { endpoints, picks, flows } = plan.graph;
+  const share = (weight: number): string => `${((weight / picks.total) * 100).toFixed(1)}%`;
+  lines.push('  endpoints');
+  for (const endpoint of endpoints) {
+    const role = endpoint.setup ? 'setup' : flows.length > 0 ? 'in flows' : share(endpoint.weight);
+    lines.push(
+      `    ${endpoint.name}  [${role}]  ${endpoint.method} ${endpoint.origin}${showTemplate(endpoint.path)}`,
+    );
+  }
+  for (const flow of flows) {
+    lines.push(
+      `  flow ${flow.name}  [${share(flow.weight)}]  ${flow.steps.map((i) => endpoints[i]?.name ?? '?').join(' → ')}`,
+    );
+  }
+  if (plan.thresholds.length > 0) {
+    lines.push('  thresholds');
+    for (const t of plan.thresholds) lines.push(`    ${t.expression}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,26 @@
+/** RunReport: everything the reports show, built once after a run (or a merge). */
+import type { RunResult } from '../../runtime/run-result.js';
+import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
+
+/** Thresholds with their totals (spec §2.7 `thresholds`). */
+export interface ThresholdSummary {
+  readonly total: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly results: readonly ThresholdResult[];
+}
+
+/** What the text, JSON, HTML, JUnit and Markdown reports render. */
+export interface RunReport {
+  readonly result: RunResult;
+  /** Undefined when no thresholds are defined. */
+  readonly thresholds: ThresholdSummary | undefined;
+  /** What was run, for headings: target, workers, rate description. */
+  readonly meta: {
+    readonly target: string | undefined;
+    readonly concurrency: number;
+    readonly load: string;
+  };
+  /** The effective configuration, secrets already redacted (HTML shows it). */
+  readonly config: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,64 @@
+/**
+ * The one place ConfigIssues and warnings become text (STYLE.md rule 7): one line per problem,
+ * "<source>: <key path>: expected <what>, got <given>: <detail> (did you mean …?)".
+ */
+import { formatPath, type ConfigIssue, type ConfigWarning, type Source } from '../../dsl/issues.js';
+
+/** file:line:column, --flag, BARRAGE_VAR, or "default". */
+export function formatSource(source: Source): string {
+  switch (source.kind) {
+    case 'file':
+      return source.line === undefined
+        ? source.file
+        : `${source.file}:${source.line}:${source.column ?? 1}`;
+    case 'flag':
+      return source.flag;
+    case 'env':
+      return source.name;
+    case 'scenario':
+      return `${source.file} (options)`;
+    case 'default':
+      return 'default';
+  }
+}
+
+/** One issue as one line. */
+export function formatIssue(issue: ConfigIssue): string {
+  const path = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : '';
+  const detail =
+    issue.hint === undefined
+      ? ''
+      : /^did you mean/.test(issue.hint)
+        ? ` (${issue.hint})`
+        : `: ${issue.hint}`;
+  return `${formatSource(issue.source)}: ${path}expected ${issue.expected}, got ${issue.actual}${detail}`;
+}
+
+/** Issues in reading order: flags, environment, then each file by line and column. */
+function byPosition(a: ConfigIssue, b: ConfigIssue): number {
+  const rank = (s: Source): number =>
+    ({ flag: 0, env: 1, file: 2, scenario: 3, default: 4 })[s.kind];
+  const line = (s: Source): number =>
+    s.kind === 'file' ? (s.line ?? 0) * 1e6 + (s.column ?? 0) : 0;
+  return rank(a.source) - rank(b.source) || line(a.source) - line(b.source);
+}
+
+/** The error block printed on stderr when loading fails. */
+export function formatIssues(unsorted: readonly ConfigIssue[]): string {
+  const issues = [...unsorted].sort(byPosition);
+  const heading =
+    issues.length === 1
+      ? 'barrage: 1 problem in the configuration'
+      : `barrage: ${issues.length} problems in the configuration`;
+  return (
+    [
+      `${heading} (nothing was sent):`,
+      ...issues.map((issue) => `  error: ${formatIssue(issue)}`),
+    ].join('\n') + '\n'
+  );
+}
+
+/** Warnings, one per line. */
+export function formatWarnings(warnings: readonly ConfigWarning[]): string {
+  return warnings.map((w) => `warning: ${formatSource(w.source)}: ${w.message}\n`).join('');
+}

@@ -1,0 +1,41 @@
+/**
+ * Writes the report files a run asked for. A file that cannot be written (missing folder rights,
+ * disk full) is reported by name with the reason; the other files are still written.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** One file to write. */
+export interface ReportFile {
+  /** What it is, for messages: "JSON result", "HTML report"… */
+  readonly what: string;
+  readonly path: string;
+  readonly render: () => string;
+}
+
+/** Writes each file; returns one message per failure. */
+export function writeReportFiles(cwd: string, files: readonly ReportFile[]): string[] {
+  const failures: string[] = [];
+  for (const file of files) {
+    const path = resolve(cwd, file.path);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, file.render());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      failures.push(
+        `could not write the ${file.what} to ${file.path}: ${code}${REASONS[code] === undefined ? '' : ` (${REASONS[code]})`}`,
+      );
+    }
+  }
+  return failures;
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EACCES: 'permission denied',
+  EROFS: 'read-only file system',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a parent is not a directory',
+  EDQUOT: 'disk quota exceeded',
+};

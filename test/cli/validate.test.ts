@@ -1,0 +1,217 @@
+import t, { type Test } from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInProcess } from '../helpers/in-process-cli.js';
+
+const BASE = 'target: http://127.0.0.1:9\nconcurrency: 5\nduration: 5s\n';
+
+/** Runs validate on a config text; returns the result. */
+async function validate(
+  t: Test,
+  config: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+) {
+  const dir = t.testdir({ 'load.yaml': config });
+  return runInProcess(['validate', 'load.yaml', ...args], { cwd: dir, env });
+}
+
+t.test('precedence: flag > env > file, each value with its source', async (t) => {
+  const flag = await validate(t, BASE, ['-c', '9'], { BARRAGE_CONCURRENCY: '7' });
+  t.equal(flag.code, 0, flag.stderr);
+  t.match(flag.stdout, /^\s+concurrency\s+9\s+--concurrency$/m);
+  const env = await validate(t, BASE, [], { BARRAGE_CONCURRENCY: '7' });
+  t.match(env.stdout, /^\s+concurrency\s+7\s+BARRAGE_CONCURRENCY$/m);
+  const file = await validate(t, BASE);
+  t.match(file.stdout, /^\s+concurrency\s+5\s+load\.yaml:2:14$/m);
+  t.match(file.stdout, /^\s+timeout\s+10s\s+default$/m, 'defaults are shown as such');
+  t.match(file.stdout, /Configuration is valid\. Nothing was sent\./);
+});
+
+t.test('secrets are redacted in validate output', async (t) => {
+  const config = `${BASE}headers: { Authorization: "Bearer abc123secret" }\nauth:\n  type: oauth2\n  token_url: http://127.0.0.1:9/token\n  client_id: me\n  client_secret: \${SECRET}\n`;
+  const result = await validate(t, config, ['--header', 'Cookie: sid=cookie-secret'], {
+    SECRET: 'hunter2-secret',
+  });
+  t.equal(result.code, 0, result.stderr);
+  for (const secret of ['abc123secret', 'hunter2-secret', 'cookie-secret'])
+    t.notMatch(result.stdout + result.stderr, secret);
+  t.match(result.stdout, /auth\.client_secret\s+\[redacted\]/);
+  t.match(result.stdout, /headers\.Authorization\s+\[redacted\]/);
+});
+
+/** Each bad input: its config, and what the one error line must say. */
+const BAD: readonly [string, string, RegExp][] = [
+  [
+    'malformed YAML',
+    'target: http://x\nendpoints: [\n',
+    /load\.yaml:\d+:\d+: expected valid YAML or JSON/,
+  ],
+  [
+    'wrong type',
+    `${BASE}rate: fast\n`,
+    /load\.yaml:4:7: rate: expected a number > 0 \(permits per second\), got "fast"/,
+  ],
+  [
+    'unknown key with did-you-mean',
+    `${BASE}concurency: 5\n`,
+    /load\.yaml:4:1: concurency: expected one of .*, got unknown key "concurency" \(did you mean concurrency\?\)/,
+  ],
+  [
+    'nested unknown key',
+    `${BASE}retry: { max_attemps: 3 }\n`,
+    /retry\.max_attemps: .*did you mean max_attempts\?/,
+  ],
+  [
+    'zero concurrency',
+    'target: http://x\nconcurrency: 0\n',
+    /concurrency: expected a positive integer \(number of workers\), got 0/,
+  ],
+  [
+    'negative rate',
+    `${BASE}rate: -5\n`,
+    /rate: expected a number > 0 \(permits per second\), got -5/,
+  ],
+  [
+    'fractional requests',
+    `${BASE}requests: 2.5\n`,
+    /requests: expected a positive integer \(total iterations\), got 2.5/,
+  ],
+  [
+    'invalid duration',
+    'target: http://x\nduration: 30\n',
+    /load\.yaml:2:11: duration: expected a duration with a unit, such as 30s or 30ms \(length of the run\), got 30/,
+  ],
+  [
+    'unknown duration unit',
+    'target: http://x\nduration: 5d\n',
+    /duration: expected a duration .*, got "5d"/,
+  ],
+  [
+    'unknown metric',
+    `${BASE}thresholds: ["http_req_duratio:p95 < 300"]\n`,
+    /load\.yaml:4:14: thresholds\[0\]: expected a threshold .*, got "http_req_duratio:p95 < 300": .*unknown metric "http_req_duratio".*did you mean "http_req_duration"\?/,
+  ],
+  [
+    'unsupported aggregate',
+    `${BASE}thresholds: ["http_req_failed:p95 < 1"]\n`,
+    /thresholds\[0\]: .*aggregate/,
+  ],
+  [
+    'bad operator',
+    `${BASE}thresholds: ["http_req_duration:p95 => 300"]\n`,
+    /thresholds\[0\]: .*operator/,
+  ],
+  ['missing value', `${BASE}thresholds: ["http_req_duration:p95 <"]\n`, /thresholds\[0\]: .*value/],
+  [
+    'non-numeric value',
+    `${BASE}thresholds: ["http_req_duration:p95 < fast"]\n`,
+    /thresholds\[0\]: .*value/,
+  ],
+  [
+    'trailing garbage',
+    `${BASE}thresholds: ["http_req_duration:p95 < 300 ms"]\n`,
+    /thresholds\[0\]: .*(trailing|value)/,
+  ],
+  [
+    'missing ${VAR}',
+    `${BASE}headers: { X-Key: "\${NOPE_NOT_SET}" }\n`,
+    /load\.yaml:4:\d+: headers\.X-Key: expected environment variable NOPE_NOT_SET to be set/,
+  ],
+  [
+    'prototype pollution',
+    `${BASE}headers: { __proto__: { x: 1 } }\n`,
+    /headers\.__proto__: expected a configuration key, got "__proto__"/,
+  ],
+  [
+    'unknown auth type',
+    `${BASE}auth: { type: oauth }\n`,
+    /auth\.type: expected type to be one of oauth2, bearer, basic, got "oauth" \(did you mean oauth2\?\)/,
+  ],
+  [
+    'unknown flow step',
+    `${BASE}endpoints: [{ name: login, url: /l }]\nflows: [{ name: f, steps: [logni] }]\n`,
+    /flows\[0\]\.steps\[0\]: expected an endpoint name: login, got "logni" \(did you mean login\?\)/,
+  ],
+  [
+    'JSONPath with a script',
+    `${BASE}endpoints: [{ url: /l, extract: { a: "$.x[?(@.y)]" } }]\n`,
+    /endpoints\[0\]\.extract\.a: .*filter and script/,
+  ],
+];
+
+for (const [name, config, message] of BAD) {
+  t.test(`bad input: ${name}`, async (t) => {
+    const result = await validate(t, config);
+    t.equal(result.code, 1);
+    t.equal(result.stdout, '', 'stdout stays empty');
+    t.match(result.stderr, message);
+    t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  });
+}
+
+t.test('every problem is reported at once, one per line', async (t) => {
+  const result = await validate(
+    t,
+    'target: http://x\nconcurrency: 0\nrate: -1\nduration: 1x\nthresholds: ["nope:p9 < 1"]\nbogus: 1\n',
+  );
+  t.equal(result.code, 1);
+  t.match(result.stderr, /5 problems in the configuration/);
+  t.equal(result.stderr.split('\n').filter((l) => l.startsWith('  error: ')).length, 5);
+});
+
+t.test('a missing file, an oversized file, an alias bomb, deep nesting', async (t) => {
+  const dir = t.testdir({
+    'bomb.yaml': [
+      'a: &a [x,x,x,x,x,x,x,x,x,x]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+    ].join('\n'),
+    'deep.yaml': 'target: ' + '['.repeat(5000) + ']'.repeat(5000),
+  });
+  writeFileSync(join(dir, 'big.yaml'), `# ${'x'.repeat(5 * 1024 * 1024)}\n`);
+  const cases: [string, RegExp][] = [
+    ['nope.yaml', /nope\.yaml: expected an existing configuration file, got no such file/],
+    ['big.yaml', /big\.yaml: expected a configuration file of at most 4 MiB, got 5\.0 MiB/],
+    ['bomb.yaml', /bomb\.yaml: expected at most 100 alias expansions/],
+    ['deep.yaml', /deep\.yaml:1:\d+: expected nesting at most 64 levels deep/],
+  ];
+  for (const [file, message] of cases) {
+    const result = await runInProcess(['validate', file], { cwd: dir });
+    t.equal(result.code, 1, file);
+    t.equal(result.stdout, '', `${file}: stdout empty`);
+    t.match(result.stderr, message, file);
+    t.notMatch(result.stderr, /RangeError|\n\s+at /, `${file}: no stack`);
+  }
+});
+
+t.test('bad flag and environment values name the flag and the variable', async (t) => {
+  const flag = await validate(t, BASE, ['--concurrency', 'lots', '--header', 'no-colon']);
+  t.equal(flag.code, 1);
+  t.match(flag.stderr, /--concurrency: concurrency: expected a positive integer .*, got "lots"/);
+  t.match(flag.stderr, /--header: headers: expected 'Name: value', got "no-colon"/);
+  const env = await validate(t, BASE, [], { BARRAGE_RATE: 'x', BARRAGE_HEADERS: '{bad json' });
+  t.match(env.stderr, /BARRAGE_RATE: rate: expected a number > 0/);
+  t.match(env.stderr, /BARRAGE_HEADERS: headers: expected JSON/);
+});
+
+t.test('unknown BARRAGE_ variables are warned about with a did-you-mean, not fatal', async (t) => {
+  const result = await validate(t, BASE, [], {
+    BARRAGE_CONCURENCY: '3',
+    BARRAGE_THRESHOLDS: 'http_req_duration:p95 < 300; http_req_failed:rate < 0.1',
+  });
+  t.equal(result.code, 0);
+  t.match(
+    result.stderr,
+    /warning: BARRAGE_CONCURENCY: unknown environment variable BARRAGE_CONCURENCY is ignored \(did you mean BARRAGE_CONCURRENCY\?\)/,
+  );
+  t.match(result.stdout, /thresholds\[1\]\s+http_req_failed:rate < 0\.1\s+BARRAGE_THRESHOLDS/);
+});
+
+t.test('clipanion usage errors go to stderr with exit 1', async (t) => {
+  const result = await runInProcess(['validate', '--no-such-flag']);
+  t.equal(result.code, 1);
+  t.equal(result.stdout, '');
+  t.match(result.stderr, /Unsupported option name|unknown/i);
+});

@@ -1,0 +1,50 @@
+/**
+ * Spawns the built binary (dist/cli/bin.js, built by `pretest`) as a user runs it, like
+ * corepack's _runCli: real argv, environment, stdio, signals and exit codes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Path of the built CLI entry. */
+export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+
+/** What the process printed and how it ended. */
+export interface SpawnResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options for a spawned run. */
+export interface SpawnOptions {
+  readonly cwd?: string;
+  /** Added to a minimal environment (PATH, HOME); the parent's BARRAGE_* are not inherited. */
+  readonly env?: Record<string, string>;
+  /** Called once the child is running (e.g. to send signals later). */
+  readonly onSpawn?: (child: ChildProcess) => void;
+  /** Kill the child after this long (a test safety net, not an assertion). */
+  readonly killAfterMs?: number;
+}
+
+/** Runs the binary directly (its shebang starts node) and collects its output. */
+export function runCli(argv: readonly string[], options: SpawnOptions = {}): Promise<SpawnResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN, [...argv], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    options.onSpawn?.(child);
+  });
+}
