@@ -9,7 +9,8 @@
  *   http_requests         rate = requests / elapsed seconds   count = requests
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
  *   ws_msgs_sent, ws_msgs_received   rate = messages / elapsed seconds   count = messages
- *   checks                rate = passes / (passes + fails)    count = passes + fails
+ *   checks                rate = passes / (passes + fails)    count = passes (the true samples,
+ *                         as http_req_failed:count counts its true samples, the failures)
  * Trend aggregates: pNN (0 < NN <= 100, the highest value equivalent to it), avg = mean, min, max.
  * WebSocket figures and checks are kept per run, not per endpoint: tagged, they have no data.
  *
@@ -110,7 +111,7 @@ function measure(
       const total = checks === undefined ? 0 : checks.passes + checks.fails;
       if (tagged || checks === undefined || total === 0) return null;
       if (spec.aggregate === 'rate') return checks.passes / total;
-      return spec.aggregate === 'count' ? total : null;
+      return spec.aggregate === 'count' ? checks.passes : null;
     }
     default:
       return null;

@@ -1,0 +1,45 @@
+/**
+ * Authentication injection (spec §5 rule 1, operation InjectHeader): a provider gives the
+ * Authorization header value for the next request of a worker. OAuth 2.0 may have to wait for a
+ * token (a promise); bearer and basic answer at once. undefined from a template means a variable
+ * is missing (the request fails with missing_variable).
+ */
+import type { AuthPlan } from '../../dsl/plan/plan.js';
+import type { Random } from '../random.js';
+import { compileTemplate, render } from '../vars/render-template.js';
+import type { VariableStore } from '../vars/variable-store.js';
+
+/** Result of asking for a header: the value, or MISSING when a variable had no value. */
+export const MISSING = Symbol('missing variable');
+
+/** Gives each request its Authorization header value. */
+export interface AuthProvider {
+  authorization(vars: VariableStore, random: Random): string | typeof MISSING | Promise<string>;
+  /** Stops background work (token refresh). */
+  close(): void;
+}
+
+/** Bearer and basic providers; oauth2 is built by its own module and passed in. */
+export function staticAuthProvider(plan: Exclude<AuthPlan, { type: 'oauth2' }>): AuthProvider {
+  if (plan.type === 'bearer') {
+    const token = compileTemplate(plan.token);
+    return {
+      authorization: (vars, random) => {
+        const value = render(token, vars, random);
+        return value === undefined ? MISSING : `Bearer ${value}`;
+      },
+      close: () => undefined,
+    };
+  }
+  const username = compileTemplate(plan.username);
+  const password = compileTemplate(plan.password);
+  return {
+    authorization: (vars, random) => {
+      const user = render(username, vars, random);
+      const pass = render(password, vars, random);
+      if (user === undefined || pass === undefined) return MISSING;
+      return `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+    },
+    close: () => undefined,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * One HTTP exchange at a time for one virtual user: an undici dispatch handler reused for every
+ * request (STYLE.md rule 8: no per-request closures or objects beyond the promise). It uses the
+ * handler interface undici's Client core speaks natively (onConnect/onHeaders/onData/onComplete/
+ * onError); the newer onRequestStart interface is wrapped by undici in an adapter that parses the
+ * headers into an object on every response, which this path does not need.
+ *
+ * The body is read fully and counted, but kept only up to `keepBytes` (for extractors). Nothing is
+ * decompressed: dispatch() hands over the bytes as sent. Errors resolve the promise (they are data
+ * here: `error` is set) so the caller needs no try/catch on the hot path.
+ */
+import type { Dispatcher } from 'undici';
+
+/** The outcome fields of the last exchange. */
+export class Exchange implements Dispatcher.DispatchHandler {
+  status = 0;
+  bytesIn = 0;
+  error: unknown = undefined;
+  headers: Buffer[] | null = null;
+  #chunks: Buffer[] = [];
+  #kept = 0;
+  #keepBytes = 0;
+  #keepHeaders = false;
+  #abort: ((reason?: Error) => void) | null = null;
+  #done: (() => void) | null = null;
+  #pendingAbort: Error | null = null;
+
+  /** Resets for a new request; the promise resolves when it completes or fails. */
+  start(keepBytes: number, keepHeaders: boolean): Promise<void> {
+    this.status = 0;
+    this.bytesIn = 0;
+    this.error = undefined;
+    this.headers = null;
+    this.#chunks = [];
+    this.#kept = 0;
+    this.#keepBytes = keepBytes;
+    this.#keepHeaders = keepHeaders;
+    this.#abort = null;
+    this.#pendingAbort = null;
+    return new Promise((resolve) => {
+      this.#done = resolve;
+    });
+  }
+
+  /** Aborts the exchange in flight (deadline or hard stop); the reason becomes `error`. */
+  abort(reason: Error): void {
+    if (this.#done === null) return;
+    if (this.#abort === null) this.#pendingAbort = reason;
+    else this.#abort(reason);
+  }
+
+  /** The kept body as UTF-8 text (undefined when none was kept). */
+  body(): string | undefined {
+    if (this.#chunks.length === 0) return this.#keepBytes > 0 ? '' : undefined;
+    return Buffer.concat(this.#chunks).toString('utf8');
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.#abort = abort;
+    if (this.#pendingAbort !== null) abort(this.#pendingAbort);
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    this.status = statusCode;
+    if (this.#keepHeaders) this.headers = rawHeaders;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.bytesIn += chunk.length;
+    if (this.#kept < this.#keepBytes) {
+      const room = this.#keepBytes - this.#kept;
+      this.#chunks.push(chunk.length <= room ? chunk : chunk.subarray(0, room));
+      this.#kept += Math.min(room, chunk.length);
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    this.#finish();
+  }
+
+  onError(error: Error): void {
+    this.error = error;
+    this.#finish();
+  }
+
+  #finish(): void {
+    const done = this.#done;
+    this.#done = null;
+    this.#abort = null;
+    done?.();
+  }
+}
+
+/** Our own deadline: one per request, covering connect, headers and the whole body. */
+export class RequestTimeoutError extends Error {
+  readonly code = 'BARRAGE_TIMEOUT';
+  constructor() {
+    super('request deadline passed');
+  }
+}
+
+/** A hard stop (second Ctrl+C) cut the request. */
+export class HardStopError extends Error {
+  readonly code = 'BARRAGE_ABORTED';
+  constructor() {
+    super('run stopped');
+  }
+}

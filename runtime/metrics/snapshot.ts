@@ -1,0 +1,93 @@
+/**
+ * What a metrics shard holds, as plain data that crosses threads, processes and files
+ * (STYLE.md: metrics cross threads as encoded HDR snapshots, batched, never per sample).
+ * Latencies are HDR histograms in microseconds (1 µs … 1 h, 3 significant digits), encoded as
+ * compressed base64. Snapshots are closed under merge: merging two gives a snapshot again.
+ */
+import type { SegmentRef } from '../../dsl/plan/plan.js';
+
+/** An HDR histogram of microseconds, compressed and base64-encoded ("" when empty). */
+export type EncodedHistogram = string;
+
+/** Counts by key (status code, error kind, check name…). */
+export type Counts = Readonly<Record<string, number>>;
+
+/** One endpoint's figures. */
+export interface EndpointSnapshot {
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency: EncodedHistogram;
+  readonly statusCodes: Counts;
+  readonly errors: Counts;
+}
+
+/** Requests that completed during one whole second of the run. */
+export interface SecondSnapshot {
+  /** Whole seconds since dispatch began (0 = the first second). */
+  readonly second: number;
+  readonly requests: number;
+  readonly failures: number;
+  readonly bytesIn: number;
+  readonly latency: EncodedHistogram;
+}
+
+/** WebSocket session figures. */
+export interface WsSnapshot {
+  readonly sessions: number;
+  readonly failures: number;
+  readonly msgsSent: number;
+  readonly msgsReceived: number;
+  readonly connecting: EncodedHistogram;
+  readonly rtt: EncodedHistogram;
+  readonly session: EncodedHistogram;
+}
+
+/** Check results of TypeScript scenarios. */
+export interface ChecksSnapshot {
+  readonly passes: number;
+  readonly fails: number;
+  readonly byName: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
+}
+
+/** Token fetches of the auth provider, measured apart from target requests. */
+export interface AuthSnapshot {
+  readonly fetches: number;
+  readonly failures: number;
+  readonly latency: EncodedHistogram;
+}
+
+/** Everything one shard (or a merge of shards) recorded. */
+export interface ShardSnapshot {
+  readonly version: 1;
+  /** Segments covered (one for a shard; several after a merge). */
+  readonly segments: readonly SegmentRef[];
+  /** Wall-clock time dispatch began, epoch ms (earliest across merged shards). */
+  readonly startedAt: number;
+  /** Time from dispatch start to the last completion, ms (longest across merged shards). */
+  readonly elapsedMs: number;
+  /** Iterations started (permits taken); a flow iteration holds several requests. */
+  readonly iterations: number;
+  readonly requests: number;
+  readonly successes: number;
+  readonly failures: number;
+  /** Permits handed out after their intended time because no worker was free. */
+  readonly late: number;
+  /** Permits dropped after waiting longer than the timeout for a worker. */
+  readonly dropped: number;
+  readonly retries: number;
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly statusCodes: Counts;
+  readonly errors: Counts;
+  /** Service time: from the actual send to the end of the response. */
+  readonly latency: EncodedHistogram;
+  /** From the permit's intended send time (open model only; "" otherwise): coordinated omission made visible. */
+  readonly intended: EncodedHistogram;
+  /** By endpoint index. */
+  readonly endpoints: readonly EndpointSnapshot[];
+  readonly series: readonly SecondSnapshot[];
+  readonly ws: WsSnapshot | undefined;
+  readonly checks: ChecksSnapshot | undefined;
+  readonly auth: AuthSnapshot | undefined;
+  readonly interrupted: boolean;
+}

@@ -1,0 +1,90 @@
+/**
+ * RunResult: the figures of a finished run (spec §2.7 and DESIGN.md §7), computed once from the
+ * merged ShardSnapshot. Reports read this, never live runtime objects. Field names are the JSON
+ * result's (snake_case) so the JSON report is this object in a fixed key order.
+ */
+
+/** Latency summary in milliseconds. */
+export interface LatencySummary {
+  readonly min: number;
+  readonly max: number;
+  readonly mean: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+/** One endpoint's line in the reports. */
+export interface EndpointResult {
+  readonly name: string;
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency_ms: LatencySummary | undefined;
+  readonly status_codes: Readonly<Record<string, number>>;
+  readonly errors: Readonly<Record<string, number>>;
+}
+
+/** One second of the run. */
+export interface SeriesPoint {
+  readonly second: number;
+  readonly requests: number;
+  readonly failures: number;
+  readonly p50_ms: number | undefined;
+  readonly p95_ms: number | undefined;
+  readonly p99_ms: number | undefined;
+}
+
+/** WebSocket figures. */
+export interface WsResult {
+  readonly sessions: number;
+  readonly failures: number;
+  readonly msgs_sent: number;
+  readonly msgs_received: number;
+  readonly connecting_ms: LatencySummary | undefined;
+  readonly message_rtt_ms: LatencySummary | undefined;
+  readonly session_duration_ms: LatencySummary | undefined;
+}
+
+/** Check figures (TypeScript scenarios). */
+export interface ChecksResult {
+  readonly passes: number;
+  readonly fails: number;
+  readonly rate: number | undefined;
+  readonly by_name: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
+}
+
+/** Token fetch figures. */
+export interface AuthResult {
+  readonly token_fetches: number;
+  readonly failures: number;
+  readonly latency_ms: LatencySummary | undefined;
+}
+
+/** A finished (or interrupted) run. */
+export interface RunResult {
+  readonly total: number;
+  readonly successes: number;
+  readonly failures: number;
+  readonly iterations: number;
+  readonly duration_ms: number;
+  readonly requests_per_sec: number;
+  /** Service-time latency (ms); undefined when nothing completed. */
+  readonly latency_ms: LatencySummary | undefined;
+  /** Latency from the intended send time (open model); undefined in the closed model. */
+  readonly intended_latency_ms: LatencySummary | undefined;
+  readonly late: number;
+  readonly dropped: number;
+  readonly retries: number;
+  readonly bytes_received: number;
+  readonly bytes_sent: number;
+  readonly status_codes: Readonly<Record<string, number>>;
+  readonly errors: Readonly<Record<string, number>>;
+  readonly endpoints: readonly EndpointResult[];
+  readonly series: readonly SeriesPoint[];
+  readonly websocket: WsResult | undefined;
+  readonly checks: ChecksResult | undefined;
+  readonly auth: AuthResult | undefined;
+  readonly interrupted: boolean;
+  readonly started_at: string;
+}

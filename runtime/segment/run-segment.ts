@@ -1,0 +1,254 @@
+/**
+ * Runs one segment: its workers (virtual users), its scheduler (open model) or closed-model permit
+ * source, its pattern controller, one metrics shard, and a deadline sweep that aborts requests past
+ * their timeout. The run ends at the request limit, the duration, the pattern's end, a feeder
+ * running out, or `stop`; then the permit stream closes, in-flight requests finish (bounded by
+ * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests too.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Plan } from '../../dsl/plan/plan.js';
+import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
+import type { Clock } from '../deps.js';
+import { RetryBudget } from '../failure/retry-budget.js';
+import { createFeeder } from '../feeder/feeder.js';
+import { CompiledRequest } from '../http/compiled-request.js';
+import { HardStopError, RequestTimeoutError } from '../http/exchange.js';
+import { Recorder } from '../metrics/recorder.js';
+import type { ShardSnapshot } from '../metrics/snapshot.js';
+import { deriveSeed, seededRandom } from '../random.js';
+import { Pacer } from '../schedule/pacer.js';
+import { PatternController } from '../schedule/pattern-controller.js';
+import { PermitQueue } from '../schedule/permit-queue.js';
+import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
+import { patternDurationMs, rateAt } from '../schedule/rate-function.js';
+import { Scheduler } from '../schedule/scheduler.js';
+import { IterationRunner, type SessionRunner } from '../worker/iteration.js';
+import { VirtualUser } from '../worker/virtual-user.js';
+import type { SegmentSpec } from './segment-spec.js';
+
+/** How a segment is driven from outside. */
+export interface SegmentControl {
+  /** Graceful stop: no new permits; in-flight requests finish. */
+  readonly stop: AbortSignal;
+  /** Hard stop: in-flight requests are aborted too. */
+  readonly hardStop: AbortSignal;
+  /** Receives a cumulative snapshot every `snapshotEveryMs` (live views, thread transport). */
+  readonly onSnapshot?: (snapshot: ShardSnapshot) => void;
+  readonly snapshotEveryMs?: number;
+  /** OAuth 2.0 and other providers built outside; bearer/basic are built here when absent. */
+  readonly auth?: AuthProvider;
+  /** WebSocket sessions, when the plan has ws endpoints. */
+  readonly ws?: SessionRunner;
+}
+
+/** Runs a segment to its end and returns its final snapshot. */
+export async function runSegment(
+  spec: SegmentSpec,
+  clock: Clock,
+  control: SegmentControl,
+): Promise<ShardSnapshot> {
+  const { plan } = spec;
+  if (plan.startAt !== undefined && plan.startAt > clock.wallMs())
+    await sleep(plan.startAt - clock.wallMs());
+  const startUs = clock.nowUs();
+  const now = (): number => clock.nowUs() - startUs;
+  const recorder = new Recorder({
+    endpointCount: plan.graph.endpoints.length,
+    segment: plan.segment,
+    startedAt: clock.wallMs(),
+    openModel: plan.rate.kind !== 'unlimited',
+  });
+  const dispatch = createDispatch(spec, now, recorder);
+  let stopping = false;
+  const stop = (): void => {
+    stopping = true;
+    dispatch.stop();
+  };
+  const auth =
+    control.auth ??
+    (plan.auth !== undefined && plan.auth.type !== 'oauth2'
+      ? staticAuthProvider(plan.auth)
+      : undefined);
+  const runner = new IterationRunner({
+    graph: plan.graph,
+    requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
+    recorder,
+    now,
+    auth,
+    feeder:
+      plan.feeder === undefined
+        ? undefined
+        : createFeeder(
+            plan.feeder,
+            spec.records,
+            seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
+          ),
+    onFeederExhausted: stop,
+    retry: plan.retry,
+    budget:
+      plan.retry === undefined
+        ? undefined
+        : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0),
+    stopping: () => stopping,
+    ws: control.ws,
+  });
+  const users = Array.from(
+    { length: spec.workers },
+    (_, i) =>
+      new VirtualUser(
+        spec.firstWorkerId + i,
+        seededRandom(deriveSeed(plan.seed, spec.firstWorkerId + i)),
+        { timeoutMs: plan.timeoutMs, insecure: plan.insecure },
+      ),
+  );
+  const timers = startTimers(plan, users, now, recorder, control);
+  const onStop = (): void => stop();
+  const onHardStop = (): void => {
+    stop();
+    for (const vu of users) vu.exchange.abort(new HardStopError());
+  };
+  control.stop.addEventListener('abort', onStop);
+  control.hardStop.addEventListener('abort', onHardStop);
+  if (control.stop.aborted) stop();
+  let endUs = 0;
+  try {
+    const workers = users.map((vu) => work(vu, runner, dispatch.source));
+    // Let the workers reach take() first, so the first permits find them waiting, not late.
+    await new Promise((resolve) => setImmediate(resolve));
+    dispatch.start();
+    await Promise.all(workers);
+    await dispatch.finished;
+    endUs = now();
+  } finally {
+    control.stop.removeEventListener('abort', onStop);
+    control.hardStop.removeEventListener('abort', onHardStop);
+    timers.stop();
+    auth?.close();
+    await Promise.all(users.map((vu) => vu.close()));
+  }
+  if (control.stop.aborted) recorder.markInterrupted();
+  return recorder.snapshot(endUs);
+}
+
+async function work(vu: VirtualUser, runner: IterationRunner, source: PermitSource): Promise<void> {
+  await runner.setup(vu);
+  for (;;) {
+    const taken = source.take();
+    const intended = typeof taken === 'number' ? taken : await taken;
+    if (intended === DONE) return;
+    await runner.run(vu, intended);
+  }
+}
+
+interface Dispatch {
+  readonly source: PermitSource;
+  readonly finished: Promise<void>;
+  start(): void;
+  stop(): void;
+}
+
+/** The closed-model source, or the open model's queue, scheduler and pattern controller. */
+function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder): Dispatch {
+  const { plan } = spec;
+  const limit = spec.requests ?? Infinity;
+  const endUs = endOf(plan) * 1000;
+  if (plan.rate.kind === 'unlimited') {
+    const source = new ClosedSource(limit);
+    let timer: NodeJS.Timeout | undefined;
+    return {
+      source,
+      finished: Promise.resolve(),
+      start: () => {
+        if (Number.isFinite(endUs)) timer = setTimeout(() => source.close(), endUs / 1000);
+      },
+      stop: () => {
+        clearTimeout(timer);
+        source.close();
+      },
+    };
+  }
+  const rateOf = plan.rate.kind === 'constant' ? plan.rate.rate : rateAt(plan.rate.pattern, 0);
+  const pacer = new Pacer(rateOf * spec.rateShare, spec.phase);
+  // A permit may wait for a worker at most one timeout; at most that many seconds of permits wait.
+  const maxBacklog = Math.max(
+    1024,
+    Math.ceil(maxRate(plan) * spec.rateShare * (plan.timeoutMs / 1000)),
+  );
+  const queue = new PermitQueue(now, plan.timeoutMs * 1000, maxBacklog, {
+    late: () => recorder.recordLate(),
+    dropped: (count) => recorder.recordDropped(count),
+  });
+  const scheduler = new Scheduler(pacer, queue, now, limit, endUs);
+  const controller =
+    plan.rate.kind === 'pattern'
+      ? new PatternController(
+          plan.rate.pattern,
+          spec.rateShare,
+          pacer,
+          now,
+          () => scheduler.wake(),
+          () => scheduler.stop(),
+        )
+      : undefined;
+  let finished: Promise<void> = Promise.resolve();
+  return {
+    source: queue,
+    get finished() {
+      return finished;
+    },
+    start: () => {
+      controller?.start();
+      finished = scheduler.run().finally(() => controller?.stop());
+    },
+    stop: () => {
+      controller?.stop();
+      scheduler.stop();
+    },
+  };
+}
+
+/** When dispatch ends, ms after start (Infinity when only a request count bounds it). */
+function endOf(plan: Plan): number {
+  const pattern = plan.rate.kind === 'pattern' ? patternDurationMs(plan.rate.pattern) : Infinity;
+  return Math.min(plan.durationMs ?? Infinity, pattern);
+}
+
+function maxRate(plan: Plan): number {
+  if (plan.rate.kind === 'constant') return plan.rate.rate;
+  if (plan.rate.kind !== 'pattern') return 0;
+  const p = plan.rate.pattern;
+  if (p.type === 'ramp') return Math.max(p.from, p.to);
+  if (p.type === 'step') return Math.max(...p.steps.map((s) => s.rate));
+  return Math.max(p.base, p.peak);
+}
+
+/** The deadline sweep and the snapshot timer. */
+function startTimers(
+  plan: Plan,
+  users: readonly VirtualUser[],
+  now: () => number,
+  recorder: Recorder,
+  control: SegmentControl,
+): { stop(): void } {
+  // One sweep for all workers instead of a timer per request: a deadline is enforced within
+  // timeout/20 (at least 5 ms, at most 250 ms) of passing.
+  const sweepMs = Math.min(250, Math.max(5, plan.timeoutMs / 20));
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const vu of users)
+      if (vu.deadlineUs !== 0 && t > vu.deadlineUs) vu.exchange.abort(new RequestTimeoutError());
+  }, sweepMs);
+  const snapshots =
+    control.onSnapshot === undefined
+      ? undefined
+      : setInterval(
+          () => control.onSnapshot?.(recorder.snapshot(now())),
+          control.snapshotEveryMs ?? 500,
+        );
+  return {
+    stop: () => {
+      clearInterval(sweep);
+      clearInterval(snapshots);
+    },
+  };
+}

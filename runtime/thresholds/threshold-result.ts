@@ -1,0 +1,15 @@
+/** The outcome of one threshold (spec §2.6), in the JSON result's field names. */
+import type { ThresholdOperator } from '../../dsl/plan/threshold-spec.js';
+
+/** One evaluated threshold. */
+export interface ThresholdResult {
+  /** The expression as written. */
+  readonly threshold: string;
+  readonly metric: string;
+  readonly aggregate: string;
+  readonly operator: ThresholdOperator;
+  readonly expected: number;
+  /** The measured value; null when the metric got no data (which fails: DESIGN.md §6). */
+  readonly actual: number | null;
+  readonly pass: boolean;
+}

@@ -1,0 +1,59 @@
+/**
+ * A virtual user (one worker): its random source, variable store, one keep-alive undici Client per
+ * origin (so connections match the concurrency), and the reusable exchange. The segment's deadline
+ * sweep reads `deadlineUs` to abort a request past its timeout.
+ */
+import { Client } from 'undici';
+import type { Random } from '../random.js';
+import type { RequestOptions } from '../http/compiled-request.js';
+import { Exchange } from '../http/exchange.js';
+import { VariableStore } from '../vars/variable-store.js';
+
+/** Options for the per-origin clients. */
+export interface ClientOptions {
+  readonly timeoutMs: number;
+  readonly insecure: boolean;
+}
+
+/** One worker's state. */
+export class VirtualUser {
+  readonly vars = new VariableStore();
+  readonly exchange = new Exchange();
+  /** Reused dispatch options (filled per request). */
+  readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
+  deadlineUs = 0;
+  iteration = 0;
+  readonly #clients = new Map<string, Client>();
+
+  constructor(
+    readonly id: number,
+    readonly random: Random,
+    private readonly clientOptions: ClientOptions,
+  ) {}
+
+  /** The keep-alive client for an origin, created on first use. */
+  client(origin: string): Client {
+    let client = this.#clients.get(origin);
+    if (client === undefined) {
+      const timeout = this.clientOptions.timeoutMs;
+      client = new Client(origin, {
+        pipelining: 1,
+        connect: { timeout, rejectUnauthorized: !this.clientOptions.insecure },
+        // Our own deadline covers the whole request; these are only a backstop behind it.
+        headersTimeout: timeout + 1000,
+        bodyTimeout: timeout + 1000,
+        keepAliveTimeout: 30_000,
+      });
+      this.#clients.set(origin, client);
+    }
+    return client;
+  }
+
+  /** Closes every connection at once (the run is over; nothing is waited for). */
+  async close(): Promise<void> {
+    this.vars.end();
+    await Promise.all([...this.#clients.values()].map((c) => c.destroy()));
+    this.#clients.clear();
+  }
+}
