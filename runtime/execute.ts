@@ -6,7 +6,7 @@
 import type { Plan } from '../dsl/plan/plan.js';
 import type { Clock } from './deps.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
-import { runSegment } from './segment/run-segment.js';
+import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import { splitPlan } from './segment/split-plan.js';
 
 /** How a run is driven. */
@@ -19,12 +19,15 @@ export interface ExecuteOptions {
   readonly onProgress?: (snapshot: ShardSnapshot) => void;
 }
 
+/** The merged result of this process, and why it ended early when a segment failed fatally. */
+export type ExecuteOutcome = SegmentOutcome;
+
 /** Runs the plan to its end; returns the merged result of this process. */
 export async function execute(
   plan: Plan,
   clock: Clock,
   options: ExecuteOptions,
-): Promise<ShardSnapshot> {
+): Promise<ExecuteOutcome> {
   const specs = splitPlan(plan, options.threads);
   if (specs.length !== 1) throw new Error('worker threads are not available yet');
   return runSegment(specs[0]!, clock, {

@@ -75,7 +75,7 @@ export class RunCommand extends PlanCommand {
       this.context.exitNow(ExitCode.Interrupted);
     });
     try {
-      const snapshot = await execute(loaded.plan, systemClock, {
+      const { snapshot, fatal } = await execute(loaded.plan, systemClock, {
         threads: loaded.plan.threads === 'auto' ? 1 : loaded.plan.threads,
         stop: stop.signal,
         hardStop: hardStop.signal,
@@ -87,9 +87,10 @@ export class RunCommand extends PlanCommand {
       this.#print(report);
       const failures = writeReportFiles(this.context.cwd, this.#files(loaded, report));
       for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
+      if (fatal !== undefined) this.context.stderr.write(`barrage: the run stopped: ${fatal}\n`);
       return exitCodeFor({
         thresholdsFailed: report.thresholds?.failed ?? 0,
-        fatal: false,
+        fatal: fatal !== undefined,
         reportFailed: failures.length > 0,
       });
     } finally {

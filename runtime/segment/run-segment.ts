@@ -7,7 +7,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../dsl/plan/plan.js';
-import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
 import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
 import { createFeeder } from '../feeder/feeder.js';
@@ -22,8 +21,9 @@ import { PermitQueue } from '../schedule/permit-queue.js';
 import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
 import { patternDurationMs, rateAt } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
-import { IterationRunner, type SessionRunner } from '../worker/iteration.js';
+import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
+import { createSegmentServices } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
 
 /** How a segment is driven from outside. */
@@ -35,10 +35,12 @@ export interface SegmentControl {
   /** Receives a cumulative snapshot every `snapshotEveryMs` (live views, thread transport). */
   readonly onSnapshot?: (snapshot: ShardSnapshot) => void;
   readonly snapshotEveryMs?: number;
-  /** OAuth 2.0 and other providers built outside; bearer/basic are built here when absent. */
-  readonly auth?: AuthProvider;
-  /** WebSocket sessions, when the plan has ws endpoints. */
-  readonly ws?: SessionRunner;
+}
+
+/** A segment's outcome: its shard, and the message of a fatal error that ended it early. */
+export interface SegmentOutcome {
+  readonly snapshot: ShardSnapshot;
+  readonly fatal: string | undefined;
 }
 
 /** Runs a segment to its end and returns its final snapshot. */
@@ -46,7 +48,7 @@ export async function runSegment(
   spec: SegmentSpec,
   clock: Clock,
   control: SegmentControl,
-): Promise<ShardSnapshot> {
+): Promise<SegmentOutcome> {
   const { plan } = spec;
   if (plan.startAt !== undefined && plan.startAt > clock.wallMs())
     await sleep(plan.startAt - clock.wallMs());
@@ -64,11 +66,16 @@ export async function runSegment(
     stopping = true;
     dispatch.stop();
   };
-  const auth =
-    control.auth ??
-    (plan.auth !== undefined && plan.auth.type !== 'oauth2'
-      ? staticAuthProvider(plan.auth)
-      : undefined);
+  let fatal: string | undefined;
+  const { auth, ws } = createSegmentServices({
+    plan,
+    recorder,
+    now,
+    fatal: (message) => {
+      fatal ??= message;
+      stop();
+    },
+  });
   const runner = new IterationRunner({
     graph: plan.graph,
     requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
@@ -90,7 +97,7 @@ export async function runSegment(
         ? undefined
         : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0),
     stopping: () => stopping,
-    ws: control.ws,
+    ws,
   });
   const users = Array.from(
     { length: spec.workers },
@@ -127,7 +134,7 @@ export async function runSegment(
     await Promise.all(users.map((vu) => vu.close()));
   }
   if (control.stop.aborted) recorder.markInterrupted();
-  return recorder.snapshot(endUs);
+  return { snapshot: recorder.snapshot(endUs), fatal };
 }
 
 async function work(vu: VirtualUser, runner: IterationRunner, source: PermitSource): Promise<void> {
