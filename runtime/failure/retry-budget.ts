@@ -33,7 +33,8 @@ export class RetryBudget {
     const elapsedSec = Math.max(0, nowUs - this.#lastUs) / 1e6;
     this.#lastUs = nowUs;
     this.#balance = Math.min(this.#cap, this.#balance + elapsedSec * this.minPerSec);
-    if (this.#balance < 1) return false;
+    // Tolerance: a hundred deposits of 0.1 sum to 9.999…, which must still allow ten retries.
+    if (this.#balance < 1 - 1e-9) return false;
     this.#balance -= 1;
     return true;
   }

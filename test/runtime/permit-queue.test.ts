@@ -1,0 +1,80 @@
+import t from 'tap';
+import { PermitQueue } from '../../runtime/schedule/permit-queue.js';
+import { ClosedSource, DONE, NO_INTENDED_TIME } from '../../runtime/schedule/permit-source.js';
+
+function queue(maxAgeUs = 1000, maxBacklog = 100) {
+  let now = 0;
+  const counts = { late: 0, dropped: 0 };
+  const q = new PermitQueue(() => now, maxAgeUs, maxBacklog, {
+    late: () => counts.late++,
+    dropped: (n) => (counts.dropped += n),
+  });
+  return { q, counts, setNow: (v: number) => (now = v) };
+}
+
+t.test('a waiting worker gets the permit at once; nobody waiting makes it late', async (t) => {
+  const { q, counts } = queue();
+  const taken = q.take();
+  t.type(taken, Promise, 'an idle worker waits');
+  q.offer(10);
+  t.equal(await taken, 10);
+  t.equal(counts.late, 0);
+  q.offer(20);
+  t.equal(counts.late, 1, 'no worker free: late');
+  t.equal(q.take(), 20, 'a backlog permit is taken synchronously');
+});
+
+t.test('permits older than the timeout are dropped when reached', async (t) => {
+  const { q, counts, setNow } = queue(1000);
+  q.offer(0);
+  q.offer(500);
+  q.offer(1500);
+  setNow(2000);
+  t.equal(q.take(), 1500, 'the two stale ones are skipped');
+  t.equal(counts.dropped, 2);
+});
+
+t.test('the backlog is capped: the oldest permit makes room', async (t) => {
+  const { q, counts } = queue(1e12, 3);
+  for (let i = 0; i < 5; i++) q.offer(i);
+  t.equal(q.backlog, 3);
+  t.equal(counts.dropped, 2);
+  t.equal(q.take(), 2);
+});
+
+t.test('close ends idle workers and drops what never ran', async (t) => {
+  const { q, counts } = queue();
+  const waiting = q.take();
+  q.close();
+  t.equal(await waiting, DONE);
+  const { q: q2, counts: c2 } = queue();
+  q2.offer(1);
+  q2.offer(2);
+  q2.close();
+  t.equal(c2.dropped, 2);
+  t.equal(q2.take(), DONE);
+  t.equal(counts.dropped, 0);
+});
+
+t.test('the ring grows without losing order', async (t) => {
+  const { q } = queue(1e12, 10_000);
+  for (let i = 0; i < 300; i++) q.offer(i);
+  const got: number[] = [];
+  for (let i = 0; i < 300; i++) got.push(q.take() as number);
+  t.same(
+    got,
+    Array.from({ length: 300 }, (_, i) => i),
+  );
+});
+
+t.test('closed source: exactly `limit` permits, then DONE', async (t) => {
+  const source = new ClosedSource(3);
+  t.same(
+    [source.take(), source.take(), source.take(), source.take()],
+    [NO_INTENDED_TIME, NO_INTENDED_TIME, NO_INTENDED_TIME, DONE],
+  );
+  const endless = new ClosedSource(undefined);
+  t.equal(endless.take(), NO_INTENDED_TIME);
+  endless.close();
+  t.equal(endless.take(), DONE);
+});

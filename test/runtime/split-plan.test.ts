@@ -1,0 +1,83 @@
+import t from 'tap';
+import type { Plan } from '../../dsl/plan/plan.js';
+import { deal, share, splitPlan } from '../../runtime/segment/split-plan.js';
+
+const records = Array.from({ length: 10 }, (_, i) => ({ n: String(i) }));
+
+function plan(over: Partial<Plan> = {}): Plan {
+  return {
+    concurrency: 10,
+    requests: 1001,
+    segment: { index: 1, count: 1 },
+    feeder: { file: 'f', order: 'sequential', cycle: true, fields: ['n'], records },
+    ...over,
+  } as Plan;
+}
+
+t.test('integer shares are exact', async (t) => {
+  for (const [total, parts] of [
+    [10, 3],
+    [7, 7],
+    [3, 5],
+    [1001, 4],
+    [0, 2],
+  ] as const) {
+    const shares = Array.from({ length: parts }, (_, k) => share(total, parts, k));
+    t.equal(
+      shares.reduce((a, b) => a + b, 0),
+      total,
+      `${total}/${parts}`,
+    );
+    t.ok(Math.max(...shares) - Math.min(...shares) <= 1);
+  }
+  t.same(deal([0, 1, 2, 3, 4], 2, 1), [1, 3]);
+});
+
+t.test('threads get exact shares of workers, requests and records', async (t) => {
+  const specs = splitPlan(plan(), 3);
+  t.same(
+    specs.map((s) => s.workers),
+    [4, 3, 3],
+  );
+  t.same(
+    specs.map((s) => s.firstWorkerId),
+    [0, 4, 7],
+  );
+  t.equal(
+    specs.reduce((a, s) => a + (s.requests ?? 0), 0),
+    1001,
+  );
+  t.same(specs.flatMap((s) => s.records.map((r) => r.n)).sort(), records.map((r) => r.n).sort());
+  t.same(
+    specs.map((s) => s.rateShare),
+    [1 / 3, 1 / 3, 1 / 3],
+  );
+  t.same(
+    specs.map((s) => s.phase),
+    [0, 1 / 3, 2 / 3],
+  );
+});
+
+t.test('never more threads than workers', async (t) => {
+  t.equal(splitPlan(plan({ concurrency: 2 }), 8).length, 2);
+});
+
+t.test('distributed segments: disjoint, exact, and threads inside them', async (t) => {
+  const all = [1, 2, 3].flatMap((index) => splitPlan(plan({ segment: { index, count: 3 } }), 2));
+  t.equal(
+    all.reduce((a, s) => a + s.workers, 0),
+    10,
+  );
+  t.equal(
+    all.reduce((a, s) => a + (s.requests ?? 0), 0),
+    1001,
+  );
+  t.same(
+    all.map((s) => s.firstWorkerId),
+    [0, 2, 4, 6, 7, 9],
+  );
+  const used = all.flatMap((s) => s.records.map((r) => r.n));
+  t.equal(new Set(used).size, records.length, 'every record used once across segments');
+  t.equal(used.length, records.length);
+  t.same([...new Set(all.map((s) => s.phase))].length, 6, 'each segment its own stagger');
+});

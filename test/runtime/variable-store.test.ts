@@ -1,0 +1,67 @@
+import t from 'tap';
+import { VariableStore } from '../../runtime/vars/variable-store.js';
+
+// One test per row of spec §3.1.
+t.test('(start) --store creation--> Created', async (t) => {
+  t.equal(new VariableStore().state, 'Created');
+});
+
+t.test('Created --first request--> Active', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  t.equal(store.state, 'Active');
+  store.begin();
+  t.equal(store.state, 'Active', 'later requests keep it Active');
+});
+
+t.test('Active --Set--> Active, value stored', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  store.set('token', 'abc');
+  t.equal(store.state, 'Active');
+  t.equal(store.get('token'), 'abc');
+});
+
+t.test('Active --Get--> Active, value returned', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  store.set('a', '1');
+  t.equal(store.get('a'), '1');
+  t.equal(store.get('missing'), undefined);
+  t.equal(store.state, 'Active');
+});
+
+t.test('Active --Merge--> Active, record fields stored', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  store.set('keep', 'x');
+  store.merge({ name: 'Ada', email: 'ada@example.com', keep: 'y' });
+  t.equal(store.state, 'Active');
+  t.same(store.entries(), { keep: 'y', name: 'Ada', email: 'ada@example.com' });
+});
+
+t.test('Active --Clear--> Cleared, entries removed', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  store.set('a', '1');
+  store.clear();
+  t.equal(store.state, 'Cleared');
+  t.equal(store.get('a'), undefined);
+});
+
+t.test('Cleared --Set--> Active', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  store.clear();
+  store.set('a', '2');
+  t.equal(store.state, 'Active');
+  t.equal(store.get('a'), '2');
+});
+
+t.test('Active --test complete--> (end)', async (t) => {
+  const store = new VariableStore();
+  store.begin();
+  store.end();
+  t.equal(store.state, 'Ended');
+  t.throws(() => store.set('a', '1'), /after the test completed/);
+});
