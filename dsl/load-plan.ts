@@ -5,6 +5,8 @@
  */
 import { dirname, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
+import { lintPlan } from './compile/lint-plan.js';
+import { readFeeder } from './feeder/read-feeder.js';
 import { formatPath, type ConfigIssue, type ConfigWarning, type Source } from './issues.js';
 import {
   findForbiddenKeys,
@@ -13,7 +15,7 @@ import {
   type Layer,
   type Provenance,
 } from './layers.js';
-import type { Plan } from './plan/plan.js';
+import type { FeederPlan, Plan } from './plan/plan.js';
 import { err, ok, type Result } from './result.js';
 import { configSchema, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
@@ -82,13 +84,46 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
   const refined = located(refineConfig(config));
   if (refined.length > 0) return err({ issues: refined, warnings });
+  const feeder = loadFeeder(config, baseDir, provenance);
+  if (!feeder.ok) return err({ issues: feeder.error, warnings });
   const compiled = compilePlan(config, {
     env: inputs.env,
     userAgent: inputs.userAgent,
     fallbackSeed: inputs.fallbackSeed,
+    ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
   });
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
+  warnings.push(
+    ...lintPlan(compiled.plan).map((w) => ({ ...w, source: provenance.sourceOf(w.path) })),
+  );
   return ok({ plan: compiled.plan, config, raw, provenance, warnings, baseDir });
+}
+
+/** Reads the feeder file (relative to the configuration file) into the Plan's records. */
+function loadFeeder(
+  config: Config,
+  baseDir: string,
+  provenance: Provenance,
+): Result<FeederPlan | undefined, ConfigIssue[]> {
+  const feeder = config.feeder;
+  if (feeder === undefined) return ok(undefined);
+  const read = readFeeder({
+    path: resolve(baseDir, feeder.file),
+    shown: feeder.file,
+    format: feeder.format,
+  });
+  if (!read.ok) {
+    // A problem inside the file names its line; one about the file itself points at the key.
+    const at = provenance.sourceOf(['feeder', 'file']);
+    return err(
+      read.error.map((issue) =>
+        issue.source.kind === 'file' && issue.source.line !== undefined
+          ? issue
+          : { ...issue, source: at },
+      ),
+    );
+  }
+  return ok({ file: feeder.file, order: feeder.order, cycle: feeder.cycle, ...read.value });
 }
 
 function readFileLayer(

@@ -1,4 +1,5 @@
 /** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
+import { authNeeds, variableProviders } from '../../dsl/compile/lint-plan.js';
 import { formatDuration } from '../../dsl/grammar/duration.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
@@ -37,6 +38,18 @@ function describeEnd(plan: Plan): string {
   return ends.join(' or ');
 }
 
+/** "token ← login", "name ← feeder", "x ← nothing!" for each variable an endpoint needs. */
+function describeNeeds(
+  needs: readonly string[],
+  providers: ReadonlyMap<string, readonly string[]>,
+): string {
+  if (needs.length === 0) return '';
+  const parts = needs.map(
+    (v) => `${v} ← ${providers.get(v)?.join(' | ') ?? 'nothing (will fail)'}`,
+  );
+  return `  needs ${parts.join(', ')}`;
+}
+
 /** The plan as text. */
 export function renderPlanView(plan: Plan): string {
   const lines = ['Plan:'];
@@ -44,13 +57,24 @@ export function renderPlanView(plan: Plan): string {
     `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
   );
   lines.push(`  timeout     ${formatDuration(plan.timeoutMs)} per request`);
+  if (plan.feeder !== undefined) {
+    const { feeder } = plan;
+    lines.push(
+      `  feeder      ${feeder.file}: ${feeder.records.length} records (${feeder.fields.join(', ')}), ${feeder.order}${feeder.cycle ? ', cycling' : ', once'}`,
+    );
+  }
   const { endpoints, picks, flows } = plan.graph;
+  const providers = variableProviders(plan);
   const share = (weight: number): string => `${((weight / picks.total) * 100).toFixed(1)}%`;
   lines.push('  endpoints');
   for (const endpoint of endpoints) {
     const role = endpoint.setup ? 'setup' : flows.length > 0 ? 'in flows' : share(endpoint.weight);
+    const extracts =
+      endpoint.extract.length > 0
+        ? `  extracts ${endpoint.extract.map((e) => e.variable).join(', ')}`
+        : '';
     lines.push(
-      `    ${endpoint.name}  [${role}]  ${endpoint.method} ${endpoint.origin}${showTemplate(endpoint.path)}`,
+      `    ${endpoint.name}  [${role}]  ${endpoint.method} ${endpoint.origin}${showTemplate(endpoint.path)}${describeNeeds(endpoint.needs, providers)}${extracts}`,
     );
   }
   for (const flow of flows) {
@@ -58,6 +82,9 @@ export function renderPlanView(plan: Plan): string {
       `  flow ${flow.name}  [${share(flow.weight)}]  ${flow.steps.map((i) => endpoints[i]?.name ?? '?').join(' → ')}`,
     );
   }
+  const auth = authNeeds(plan);
+  if (plan.auth !== undefined)
+    lines.push(`  auth        ${plan.auth.type}${describeNeeds(auth, providers)}`);
   if (plan.thresholds.length > 0) {
     lines.push('  thresholds');
     for (const t of plan.thresholds) lines.push(`    ${t.expression}`);

@@ -1,8 +1,9 @@
 /**
  * Authentication injection (spec §5 rule 1, operation InjectHeader): a provider gives the
  * Authorization header value for the next request of a worker. OAuth 2.0 may have to wait for a
- * token (a promise); bearer and basic answer at once. undefined from a template means a variable
- * is missing (the request fails with missing_variable).
+ * token (a promise); bearer and basic answer at once. A credential templated on a variable that
+ * is not set yet (a token a setup request will extract) is left out: the request that extracts it
+ * goes without, and a target that needs it answers 401, which is measured.
  */
 import type { AuthPlan } from '../../dsl/plan/plan.js';
 import type { Random } from '../random.js';
@@ -14,7 +15,10 @@ export const MISSING = Symbol('missing variable');
 
 /** Gives each request its Authorization header value. */
 export interface AuthProvider {
-  authorization(vars: VariableStore, random: Random): string | typeof MISSING | Promise<string>;
+  authorization(
+    vars: VariableStore,
+    random: Random,
+  ): string | undefined | typeof MISSING | Promise<string>;
   /** Stops background work (token refresh). */
   close(): void;
 }
@@ -26,7 +30,7 @@ export function staticAuthProvider(plan: Exclude<AuthPlan, { type: 'oauth2' }>):
     return {
       authorization: (vars, random) => {
         const value = render(token, vars, random);
-        return value === undefined ? MISSING : `Bearer ${value}`;
+        return value === undefined ? undefined : `Bearer ${value}`;
       },
       close: () => undefined,
     };
@@ -37,7 +41,7 @@ export function staticAuthProvider(plan: Exclude<AuthPlan, { type: 'oauth2' }>):
     authorization: (vars, random) => {
       const user = render(username, vars, random);
       const pass = render(password, vars, random);
-      if (user === undefined || pass === undefined) return MISSING;
+      if (user === undefined || pass === undefined) return undefined;
       return `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
     },
     close: () => undefined,

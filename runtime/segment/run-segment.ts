@@ -98,6 +98,7 @@ export async function runSegment(
         : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0),
     stopping: () => stopping,
     ws,
+    picks: seededRandom(deriveSeed(plan.seed, spec.thread, spec.firstWorkerId, 0x9e11)),
   });
   const users = Array.from(
     { length: spec.workers },

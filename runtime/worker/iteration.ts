@@ -13,6 +13,7 @@ import { MISSING, type AuthProvider } from '../auth/auth-provider.js';
 import { classifyError, classifyStatus, type ErrorKind } from '../failure/error-kind.js';
 import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
+import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
@@ -44,6 +45,8 @@ export interface IterationDeps {
   /** True once the run is stopping: no new retries. */
   readonly stopping: () => boolean;
   readonly ws: SessionRunner | undefined;
+  /** Draws the weighted picks in permit order, so a seed reproduces them whatever the timing. */
+  readonly picks: Random;
 }
 
 /** Runs setup steps and iterations for the workers of one segment. */
@@ -69,7 +72,9 @@ export class IterationRunner {
       vu.vars.merge(record);
     }
     const item =
-      graph.picks.items.length === 1 ? graph.picks.items[0]! : weightedPick(graph.picks, vu.random);
+      graph.picks.items.length === 1
+        ? graph.picks.items[0]!
+        : weightedPick(graph.picks, this.deps.picks);
     if (item.kind === 'endpoint') {
       await this.request(vu, item.index, intendedUs);
       return;
@@ -93,7 +98,7 @@ export class IterationRunner {
     if (this.deps.auth !== undefined) {
       const value = this.deps.auth.authorization(vu.vars, vu.random);
       if (value === MISSING) return this.#unsent(index, 'missing_variable');
-      authorization = typeof value === 'string' ? value : await value;
+      authorization = value === undefined || typeof value === 'string' ? value : await value;
     }
     const bytesOut = compiled.fill(vu.options, vu.vars, vu.random, authorization);
     if (bytesOut < 0) return this.#unsent(index, 'missing_variable');

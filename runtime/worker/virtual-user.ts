@@ -40,9 +40,10 @@ export class VirtualUser {
       client = new Client(origin, {
         pipelining: 1,
         connect: { timeout, rejectUnauthorized: !this.clientOptions.insecure },
-        // Our own deadline covers the whole request; these are only a backstop behind it.
-        headersTimeout: timeout + 1000,
-        bodyTimeout: timeout + 1000,
+        // Our deadline sweep covers the whole request; undici's own per-request timers would
+        // only cost time on every request (0 disables them).
+        headersTimeout: 0,
+        bodyTimeout: 0,
         keepAliveTimeout: 30_000,
       });
       this.#clients.set(origin, client);

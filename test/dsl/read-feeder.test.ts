@@ -1,0 +1,67 @@
+import t, { type Test } from 'tap';
+import { join } from 'node:path';
+import { readFeeder } from '../../dsl/feeder/read-feeder.js';
+
+function read(t: Test, name: string, text: string, format?: 'csv' | 'json' | 'ndjson') {
+  const dir = t.testdir({ [name]: text });
+  return readFeeder({ path: join(dir, name), shown: name, format });
+}
+
+t.test('CSV with quotes, embedded commas and newlines, BOM', async (t) => {
+  const result = read(
+    t,
+    'users.csv',
+    '\uFEFFname,bio\nada,"likes ""math"", engines"\nbob,"two\nlines"\n',
+  );
+  t.match(result, { ok: true, value: { fields: ['name', 'bio'] } });
+  if (result.ok)
+    t.same(
+      result.value.records.map((r) => ({ ...r })),
+      [
+        { name: 'ada', bio: 'likes "math", engines' },
+        { name: 'bob', bio: 'two\nlines' },
+      ],
+    );
+});
+
+t.test('JSON arrays and NDJSON; values become strings', async (t) => {
+  const json = read(t, 'u.json', '[{"id": 1, "ok": true, "tags": ["a"]}, {"id": 2}]');
+  if (json.ok)
+    t.same(
+      json.value.records.map((r) => ({ ...r })),
+      [{ id: '1', ok: 'true', tags: '["a"]' }, { id: '2' }],
+    );
+  const nd = read(t, 'u.ndjson', '{"id": "a"}\n\n{"id": "b"}\n');
+  if (nd.ok)
+    t.same(
+      nd.value.records.map((r) => r.id),
+      ['a', 'b'],
+    );
+  const forced = read(t, 'data.txt', '{"id": "x"}\n', 'ndjson');
+  t.ok(forced.ok, 'format overrides the extension');
+});
+
+t.test('bad feeders are errors naming the file and line', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['short.csv', 'a,b\n1,2\n3\n', /columns length is 2, got 1 on line 3/],
+    ['bad.ndjson', '{"a":1}\n{oops\n', /JSON/],
+    ['obj.json', '{"a": 1}', /a JSON array of objects/],
+    ['mixed.json', '[{"a":1}, 7]', /an object at index 1/],
+    ['empty.csv', 'a,b\n', /at least one record/],
+    ['data.xml', '<a/>', /a \.csv, \.json or \.ndjson file/],
+  ];
+  for (const [name, text, message] of cases) {
+    const result = read(t, name, text);
+    t.notOk(result.ok, name);
+    if (!result.ok)
+      t.match(`${result.error[0]?.expected} ${result.error[0]?.actual}`, message, name);
+  }
+  const line = read(t, 'bad.ndjson', '{"a":1}\n{oops\n');
+  if (!line.ok) t.match(line.error[0]?.source, { file: 'bad.ndjson', line: 2 });
+  const missing = readFeeder({
+    path: '/nonexistent/users.csv',
+    shown: 'users.csv',
+    format: undefined,
+  });
+  t.match(missing, { ok: false, error: [{ code: 'file_not_found', actual: 'no such file' }] });
+});

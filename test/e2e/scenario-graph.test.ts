@@ -1,0 +1,164 @@
+import t, { type Test } from 'tap';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { startTargetServer } from '../../cli/serve/target-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+interface Seen {
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly authorization: string | undefined;
+}
+
+/** A server that records every request and answers /a with JSON and a header. */
+async function recorder(t: Test): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    seen.push({
+      path: url.pathname,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+    });
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('x-trace', 'trace-7');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ id: 42, user: { name: 'ada' } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, seen };
+}
+
+async function run(
+  t: Test,
+  config: string,
+  files: Record<string, string> = {},
+  args: string[] = [],
+) {
+  const dir = t.testdir({ 'load.yaml': config, ...files });
+  const result = await runCli(['run', 'load.yaml', '--json-output', ...args], { cwd: dir });
+  t.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as {
+    total: number;
+    failures: number;
+    errors: Record<string, number>;
+    endpoints: { name: string; requests: number; failures: number }[];
+  };
+}
+
+t.test('login once per worker, then the bearer token on every later request', async (t) => {
+  const server = await startTargetServer();
+  t.teardown(() => server.close());
+  const endpoints = `endpoints:\n  - { name: login, method: POST, url: /login, body: { user: "u{{$randomInt 1 9}}" }, setup: true, extract: { token: $.access_token } }\n  - { name: me, url: /me, headers: { Authorization: "Bearer {{token}}" } }\n`;
+  const result = await run(t, `target: ${server.url}\nrequests: 200\nconcurrency: 5\n${endpoints}`);
+  t.equal(server.stats().byRoute.login, 5, 'one login per worker');
+  t.equal(server.stats().byRoute.me, 200);
+  t.equal(result.failures, 0, '/me accepted every token');
+  t.same(
+    result.endpoints.map((e) => [e.name, e.requests]),
+    [
+      ['login', 5],
+      ['me', 200],
+    ],
+  );
+
+  server.resetStats();
+  const viaAuth = `target: ${server.url}\nrequests: 50\nconcurrency: 2\nauth: { type: bearer, token: "{{token}}" }\nendpoints:\n  - { name: login, method: POST, url: /login, body: { user: ada }, setup: true, extract: { token: $.access_token } }\n  - { name: me, url: /me }\n`;
+  t.equal((await run(t, viaAuth)).failures, 0, 'auth: bearer sends the extracted token');
+});
+
+t.test('weights 8:2 hold within statistical bounds, reproducibly with --seed', async (t) => {
+  const server = await startTargetServer();
+  t.teardown(() => server.close());
+  const config = `target: ${server.url}\nrequests: 3000\nconcurrency: 4\nendpoints:\n  - { name: a, url: /json, weight: 8 }\n  - { name: b, url: /bytes/1, weight: 2 }\n`;
+  const first = await run(t, config, {}, ['--seed', '11']);
+  const a = first.endpoints[0]!.requests;
+  // Binomial(3000, 0.8): sd ≈ 21.9; ±4 sd.
+  t.ok(a >= 2312 && a <= 2488, `a got ${a} of 3000`);
+  t.equal(server.stats().byRoute.json, a);
+  const again = await run(t, config, {}, ['--seed', '11']);
+  t.equal(again.endpoints[0]!.requests, a, 'the same seed, the same picks');
+});
+
+t.test(
+  'feeder: sequential in file order; shuffle uses every record; no cycle ends the run',
+  async (t) => {
+    const target = await recorder(t);
+    const users = `name\n${Array.from({ length: 10 }, (_, i) => `user${i}`).join('\n')}\n`;
+    const base = `target: ${target.url}\nconcurrency: 1\nendpoints: [{ url: "/u?name={{name}}" }]\n`;
+    await run(t, `${base}requests: 15\nfeeder: { file: users.csv }\n`, { 'users.csv': users });
+    t.same(
+      target.seen.map((s) => s.query.get('name')),
+      [
+        ...Array.from({ length: 10 }, (_, i) => `user${i}`),
+        'user0',
+        'user1',
+        'user2',
+        'user3',
+        'user4',
+      ],
+    );
+
+    target.seen.length = 0;
+    await run(
+      t,
+      `${base.replace('concurrency: 1', 'concurrency: 3')}requests: 10\nfeeder: { file: users.csv, order: shuffle }\n`,
+      { 'users.csv': users },
+    );
+    t.equal(
+      new Set(target.seen.map((s) => s.query.get('name'))).size,
+      10,
+      'all distinct values used',
+    );
+
+    target.seen.length = 0;
+    const once = await run(
+      t,
+      `${base}duration: 30s\nfeeder: { file: users.json, cycle: false }\n`,
+      { 'users.json': '[{"name":"x"},{"name":"y"},{"name":"z"}]' },
+    );
+    t.equal(once.total, 3, 'the run ended when the records ran out');
+    t.same(
+      target.seen.map((s) => s.query.get('name')),
+      ['x', 'y', 'z'],
+    );
+  },
+);
+
+t.test('extracted values flow across endpoints (JSONPath and header)', async (t) => {
+  const target = await recorder(t);
+  const config = `target: ${target.url}\nrequests: 4\nconcurrency: 1\nflows: [{ name: chain, steps: [a, b] }]\nendpoints:\n  - { name: a, url: /a, extract: { id: $.id, who: $.user.name, trace: { header: X-Trace } } }\n  - { name: b, url: "/b?id={{id}}&who={{who}}&t={{trace}}" }\n`;
+  const result = await run(t, config);
+  t.equal(result.failures, 0);
+  const b = target.seen.filter((s) => s.path === '/b');
+  t.equal(b.length, 4, 'a flow per permit, its steps in order');
+  t.same(
+    [b[0]!.query.get('id'), b[0]!.query.get('who'), b[0]!.query.get('t')],
+    ['42', 'ada', 'trace-7'],
+  );
+});
+
+t.test('a placeholder with no value fails that request as missing_variable, unsent', async (t) => {
+  const target = await recorder(t);
+  const dir = t.testdir({
+    'load.yaml': `target: ${target.url}\nrequests: 5\nconcurrency: 1\nendpoints: [{ url: "/x/{{never}}" }]\n`,
+  });
+  const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+  t.same(JSON.parse(result.stdout).errors, { missing_variable: 5 });
+  t.equal(target.seen.length, 0, 'nothing was sent');
+  t.match(result.stderr, /\{\{never\}\} can never be filled/, 'validation warned about it');
+});
+
+t.test('thresholds filter by endpoint', async (t) => {
+  const server = await startTargetServer();
+  t.teardown(() => server.close());
+  const dir = t.testdir({
+    'load.yaml': `target: ${server.url}\nrequests: 100\nconcurrency: 2\nendpoints:\n  - { name: ok, url: /json }\n  - { name: broken, url: /status/500 }\nthresholds:\n  - "http_req_failed{endpoint=ok}:rate == 0"\n  - "http_req_failed{endpoint=broken}:rate == 1"\n  - "http_requests{endpoint=ok}:count > 20"\n`,
+  });
+  const result = await runCli(['run', 'load.yaml', '--seed', '3'], { cwd: dir });
+  t.equal(result.code, 0, result.stdout);
+  t.match(result.stdout, /Threshold Summary: 3\/3 passed/);
+  t.match(result.stdout, /Endpoints:/, 'the per-endpoint table is shown');
+});
