@@ -92,12 +92,12 @@ function formatOf(path: string): FeederInput['format'] {
 
 function parseCsv(text: string): Result<Record_[], ParseProblem> {
   try {
-    const rows = parse(text, {
+    const rows = parse<Record<string, string>>(text, {
       columns: true,
       skip_empty_lines: true,
       trim: false,
       bom: true,
-    }) as Record<string, string>[];
+    });
     return ok(rows.map((row) => Object.assign(Object.create(null) as Record<string, string>, row)));
   } catch (error) {
     const { message, lines } = error as { message: string; lines?: number };

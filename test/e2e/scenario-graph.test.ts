@@ -146,7 +146,7 @@ t.test('a placeholder with no value fails that request as missing_variable, unse
     'load.yaml': `target: ${target.url}\nrequests: 5\nconcurrency: 1\nendpoints: [{ url: "/x/{{never}}" }]\n`,
   });
   const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
-  t.same(JSON.parse(result.stdout).errors, { missing_variable: 5 });
+  t.same((JSON.parse(result.stdout) as { errors: unknown }).errors, { missing_variable: 5 });
   t.equal(target.seen.length, 0, 'nothing was sent');
   t.match(result.stderr, /\{\{never\}\} can never be filled/, 'validation warned about it');
 });
