@@ -9,7 +9,9 @@ const HAS_TASKSET = spawnSync('taskset', ['--version']).status === 0;
 
 /** [command, args] pinned to `core` with taskset when available. */
 export function pinned(core, command, args) {
-  return HAS_TASKSET && core !== undefined ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+  return HAS_TASKSET && core !== undefined
+    ? ['taskset', ['-c', String(core), command, ...args]]
+    : [command, args];
 }
 
 /** True when a program is on PATH. */
@@ -26,7 +28,10 @@ export function measure(core, command, args, options = {}) {
   const [cmd, argv] = pinned(core, command, args);
   const full = timed ? ['/usr/bin/time', ['-f', 'BENCH_TIME %U %S %M', cmd, ...argv]] : [cmd, argv];
   return new Promise((resolve, reject) => {
-    const child = spawn(full[0], full[1], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const child = spawn(full[0], full[1], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

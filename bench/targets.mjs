@@ -8,7 +8,9 @@ import { BIN, pinned } from './processes.mjs';
 
 /** Starts nginx on a free-ish port with one worker; returns { url, stop } or undefined. */
 export async function startNginx(core) {
-  const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => spawnSync('test', ['-x', p]).status === 0);
+  const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(
+    (p) => spawnSync('test', ['-x', p]).status === 0,
+  );
   if (nginx === undefined) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'barrage-bench-nginx-'));
   mkdirSync(join(dir, 'logs'));
@@ -19,7 +21,9 @@ export async function startNginx(core) {
       `http { access_log off; keepalive_requests 1000000; server { listen 127.0.0.1:${port}; ` +
       `location / { default_type application/json; return 200 '{"ok":true,"items":[1,2,3]}'; } } }\n`,
   );
-  const child = spawn(...pinned(core, nginx, ['-p', dir, '-c', join(dir, 'nginx.conf')]), { stdio: 'ignore' });
+  const child = spawn(...pinned(core, nginx, ['-p', dir, '-c', join(dir, 'nginx.conf')]), {
+    stdio: 'ignore',
+  });
   await new Promise((resolve) => setTimeout(resolve, 500));
   return { name: 'nginx', url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') };
 }
@@ -27,13 +31,16 @@ export async function startNginx(core) {
 /** Starts `barrage serve --port 0` pinned to a core; returns { url, stop }. */
 export function startBarrageTarget(core) {
   return new Promise((resolve, reject) => {
-    const child = spawn(...pinned(core, process.execPath, [BIN, 'serve', '--port', '0']), { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(...pinned(core, process.execPath, [BIN, 'serve', '--port', '0']), {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.on('error', reject);
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const url = /listening on (\S+)/.exec(out)?.[1];
-      if (url !== undefined) resolve({ name: 'barrage serve', url, stop: () => child.kill('SIGTERM') });
+      if (url !== undefined)
+        resolve({ name: 'barrage serve', url, stop: () => child.kill('SIGTERM') });
     });
   });
 }

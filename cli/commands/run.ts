@@ -5,9 +5,11 @@
  * everything, prints what was collected and exits 130 (DESIGN.md §3).
  */
 import { Command, Option } from 'clipanion';
+import { availableParallelism } from 'node:os';
 import type { Loaded } from '../../dsl/load-plan.js';
 import { systemClock } from '../../runtime/deps.js';
 import { execute } from '../../runtime/execute.js';
+import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
@@ -76,7 +78,7 @@ export class RunCommand extends PlanCommand {
     });
     try {
       const { snapshot, fatal } = await execute(loaded.plan, systemClock, {
-        threads: loaded.plan.threads === 'auto' ? 1 : loaded.plan.threads,
+        threads: resolveThreads(loaded.plan, availableParallelism()),
         stop: stop.signal,
         hardStop: hardStop.signal,
         onProgress: (s) => {

@@ -4,6 +4,7 @@ import { formatDuration } from '../../dsl/grammar/duration.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import type { Template } from '../../dsl/plan/template.js';
+import { renderRateChart } from './rate-chart.js';
 
 /** A template shown the way the user wrote it. */
 export function showTemplate(template: Template): string {
@@ -57,6 +58,10 @@ export function renderPlanView(plan: Plan): string {
     `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
   );
   lines.push(`  timeout     ${formatDuration(plan.timeoutMs)} per request`);
+  if (plan.rate.kind === 'pattern') {
+    lines.push(`  rate plan   ${plan.rate.pattern.type}`);
+    for (const line of renderRateChart(plan.rate.pattern)) lines.push(`    ${line}`);
+  }
   if (plan.feeder !== undefined) {
     const { feeder } = plan;
     lines.push(

@@ -19,6 +19,18 @@ export function patternDurationMs(pattern: PatternPlan): number {
   }
 }
 
+/** The highest rate a pattern reaches. */
+export function patternPeak(pattern: PatternPlan): number {
+  switch (pattern.type) {
+    case 'ramp':
+      return Math.max(pattern.from, pattern.to);
+    case 'step':
+      return Math.max(...pattern.steps.map((step) => step.rate));
+    case 'spike':
+      return Math.max(pattern.base, pattern.peak);
+  }
+}
+
 /** The rate at `t` ms (the last value holds after the end). */
 export function rateAt(pattern: PatternPlan, t: number): number {
   switch (pattern.type) {

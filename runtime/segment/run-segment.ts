@@ -19,7 +19,7 @@ import { Pacer } from '../schedule/pacer.js';
 import { PatternController } from '../schedule/pattern-controller.js';
 import { PermitQueue } from '../schedule/permit-queue.js';
 import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
-import { patternDurationMs, rateAt } from '../schedule/rate-function.js';
+import { patternDurationMs, patternPeak, rateAt } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
@@ -223,11 +223,7 @@ function endOf(plan: Plan): number {
 
 function maxRate(plan: Plan): number {
   if (plan.rate.kind === 'constant') return plan.rate.rate;
-  if (plan.rate.kind !== 'pattern') return 0;
-  const p = plan.rate.pattern;
-  if (p.type === 'ramp') return Math.max(p.from, p.to);
-  if (p.type === 'step') return Math.max(...p.steps.map((s) => s.rate));
-  return Math.max(p.base, p.peak);
+  return plan.rate.kind === 'pattern' ? patternPeak(plan.rate.pattern) : 0;
 }
 
 /** The deadline sweep and the snapshot timer. */

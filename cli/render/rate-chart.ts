@@ -1,0 +1,37 @@
+/**
+ * A small terminal chart of a pattern's rate over time, so `validate` shows the shape of the load
+ * before any traffic: columns are equal slices of the pattern's duration, each drawn as a bar of
+ * eighth-blocks scaled to the peak rate.
+ */
+import { formatDuration } from '../../dsl/grammar/duration.js';
+import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import { patternDurationMs, patternPeak, rateAt } from '../../runtime/schedule/rate-function.js';
+
+const BLOCKS = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/** The chart as lines of text: `height` rows of bars, an axis, and the time labels. */
+export function renderRateChart(pattern: PatternPlan, width = 60, height = 6): string[] {
+  const total = patternDurationMs(pattern);
+  // Each column shows the rate at the middle of its slice.
+  const rates = Array.from({ length: width }, (_, i) =>
+    rateAt(pattern, ((i + 0.5) * total) / width),
+  );
+  const peak = Math.max(patternPeak(pattern), 1e-9);
+  const label = (rate: number): string => `${Number.isInteger(rate) ? rate : rate.toFixed(1)}/s`;
+  const gutter = Math.max(label(peak).length, 3);
+  const lines: string[] = [];
+  for (let row = height - 1; row >= 0; row--) {
+    const bar = rates
+      .map((rate) => {
+        const eighths = Math.round((rate / peak) * height * 8) - row * 8;
+        return BLOCKS[Math.max(0, Math.min(8, eighths))];
+      })
+      .join('');
+    const tick = row === height - 1 ? label(peak) : row === 0 ? '0/s' : '';
+    lines.push(`${tick.padStart(gutter)} │${bar}`.trimEnd());
+  }
+  lines.push(`${' '.repeat(gutter)} └${'─'.repeat(width)}`);
+  const end = formatDuration(total);
+  lines.push(`${' '.repeat(gutter)}  0${end.padStart(width - 1)}`);
+  return lines;
+}

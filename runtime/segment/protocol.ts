@@ -1,0 +1,28 @@
+/**
+ * The messages between the main thread and a segment's worker thread: one typed union per
+ * direction (STYLE.md, vitest's worker boundary). Snapshots travel batched and encoded, a few per
+ * second, never one message per sample.
+ */
+import type { ShardSnapshot } from '../metrics/snapshot.js';
+import type { SegmentOutcome } from './run-segment.js';
+import type { SegmentSpec } from './segment-spec.js';
+
+/** Bumped when a message changes shape. */
+export const PROTOCOL_VERSION = 1;
+
+/** What the worker thread is started with (its workerData). */
+export interface SegmentStart {
+  readonly version: typeof PROTOCOL_VERSION;
+  readonly spec: SegmentSpec;
+  /** Period of live snapshots, ms. */
+  readonly snapshotEveryMs: number;
+}
+
+/** Main thread → segment. */
+export type HostToSegment = { readonly type: 'stop' } | { readonly type: 'hard-stop' };
+
+/** Segment → main thread. */
+export type SegmentToHost =
+  | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot }
+  | { readonly type: 'done'; readonly outcome: SegmentOutcome }
+  | { readonly type: 'failed'; readonly message: string };
