@@ -1,23 +1,53 @@
-/** RunResult + ThresholdResults + what was run → the RunReport every renderer reads. */
+/**
+ * The one path from figures to reports, shared by `run` and `merge` so both print the same for
+ * the same data: a run becomes a RawResult (what `--raw` writes), and a RawResult — one run's,
+ * or several segments' merged — becomes the RunReport every renderer reads.
+ */
 import type { Loaded } from '../../dsl/load-plan.js';
-import type { RunResult } from '../../runtime/run-result.js';
-import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
+import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import { summarize } from '../../runtime/metrics/summarize.js';
+import {
+  planFingerprint,
+  RAW_FORMAT,
+  RAW_VERSION,
+  type RawResult,
+} from '../../runtime/raw-result.js';
+import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { describeRate } from '../render/plan-view.js';
 import type { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
 
-/** Builds the report; the configuration shown in it is redacted. */
-export function buildRunReport(
+/** A finished (or interrupted) run of this process as a raw result. */
+export function toRawResult(
   loaded: Loaded,
-  result: RunResult,
-  thresholds: readonly ThresholdResult[],
+  snapshot: ShardSnapshot,
+  fatal: string | undefined,
   redactor: Redactor,
-): RunReport {
+): RawResult {
+  const { plan } = loaded;
+  return {
+    format: RAW_FORMAT,
+    version: RAW_VERSION,
+    fingerprint: planFingerprint(plan),
+    segment: plan.segment,
+    endpointNames: plan.graph.endpoints.map((e) => e.name),
+    thresholds: plan.thresholds,
+    meta: { target: plan.target, concurrency: plan.concurrency, load: describeRate(plan.rate) },
+    config: redactTree(loaded.raw, [], redactor) as Record<string, unknown>,
+    snapshot,
+    fatal,
+  };
+}
+
+/** Summarizes, evaluates the thresholds (undefined when none are defined) and assembles. */
+export function reportFromRaw(raw: RawResult): RunReport {
+  const result = summarize(raw.snapshot, raw.endpointNames);
+  const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames);
   const passed = thresholds.filter((t) => t.pass).length;
   return {
     result,
     thresholds:
-      loaded.plan.thresholds.length === 0
+      raw.thresholds.length === 0
         ? undefined
         : {
             total: thresholds.length,
@@ -25,12 +55,8 @@ export function buildRunReport(
             failed: thresholds.length - passed,
             results: thresholds,
           },
-    meta: {
-      target: loaded.plan.target,
-      concurrency: loaded.plan.concurrency,
-      load: describeRate(loaded.plan.rate),
-    },
-    config: redactTree(loaded.raw, [], redactor) as Record<string, unknown>,
+    meta: raw.meta,
+    config: raw.config,
   };
 }
 

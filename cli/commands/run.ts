@@ -6,21 +6,17 @@
  */
 import { Command, Option } from 'clipanion';
 import { availableParallelism } from 'node:os';
-import type { Loaded } from '../../dsl/load-plan.js';
 import { systemClock } from '../../runtime/deps.js';
 import { execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
-import { summarize } from '../../runtime/metrics/summarize.js';
-import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { ExitCode, exitCodeFor } from '../exit-code.js';
-import { renderJsonReport } from '../render/json-report.js';
 import { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
-import { renderTextReport } from '../render/text-report.js';
-import { writeReportFiles, type ReportFile } from '../report-files.js';
+import { writeReportFiles } from '../report-files.js';
+import { renderStdout, reportFiles } from '../report-outputs.js';
 import { PlanCommand } from './plan-command.js';
-import { buildRunReport } from './run-report-builder.js';
+import { reportFromRaw, toRawResult } from './run-report-builder.js';
 
 /** Runs a load test. */
 export class RunCommand extends PlanCommand {
@@ -58,6 +54,7 @@ export class RunCommand extends PlanCommand {
   /** Loads, runs, reports. */
   async run(): Promise<number> {
     const loaded = this.load();
+    const redactor = new Redactor(loaded.provenance);
     const stop = new AbortController();
     const hardStop = new AbortController();
     let latest: ShardSnapshot | undefined;
@@ -73,7 +70,10 @@ export class RunCommand extends PlanCommand {
         return;
       }
       hardStop.abort();
-      if (latest !== undefined) this.#print(this.#report(loaded, { ...latest, interrupted: true }));
+      if (latest !== undefined)
+        this.#print(
+          reportFromRaw(toRawResult(loaded, { ...latest, interrupted: true }, undefined, redactor)),
+        );
       this.context.exitNow(ExitCode.Interrupted);
     });
     try {
@@ -85,11 +85,16 @@ export class RunCommand extends PlanCommand {
           latest = s;
         },
       });
-      const report = this.#report(loaded, snapshot);
+      const raw = toRawResult(loaded, snapshot, fatal, redactor);
+      const report = reportFromRaw(raw);
       this.#print(report);
-      const failures = writeReportFiles(this.context.cwd, this.#files(loaded, report));
+      const failures = writeReportFiles(
+        this.context.cwd,
+        reportFiles(loaded.plan.report, report, raw),
+      );
       for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
-      if (fatal !== undefined) this.context.stderr.write(`barrage: the run stopped: ${fatal}\n`);
+      if (fatal !== undefined)
+        this.context.stderr.write(`barrage: the run stopped: ${redactor.text(fatal)}\n`);
       return exitCodeFor({
         thresholdsFailed: report.thresholds?.failed ?? 0,
         fatal: fatal !== undefined,
@@ -100,28 +105,8 @@ export class RunCommand extends PlanCommand {
     }
   }
 
-  #report(loaded: Loaded, snapshot: ShardSnapshot): RunReport {
-    const names = loaded.plan.graph.endpoints.map((e) => e.name);
-    const result = summarize(snapshot, names);
-    const thresholds = evaluateThresholds(loaded.plan.thresholds, snapshot, names);
-    return buildRunReport(loaded, result, thresholds, new Redactor(loaded.provenance));
-  }
-
   #print(report: RunReport): void {
-    if (this.jsonOutput) this.context.stdout.write(renderJsonReport(report));
-    else
-      this.context.stdout.write(
-        renderTextReport(report, {
-          color: this.context.isTTY && this.context.env.NO_COLOR === undefined,
-        }),
-      );
-  }
-
-  #files(loaded: Loaded, report: RunReport): ReportFile[] {
-    const files: ReportFile[] = [];
-    const { json } = loaded.plan.report;
-    if (json !== undefined)
-      files.push({ what: 'JSON result', path: json, render: () => renderJsonReport(report) });
-    return files;
+    const color = this.context.isTTY && this.context.env.NO_COLOR === undefined;
+    this.context.stdout.write(renderStdout(report, { jsonOutput: this.jsonOutput, color }));
   }
 }

@@ -59,6 +59,14 @@ function runShape(config: Config): Refinement[] {
       actual: 'both',
     });
   }
+  if (config.segment !== undefined && config.concurrency < config.segment.count) {
+    out.push({
+      code: 'invalid_value',
+      path: ['concurrency'],
+      expected: `at least one worker per segment (${config.segment.count} segments)`,
+      actual: String(config.concurrency),
+    });
+  }
   if (config.flows !== undefined && config.endpoints === undefined) {
     out.push({
       code: 'missing_value',

@@ -1,0 +1,118 @@
+/**
+ * `barrage merge RESULT…`: combines the raw results of a distributed run's segments (written
+ * with --raw) into one result, and prints and writes the same reports, with the same exit code,
+ * that a single run of the whole plan would.
+ */
+import { Command, Option } from 'clipanion';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
+import { formatBytes } from '../../dsl/sources/file-source.js';
+import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
+import { rawResultProblem, type RawResult } from '../../runtime/raw-result.js';
+import { exitCodeFor } from '../exit-code.js';
+import { writeReportFiles } from '../report-files.js';
+import { renderStdout, reportFiles } from '../report-outputs.js';
+import { BaseCommand } from './base-command.js';
+import { reportFromRaw } from './run-report-builder.js';
+
+/** Largest raw result read (an hour-long segment with many endpoints stays far below it). */
+export const MAX_RAW_BYTES = 256 * 1024 * 1024;
+
+/** Merges segment results. */
+export class MergeCommand extends BaseCommand {
+  static override paths = [['merge']];
+
+  static override usage = Command.Usage({
+    description: 'Merge the raw results of a distributed run',
+    details: `
+      Reads the files that each segment wrote with --raw (run with --segment i/n), checks that they
+      come from the same plan and cover every segment exactly once, merges them exactly (HDR
+      histograms, counters, per-second series aligned on the wall clock) and reports like a
+      single run: the text report (or --json-output), report files, thresholds and exit code.
+    `,
+    examples: [['Merge three segments', '$0 merge results/segment-*.json --json merged.json']],
+  });
+
+  files = Option.Rest({ required: 1, name: 'RESULT' });
+  jsonOutput = Option.Boolean('--json-output', false, {
+    description: 'Print only the JSON result on stdout',
+  });
+  json = Option.String('--json', { description: 'Write the JSON result to a file' });
+  raw = Option.String('--raw', { description: 'Write the merged raw result to a file' });
+
+  /** Reads, checks, merges, reports. */
+  async run(): Promise<number> {
+    const files = this.#read();
+    const outcome = mergeRawResults(files);
+    if ('problems' in outcome) {
+      throw new ConfigError(
+        outcome.problems.map((problem) => ({
+          code: 'invalid_value',
+          source: { kind: 'flag', flag: 'RESULT' },
+          path: [],
+          expected: 'one result file per segment of one plan',
+          actual: problem,
+        })),
+      );
+    }
+    const merged = outcome.merged;
+    const report = reportFromRaw(merged);
+    const color = this.context.isTTY && this.context.env.NO_COLOR === undefined;
+    this.context.stdout.write(renderStdout(report, { jsonOutput: this.jsonOutput, color }));
+    const paths = {
+      json: this.json,
+      html: undefined,
+      junit: undefined,
+      summaryMd: undefined,
+      raw: this.raw,
+    };
+    const failures = writeReportFiles(this.context.cwd, reportFiles(paths, report, merged));
+    for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
+    if (merged.fatal !== undefined)
+      this.context.stderr.write(`barrage: a segment stopped early: ${merged.fatal}\n`);
+    return Promise.resolve(
+      exitCodeFor({
+        thresholdsFailed: report.thresholds?.failed ?? 0,
+        fatal: merged.fatal !== undefined,
+        reportFailed: failures.length > 0,
+      }),
+    );
+  }
+
+  /** Every file parsed; all problems at once. */
+  #read(): NamedRaw[] {
+    const issues: ConfigIssue[] = [];
+    const raws: NamedRaw[] = [];
+    for (const name of this.files) {
+      const problem = (expected: string, actual: string): void => {
+        issues.push({
+          code: 'file_unreadable',
+          source: { kind: 'file', file: name },
+          path: [],
+          expected,
+          actual,
+        });
+      };
+      const path = resolve(this.context.cwd, name);
+      try {
+        const size = statSync(path).size;
+        if (size > MAX_RAW_BYTES) {
+          problem(`a raw result of at most ${formatBytes(MAX_RAW_BYTES)}`, formatBytes(size));
+          continue;
+        }
+        const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+        const wrong = rawResultProblem(value);
+        if (wrong === undefined) raws.push({ name, raw: value as RawResult });
+        else problem('a raw result written by barrage run --raw', wrong);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') problem('an existing result file', 'no such file');
+        else if (error instanceof SyntaxError) problem('a raw result (JSON)', error.message);
+        else problem('a readable result file', code ?? 'unreadable');
+      }
+    }
+    if (issues.length > 0) throw new ConfigError(issues);
+    return raws;
+  }
+}

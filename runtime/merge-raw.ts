@@ -1,0 +1,81 @@
+/**
+ * Merges the raw results of a distributed run (DESIGN.md §3): the files must come from one plan
+ * (same fingerprint) and cover each segment exactly once. Per-second series are aligned on the
+ * wall clock first (each process counts seconds from its own dispatch start; with --start-at the
+ * offsets are 0), then shards merge exactly.
+ */
+import { mergeSnapshots } from './metrics/merge-stats.js';
+import type { ShardSnapshot } from './metrics/snapshot.js';
+import type { RawResult } from './raw-result.js';
+
+/** A raw result and the name it came from (for messages). */
+export interface NamedRaw {
+  readonly name: string;
+  readonly raw: RawResult;
+}
+
+/** Every problem found, or the merged result (its `segment` is 1/1: it is the whole run). */
+export type MergeOutcome =
+  { readonly problems: readonly string[] } | { readonly merged: RawResult };
+
+/** Checks coverage and merges. */
+export function mergeRawResults(files: readonly NamedRaw[]): MergeOutcome {
+  const problems = coverageProblems(files);
+  if (problems.length > 0) return { problems };
+  const first = files[0]!.raw;
+  const base = Math.min(...files.map((f) => f.raw.snapshot.startedAt));
+  const aligned = files.map((f) => alignTo(f.raw.snapshot, base));
+  return {
+    merged: {
+      ...first,
+      segment: { index: 1, count: 1 },
+      snapshot: mergeSnapshots(aligned),
+      fatal: files.map((f) => f.raw.fatal).find((m) => m !== undefined),
+    },
+  };
+}
+
+function coverageProblems(files: readonly NamedRaw[]): string[] {
+  if (files.length === 0) return ['no result files given'];
+  const problems: string[] = [];
+  const first = files[0]!;
+  for (const file of files.slice(1)) {
+    if (file.raw.fingerprint !== first.raw.fingerprint) {
+      problems.push(
+        `${file.name} is from a different plan than ${first.name} (fingerprint ${file.raw.fingerprint} ≠ ${first.raw.fingerprint})`,
+      );
+    } else if (file.raw.segment.count !== first.raw.segment.count) {
+      problems.push(
+        `${file.name} is segment ${file.raw.segment.index}/${file.raw.segment.count}, but ${first.name} is one of ${first.raw.segment.count}`,
+      );
+    }
+  }
+  if (problems.length > 0) return problems;
+  const count = first.raw.segment.count;
+  for (let index = 1; index <= count; index++) {
+    const holders = files.filter((f) => f.raw.segment.index === index).map((f) => f.name);
+    if (holders.length === 0) problems.push(`segment ${index}/${count} is missing`);
+    if (holders.length > 1)
+      problems.push(
+        `segment ${index}/${count} appears ${holders.length} times: ${holders.join(', ')}`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * The snapshot as if dispatch had begun at `base` (epoch ms, not after its own start): its series
+ * moves by the whole seconds between the starts, and its elapsed time grows by the gap, so the
+ * merged run spans from the earliest start to the latest end.
+ */
+export function alignTo(snapshot: ShardSnapshot, base: number): ShardSnapshot {
+  const gapMs = snapshot.startedAt - base;
+  if (gapMs === 0) return snapshot;
+  const seconds = Math.round(gapMs / 1000);
+  return {
+    ...snapshot,
+    startedAt: base,
+    elapsedMs: snapshot.elapsedMs + gapMs,
+    series: snapshot.series.map((s) => ({ ...s, second: s.second + seconds })),
+  };
+}

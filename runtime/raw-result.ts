@@ -1,0 +1,85 @@
+/**
+ * The raw, mergeable result of one segment (`--raw FILE`): its exact shard (encoded HDR
+ * histograms, counters, per-second series, per-endpoint figures) plus what a merge needs to
+ * produce the same reports a single run would: endpoint names, threshold specs, the load
+ * description and the redacted configuration. Versioned; a fingerprint of the plan tells
+ * whether files belong to the same run.
+ */
+import { createHash } from 'node:crypto';
+import type { Plan, SegmentRef } from '../dsl/plan/plan.js';
+import type { ThresholdSpec } from '../dsl/plan/threshold-spec.js';
+import type { ShardSnapshot } from './metrics/snapshot.js';
+
+/** Identifies the file format. */
+export const RAW_FORMAT = 'barrage-raw';
+/** Bumped on any change of shape; a merge refuses other versions. */
+export const RAW_VERSION = 1;
+
+/** What a report heading shows about the run. */
+export interface RunMeta {
+  readonly target: string | undefined;
+  readonly concurrency: number;
+  readonly load: string;
+}
+
+/** One segment's raw result. */
+export interface RawResult {
+  readonly format: typeof RAW_FORMAT;
+  readonly version: typeof RAW_VERSION;
+  /** Same for every segment of one plan. */
+  readonly fingerprint: string;
+  readonly segment: SegmentRef;
+  readonly endpointNames: readonly string[];
+  readonly thresholds: readonly ThresholdSpec[];
+  readonly meta: RunMeta;
+  /** The effective configuration, secrets already redacted. */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly snapshot: ShardSnapshot;
+  /** Why this segment stopped early, if it did. */
+  readonly fatal: string | undefined;
+}
+
+/**
+ * A hash of everything that must be equal across the segments of one run: the scenario, the
+ * load model and its limits, thresholds, retry and auth settings, the feeder's records. Not the
+ * segment index, the start time, the seed (each process may draw its own) or report paths.
+ */
+export function planFingerprint(plan: Plan): string {
+  const {
+    segment: _segment,
+    startAt: _startAt,
+    seed: _seed,
+    report: _report,
+    threads: _threads,
+    ...rest
+  } = plan;
+  const auth = rest.auth?.type === 'oauth2' ? { ...rest.auth, clientSecret: '' } : rest.auth;
+  return createHash('sha256')
+    .update(
+      JSON.stringify({ ...rest, auth }, (_key, value: unknown) =>
+        value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
+      ),
+    )
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The problem with a parsed file, or undefined when it is a raw result of this version. */
+export function rawResultProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object')
+    return 'not a barrage raw result (expected a JSON object)';
+  const raw = value as Partial<RawResult>;
+  if (raw.format !== RAW_FORMAT)
+    return `not a barrage raw result (format is ${JSON.stringify(raw.format)}, expected "${RAW_FORMAT}")`;
+  if (raw.version !== RAW_VERSION)
+    return `raw result version ${String(raw.version)}; this barrage reads version ${RAW_VERSION}`;
+  if (
+    typeof raw.fingerprint !== 'string' ||
+    raw.segment === undefined ||
+    raw.snapshot === undefined ||
+    !Array.isArray(raw.endpointNames)
+  ) {
+    return 'a raw result missing fingerprint, segment, snapshot or endpointNames';
+  }
+  return undefined;
+}
