@@ -1,0 +1,57 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { runCli } from '../helpers/run-cli.js';
+
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+t.test('--version and --help', async (t) => {
+  const v = await runCli(['--version']);
+  t.equal(v.code, 0);
+  t.equal(v.stdout.trim(), version);
+  const help = await runCli(['--help']);
+  t.equal(help.code, 0);
+  for (const command of ['run', 'validate', 'serve', 'demo', 'merge'])
+    t.match(help.stdout, new RegExp(`barrage ${command}`), command);
+  const runHelp = await runCli(['run', '--help']);
+  t.match(runHelp.stdout, /--threshold/);
+  t.match(runHelp.stdout, /--json-output/);
+});
+
+t.test('validate as a user runs it: precedence flag > env > file, exit codes', async (t) => {
+  const dir = t.testdir({ 'load.yaml': 'target: http://127.0.0.1:9\nconcurrency: 5\n' });
+  const env = { BARRAGE_CONCURRENCY: '7' };
+  t.match(
+    (await runCli(['validate', 'load.yaml', '-c', '9'], { cwd: dir, env })).stdout,
+    /concurrency\s+9\s+--concurrency/,
+  );
+  t.match(
+    (await runCli(['validate', 'load.yaml'], { cwd: dir, env })).stdout,
+    /concurrency\s+7\s+BARRAGE_CONCURRENCY/,
+  );
+  t.match(
+    (await runCli(['validate', 'load.yaml'], { cwd: dir })).stdout,
+    /concurrency\s+5\s+load\.yaml:2:14/,
+  );
+  const bad = await runCli(['validate', 'load.yaml', '--concurrency=-3'], { cwd: dir });
+  t.equal(bad.code, 1);
+  t.equal(bad.stdout, '');
+  t.match(bad.stderr, /--concurrency: concurrency: expected a positive integer/);
+});
+
+t.test('an unknown command or option is an error on stderr, exit 1', async (t) => {
+  const result = await runCli(['run', '--nope']);
+  t.equal(result.code, 1);
+  t.equal(result.stdout, '');
+  t.match(result.stderr, /--nope/);
+});
+
+t.test('the bin starts node with --no-node-snapshot (isolated-vm needs it)', async (t) => {
+  const first = readFileSync(new URL('../../dist/cli/bin.js', import.meta.url), 'utf8').split(
+    '\n',
+  )[0];
+  t.equal(first, '#!/usr/bin/env -S node --no-node-snapshot');
+});
