@@ -6,6 +6,7 @@
  */
 import { Command, Option } from 'clipanion';
 import type { Loaded } from '../../dsl/load-plan.js';
+import type { Template } from '../../dsl/plan/template.js';
 import { systemClock } from '../../runtime/deps.js';
 import { execute } from '../../runtime/execute.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
@@ -87,7 +88,8 @@ export class RunCommand extends PlanCommand {
       this.#print(report);
       const failures = writeReportFiles(this.context.cwd, this.#files(loaded, report));
       for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
-      if (fatal !== undefined) this.context.stderr.write(`barrage: the run stopped: ${fatal}\n`);
+      if (fatal !== undefined)
+        this.context.stderr.write(`barrage: the run stopped: ${redactor(loaded).text(fatal)}\n`);
       return exitCodeFor({
         thresholdsFailed: report.thresholds?.failed ?? 0,
         fatal: fatal !== undefined,
@@ -102,7 +104,7 @@ export class RunCommand extends PlanCommand {
     const names = loaded.plan.graph.endpoints.map((e) => e.name);
     const result = summarize(snapshot, names);
     const thresholds = evaluateThresholds(loaded.plan.thresholds, snapshot, names);
-    return buildRunReport(loaded, result, thresholds, new Redactor(loaded.provenance));
+    return buildRunReport(loaded, result, thresholds, redactor(loaded));
   }
 
   #print(report: RunReport): void {
@@ -122,4 +124,19 @@ export class RunCommand extends PlanCommand {
       files.push({ what: 'JSON result', path: json, render: () => renderJsonReport(report) });
     return files;
   }
+}
+
+/** The run's redactor: configuration secrets by path, and the auth credentials wherever in text. */
+function redactor(loaded: Loaded): Redactor {
+  const redactor = new Redactor(loaded.provenance);
+  const auth = loaded.plan.auth;
+  if (auth?.type === 'oauth2') redactor.add(auth.clientSecret);
+  else if (auth?.type === 'bearer') redactor.add(literal(auth.token));
+  else if (auth?.type === 'basic') redactor.add(literal(auth.password));
+  return redactor;
+}
+
+/** A template's text when it has no placeholders. */
+function literal(template: Template): string | undefined {
+  return template.every((part) => typeof part === 'string') ? template.join('') : undefined;
 }
