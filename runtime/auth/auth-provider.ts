@@ -21,6 +21,8 @@ export type Authorization = string | undefined | typeof NO_TOKEN;
 /** Gives each request its Authorization header value. */
 export interface AuthProvider {
   authorization(vars: VariableStore, random: Random): Authorization | Promise<Authorization>;
+  /** Work to finish before dispatch starts (the first OAuth 2.0 token); absent when none. */
+  prepare?(): Promise<void>;
   /** Stops background work (token refresh). */
   close(): void;
 }

@@ -4,6 +4,8 @@
  *
  * - Single flight: the first request with no usable token starts the one token request; every
  *   request meanwhile (Fetching, Error) awaits that same promise, so 500 workers cause one fetch.
+ *   The segment asks for the first token before dispatch starts (prepare()), so the first permits
+ *   are not made late by it.
  * - Expiry: a token's lifetime counts from when its request was *sent*, so barrage believes it
  *   expired no later than the identity provider does. Checked on every request: a request is never
  *   given a token past that point. Without `expires_in` the token lives for the whole run.
@@ -126,6 +128,12 @@ export class OAuth2Provider implements AuthProvider {
       case 'End':
         return NO_TOKEN;
     }
+  }
+
+  /** Fetches the first token (before dispatch); a failure has stopped the run through `fatal`. */
+  async prepare(): Promise<void> {
+    const first = this.authorization();
+    if (typeof first === 'object') await first;
   }
 
   /** Aborts a fetch or backoff in flight and closes the connection; waiting requests get NO_TOKEN. */
