@@ -127,11 +127,12 @@ t.test('invalid client credentials, sent as HTTP Basic: the error code is shown'
   const idp = await failingEndpoint(t, 401, 'invalid_client');
   const config =
     `target: ${target.url}\nendpoints:\n  - url: /me\n` +
-    oauth2(`${idp.url}/token`, '  client_auth: basic\n  max_retries: 1\n');
+    oauth2(`${idp.url}/${CLIENT_SECRET}/token`, '  client_auth: basic\n  max_retries: 1\n');
   const result = await run(t, config, ['-n', '10', '--json-output']);
   t.equal(result.code, 1);
   t.equal(idp.requests.length, 2);
   t.match(idp.requests[0]?.headers.authorization, /^Basic /);
+  t.match(result.stderr, `no token from ${idp.url}/[redacted]/token`, 'the secret is masked');
   t.match(
     result.stderr,
     /after 2 attempts \(max_retries: 1\); last failure: HTTP 401 invalid_client\n$/,
