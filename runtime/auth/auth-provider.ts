@@ -1,24 +1,28 @@
 /**
  * Authentication injection (spec §5 rule 1, operation InjectHeader): a provider gives the
  * Authorization header value for the next request of a worker. OAuth 2.0 may have to wait for a
- * token (a promise); bearer and basic answer at once. A credential templated on a variable that
- * is not set yet (a token a setup request will extract) is left out: the request that extracts it
- * goes without, and a target that needs it answers 401, which is measured.
+ * token (a promise); bearer and basic answer at once. undefined means there is no credential yet:
+ * a bearer token or basic credentials whose variables have no value (spec §5.4: an extracted
+ * token is sent "on later requests"), so the request that obtains it, such as a login, goes out
+ * without Authorization. NO_TOKEN means the OAuth 2.0 provider gave up and the run is stopping
+ * (the request is not sent and not counted).
  */
 import type { AuthPlan } from '../../dsl/plan/plan.js';
 import type { Random } from '../random.js';
 import { compileTemplate, render } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
 
-/** Result of asking for a header: the value, or MISSING when a variable had no value. */
-export const MISSING = Symbol('missing variable');
+/** Result of asking for a header when the provider gave up (the run is stopping): do not send. */
+export const NO_TOKEN = Symbol('no token');
+
+/** An Authorization value, none yet (undefined), or NO_TOKEN: do not send. */
+export type Authorization = string | undefined | typeof NO_TOKEN;
 
 /** Gives each request its Authorization header value. */
 export interface AuthProvider {
-  authorization(
-    vars: VariableStore,
-    random: Random,
-  ): string | undefined | typeof MISSING | Promise<string>;
+  authorization(vars: VariableStore, random: Random): Authorization | Promise<Authorization>;
+  /** Work to finish before dispatch starts (the first OAuth 2.0 token); absent when none. */
+  prepare?(): Promise<void>;
   /** Stops background work (token refresh). */
   close(): void;
 }

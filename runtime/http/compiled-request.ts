@@ -24,6 +24,8 @@ export class CompiledRequest {
   readonly #headerNames: readonly string[];
   readonly #headerValues: readonly CompiledTemplate[];
   readonly #staticHeaders: readonly string[] | undefined;
+  /** The endpoint sets its own Authorization header: it wins over the auth provider's. */
+  readonly #ownAuthorization: boolean;
   /** A static body, encoded once. */
   readonly #bodyBytes: Buffer | undefined;
   /** A body with placeholders. */
@@ -37,6 +39,7 @@ export class CompiledRequest {
     this.#path = compileTemplate(endpoint.path);
     this.#headerNames = endpoint.headers.map((h) => h.name);
     this.#headerValues = endpoint.headers.map((h) => compileTemplate(h.value));
+    this.#ownAuthorization = this.#headerNames.some((n) => n.toLowerCase() === 'authorization');
     this.#staticHeaders = this.#headerValues.every((v) => typeof v === 'string')
       ? this.#headerNames.flatMap((name, i) => [name, this.#headerValues[i] as string])
       : undefined;
@@ -46,15 +49,17 @@ export class CompiledRequest {
   }
 
   /**
-   * Fills `out` for one request; `authorization`, when given, is added as a header. Returns the
-   * request body size, or -1 when a variable is missing (the request must not be sent).
+   * Fills `out` for one request; `authorization`, when given, is added as a header unless the
+   * endpoint sets its own. Returns the request body size, or -1 when a variable is missing (the
+   * request must not be sent).
    */
   fill(
     out: RequestOptions,
     vars: VariableStore,
     random: Random,
-    authorization: string | undefined,
+    given: string | undefined,
   ): number {
+    const authorization = this.#ownAuthorization ? undefined : given;
     const path = render(this.#path, vars, random);
     if (path === undefined) return -1;
     let headers: string[];
@@ -67,6 +72,7 @@ export class CompiledRequest {
         if (value === undefined) return -1;
         headers.push(this.#headerNames[i]!, value);
       }
+      // Last, so that replaceAuthorization() finds it.
       if (authorization !== undefined) headers.push('authorization', authorization);
     }
     let body: Buffer | string | null = null;
@@ -81,5 +87,10 @@ export class CompiledRequest {
     out.headers = headers;
     out.body = body;
     return body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  }
+
+  /** Replaces the Authorization value of options that fill() built with one (before a retry). */
+  replaceAuthorization(out: RequestOptions, authorization: string): void {
+    if (!this.#ownAuthorization) out.headers[out.headers.length - 1] = authorization;
   }
 }

@@ -123,6 +123,9 @@ export async function runSegment(
     const workers = users.map((vu) => work(vu, runner, dispatch.source));
     // Let the workers reach take() first, so the first permits find them waiting, not late.
     await new Promise((resolve) => setImmediate(resolve));
+    // The first OAuth 2.0 token is fetched before dispatch, so that its latency is not charged to
+    // the first permits (late permits, intended-time latency). If it fails, the run has stopped.
+    await auth?.prepare?.();
     dispatch.start();
     await Promise.all(workers);
     await dispatch.finished;
@@ -163,13 +166,16 @@ function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder
   if (plan.rate.kind === 'unlimited') {
     const source = new ClosedSource(limit);
     let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
     return {
       source,
       finished: Promise.resolve(),
       start: () => {
-        if (Number.isFinite(endUs)) timer = setTimeout(() => source.close(), endUs / 1000);
+        if (Number.isFinite(endUs) && !stopped)
+          timer = setTimeout(() => source.close(), endUs / 1000);
       },
       stop: () => {
+        stopped = true;
         clearTimeout(timer);
         source.close();
       },

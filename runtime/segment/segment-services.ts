@@ -3,9 +3,12 @@
  * its own: one auth provider per thread, as the spec's provider is per run and providers cannot
  * cross threads). Modules that implement a protocol or an auth scheme plug in here.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../dsl/plan/plan.js';
 import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
+import { OAuth2Provider } from '../auth/oauth2-provider.js';
 import type { Recorder } from '../metrics/recorder.js';
+import { deriveSeed, seededRandom } from '../random.js';
 import type { SessionRunner } from '../worker/iteration.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
@@ -26,9 +29,27 @@ export interface SegmentServices {
 
 /** Builds the segment's services. */
 export function createSegmentServices(context: ServiceContext): SegmentServices {
-  const auth = context.plan.auth;
+  const auth = authProvider(context);
   return {
-    auth: auth === undefined || auth.type === 'oauth2' ? undefined : staticAuthProvider(auth),
+    auth,
     ws: undefined,
   };
+}
+
+/** Seed stream of the token retry jitter (distinct from the workers' and the feeder's). */
+const AUTH_SEED = 0xa07;
+
+function authProvider(context: ServiceContext): AuthProvider | undefined {
+  const { plan } = context;
+  if (plan.auth === undefined) return undefined;
+  if (plan.auth.type !== 'oauth2') return staticAuthProvider(plan.auth);
+  return new OAuth2Provider(plan.auth, {
+    timeoutMs: plan.timeoutMs,
+    insecure: plan.insecure,
+    now: context.now,
+    random: seededRandom(deriveSeed(plan.seed, plan.segment.index, AUTH_SEED)),
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+    recordFetch: (ok, us) => context.recorder.recordAuthFetch(ok, us),
+    fatal: context.fatal,
+  });
 }

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetryPlan } from '../../dsl/plan/plan.js';
 import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
-import { MISSING, type AuthProvider } from '../auth/auth-provider.js';
+import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
 import { classifyError, classifyStatus, type ErrorKind } from '../failure/error-kind.js';
 import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
@@ -97,8 +97,10 @@ export class IterationRunner {
     let authorization: string | undefined;
     if (this.deps.auth !== undefined) {
       const value = this.deps.auth.authorization(vu.vars, vu.random);
-      if (value === MISSING) return this.#unsent(index, 'missing_variable');
-      authorization = value === undefined || typeof value === 'string' ? value : await value;
+      const resolved = typeof value === 'object' ? await value : value;
+      // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
+      if (resolved === NO_TOKEN) return false;
+      authorization = resolved;
     }
     const bytesOut = compiled.fill(vu.options, vu.vars, vu.random, authorization);
     if (bytesOut < 0) return this.#unsent(index, 'missing_variable');
@@ -117,7 +119,6 @@ export class IterationRunner {
           ? classifyError(exchange.error)
           : classifyStatus(exchange.status);
       if (kind !== undefined && this.#shouldRetry(kind, exchange.status, attempt, end)) {
-        recorder.recordRetry();
         await sleep(
           backoffMs(
             attempt,
@@ -127,7 +128,10 @@ export class IterationRunner {
             vu.random,
           ),
         );
-        continue;
+        if (authorization === undefined || (await this.#reauthorize(vu, compiled))) {
+          recorder.recordRetry();
+          continue;
+        }
       }
       recorder.recordRequest(
         index,
@@ -144,6 +148,19 @@ export class IterationRunner {
       }
       return kind === undefined;
     }
+  }
+
+  /**
+   * Before a retry: the current Authorization value (the token may have been renewed during the
+   * backoff, and an expired one must not be sent); false when there is none (the failed attempt
+   * then stands as the request's result).
+   */
+  async #reauthorize(vu: VirtualUser, compiled: CompiledRequest): Promise<boolean> {
+    const value = this.deps.auth!.authorization(vu.vars, vu.random);
+    const resolved = typeof value === 'object' ? await value : value;
+    if (typeof resolved !== 'string') return false;
+    compiled.replaceAuthorization(vu.options, resolved);
+    return true;
   }
 
   #shouldRetry(kind: ErrorKind, status: number, attempt: number, nowUs: number): boolean {
