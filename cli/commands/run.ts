@@ -16,7 +16,8 @@ import { renderJsonReport } from '../render/json-report.js';
 import { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
 import { renderTextReport } from '../render/text-report.js';
-import { writeReportFiles, type ReportFile } from '../report-files.js';
+import { writeReportFiles } from '../report-files.js';
+import { reportOutputs } from '../report-outputs.js';
 import { PlanCommand } from './plan-command.js';
 import { buildRunReport } from './run-report-builder.js';
 
@@ -85,7 +86,10 @@ export class RunCommand extends PlanCommand {
       });
       const report = this.#report(loaded, snapshot);
       this.#print(report);
-      const failures = writeReportFiles(this.context.cwd, this.#files(loaded, report));
+      const failures = writeReportFiles(
+        this.context.cwd,
+        reportOutputs(loaded.plan.report, report, this.context.env),
+      );
       for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
       if (fatal !== undefined) this.context.stderr.write(`barrage: the run stopped: ${fatal}\n`);
       return exitCodeFor({
@@ -113,13 +117,5 @@ export class RunCommand extends PlanCommand {
           color: this.context.isTTY && this.context.env.NO_COLOR === undefined,
         }),
       );
-  }
-
-  #files(loaded: Loaded, report: RunReport): ReportFile[] {
-    const files: ReportFile[] = [];
-    const { json } = loaded.plan.report;
-    if (json !== undefined)
-      files.push({ what: 'JSON result', path: json, render: () => renderJsonReport(report) });
-    return files;
   }
 }

@@ -1,0 +1,46 @@
+/**
+ * Which report files a run writes, from `report.*` / `--json --html --junit --summary-md`, and the
+ * GitHub step summary: when `$GITHUB_STEP_SUMMARY` names a file (GitHub Actions sets it for each
+ * step), the Markdown summary is appended to it, whether or not `--summary-md` was given. Each file
+ * renders only when written, so the chart library is read only for an HTML report.
+ */
+import type { ReportPlan } from '../dsl/plan/plan.js';
+import { loadChartLibrary } from './render/chart-library.js';
+import { renderHtmlReport } from './render/html-report.js';
+import { renderJsonReport } from './render/json-report.js';
+import { renderJunitReport } from './render/junit-report.js';
+import type { RunReport } from './render/run-report.js';
+import { renderSummaryMarkdown } from './render/summary-markdown.js';
+import type { ReportFile } from './report-files.js';
+import { VERSION } from './version.js';
+
+/** The environment variable GitHub Actions sets to the step's summary file. */
+export const GITHUB_STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
+
+/** The files to write for this report, in a fixed order: JSON, HTML, JUnit, Markdown, step summary. */
+export function reportOutputs(
+  paths: ReportPlan,
+  report: RunReport,
+  env: Readonly<Record<string, string | undefined>>,
+): ReportFile[] {
+  const files: ReportFile[] = [];
+  const add = (what: string, path: string | undefined, render: () => string): void => {
+    if (path !== undefined) files.push({ what, path, render });
+  };
+  add('JSON result', paths.json, () => renderJsonReport(report));
+  add('HTML report', paths.html, () =>
+    renderHtmlReport(report, { chart: loadChartLibrary(), version: VERSION }),
+  );
+  add('JUnit report', paths.junit, () => renderJunitReport(report));
+  add('Markdown summary', paths.summaryMd, () => renderSummaryMarkdown(report));
+  const stepSummary = env[GITHUB_STEP_SUMMARY];
+  if (stepSummary !== undefined && stepSummary !== '') {
+    files.push({
+      what: `GitHub step summary ($${GITHUB_STEP_SUMMARY})`,
+      path: stepSummary,
+      render: () => renderSummaryMarkdown(report),
+      append: true,
+    });
+  }
+  return files;
+}
