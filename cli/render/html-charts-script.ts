@@ -70,7 +70,11 @@ export const CHARTS_SCRIPT = String.raw`(function () {
   var series = data.series;
   var seconds = series.map(function (p) { return p.second; });
   var xSeconds = { label: 'second', value: function (u, v) { return v == null ? '' : elapsed(v); } };
-  var timeScale = { x: { time: false } };
+  // Counts and latencies start at 0, so a flat line near the top does not look like a spike.
+  var timeScale = {
+    x: { time: false },
+    y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } },
+  };
   var secondIncrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 
   function timeOpts(yLabel, lines) {
