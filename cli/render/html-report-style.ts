@@ -35,17 +35,17 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 .tile .label { color: var(--muted); font-size: 12px; }
 .tile .value { font-size: 20px; font-weight: 600; font-variant-numeric: tabular-nums; }
 .tile.bad { border-left-color: var(--fail); }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); gap: 16px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(440px, 100%), 1fr)); gap: 16px; }
 figure { margin: 0; min-width: 0; }
 figcaption { font-weight: 600; margin-bottom: 6px; }
 .plot { min-height: 40px; color: var(--muted); }
-.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; }
+.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(320px, 100%), 1fr)); gap: 16px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.name { word-break: break-word; }
+td.name { overflow-wrap: anywhere; min-width: 12em; }
 tr.fail td { background: var(--fail-bg); }
 .mark { font-weight: 700; white-space: nowrap; }
 .mark.pass { color: var(--pass); }
@@ -62,6 +62,7 @@ footer { color: var(--muted); font-size: 12px; padding-bottom: 24px; }
   section.long { break-inside: auto; }
   .charts { grid-template-columns: 1fr; }
   figure { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
   .u-legend { font-size: 11px; }
 }
 `;

@@ -124,7 +124,12 @@ function charts(): string {
     figure('latency', 'Latency percentiles (ms)', 'p50, p95 and p99 latency per second'),
     figure('errors', 'Failed requests per second', 'failed requests per second over the run'),
   ];
-  return section('charts', 'Over time', `<div class="charts">\n${figures.join('\n')}\n</div>`);
+  return section(
+    'charts',
+    'Over time',
+    `<div class="charts">\n${figures.join('\n')}\n</div>`,
+    true,
+  );
 }
 
 /** The curve and, beside it, the percentiles people quote. */
