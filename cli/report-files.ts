@@ -1,8 +1,9 @@
 /**
  * Writes the report files a run asked for. A file that cannot be written (missing folder rights,
- * disk full) is reported by name with the reason; the other files are still written.
+ * disk full) is reported by name with the reason; the other files are still written. A file marked
+ * `append` (the GitHub step summary) is added to, never replaced.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** One file to write. */
@@ -11,6 +12,8 @@ export interface ReportFile {
   readonly what: string;
   readonly path: string;
   readonly render: () => string;
+  /** Add to the end of the file instead of replacing it. */
+  readonly append?: boolean;
 }
 
 /** Writes each file; returns one message per failure. */
@@ -20,7 +23,8 @@ export function writeReportFiles(cwd: string, files: readonly ReportFile[]): str
     const path = resolve(cwd, file.path);
     try {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, file.render());
+      if (file.append === true) appendFileSync(path, file.render());
+      else writeFileSync(path, file.render());
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
       failures.push(

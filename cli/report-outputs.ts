@@ -1,13 +1,24 @@
 /**
  * What a finished run (or a merge) prints and writes: the text report or, with --json-output,
- * only the JSON result on stdout; and the report files asked for (report.* keys and flags).
+ * only the JSON result on stdout; and the report files asked for (`report.*` keys and flags),
+ * plus the GitHub step summary: when `$GITHUB_STEP_SUMMARY` names a file (GitHub Actions sets it
+ * for each step), the Markdown summary is appended to it, whether or not `--summary-md` was given.
+ * Each file renders only when written, so the chart library is read only for an HTML report.
  */
 import type { ReportPlan } from '../dsl/plan/plan.js';
 import type { RawResult } from '../runtime/raw-result.js';
+import { loadChartLibrary } from './render/chart-library.js';
+import { renderHtmlReport } from './render/html-report.js';
 import { renderJsonReport } from './render/json-report.js';
+import { renderJunitReport } from './render/junit-report.js';
 import type { RunReport } from './render/run-report.js';
+import { renderSummaryMarkdown } from './render/summary-markdown.js';
 import { renderTextReport } from './render/text-report.js';
 import type { ReportFile } from './report-files.js';
+import { VERSION } from './version.js';
+
+/** The environment variable GitHub Actions sets to the step's summary file. */
+export const GITHUB_STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
 
 /** How stdout is used. */
 export interface PrintOptions {
@@ -22,12 +33,32 @@ export function renderStdout(report: RunReport, options: PrintOptions): string {
     : renderTextReport(report, { color: options.color });
 }
 
-/** The files to write for these report paths. */
-export function reportFiles(paths: ReportPlan, report: RunReport, raw: RawResult): ReportFile[] {
+/** The files to write, in a fixed order: JSON, HTML, JUnit, Markdown, raw, step summary. */
+export function reportFiles(
+  paths: ReportPlan,
+  report: RunReport,
+  raw: RawResult,
+  env: Readonly<Record<string, string | undefined>>,
+): ReportFile[] {
   const files: ReportFile[] = [];
-  if (paths.json !== undefined)
-    files.push({ what: 'JSON result', path: paths.json, render: () => renderJsonReport(report) });
-  if (paths.raw !== undefined)
-    files.push({ what: 'raw result', path: paths.raw, render: () => `${JSON.stringify(raw)}\n` });
+  const add = (what: string, path: string | undefined, render: () => string): void => {
+    if (path !== undefined) files.push({ what, path, render });
+  };
+  add('JSON result', paths.json, () => renderJsonReport(report));
+  add('HTML report', paths.html, () =>
+    renderHtmlReport(report, { chart: loadChartLibrary(), version: VERSION }),
+  );
+  add('JUnit report', paths.junit, () => renderJunitReport(report));
+  add('Markdown summary', paths.summaryMd, () => renderSummaryMarkdown(report));
+  add('raw result', paths.raw, () => `${JSON.stringify(raw)}\n`);
+  const stepSummary = env[GITHUB_STEP_SUMMARY];
+  if (stepSummary !== undefined && stepSummary !== '') {
+    files.push({
+      what: `GitHub step summary ($${GITHUB_STEP_SUMMARY})`,
+      path: stepSummary,
+      render: () => renderSummaryMarkdown(report),
+      append: true,
+    });
+  }
   return files;
 }

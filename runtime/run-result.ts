@@ -15,6 +15,12 @@ export interface LatencySummary {
   readonly p99: number;
 }
 
+/** One point of the latency distribution: the latency (ms) at a percentile (0–100). */
+export interface PercentilePoint {
+  readonly percentile: number;
+  readonly ms: number;
+}
+
 /** One endpoint's line in the reports. */
 export interface EndpointResult {
   readonly name: string;
@@ -87,4 +93,6 @@ export interface RunResult {
   readonly auth: AuthResult | undefined;
   readonly interrupted: boolean;
   readonly started_at: string;
+  /** Service-time latency at fixed percentiles (metrics/latency-distribution.ts); [] when none. */
+  readonly latency_distribution: readonly PercentilePoint[];
 }

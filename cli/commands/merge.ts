@@ -39,6 +39,9 @@ export class MergeCommand extends BaseCommand {
     description: 'Print only the JSON result on stdout',
   });
   json = Option.String('--json', { description: 'Write the JSON result to a file' });
+  html = Option.String('--html', { description: 'Write the HTML report to a file' });
+  junit = Option.String('--junit', { description: 'Write thresholds as JUnit XML to a file' });
+  summaryMd = Option.String('--summary-md', { description: 'Write a Markdown summary to a file' });
   raw = Option.String('--raw', { description: 'Write the merged raw result to a file' });
 
   /** Reads, checks, merges, reports. */
@@ -67,7 +70,10 @@ export class MergeCommand extends BaseCommand {
       summaryMd: undefined,
       raw: this.raw,
     };
-    const failures = writeReportFiles(this.context.cwd, reportFiles(paths, report, merged));
+    const failures = writeReportFiles(
+      this.context.cwd,
+      reportFiles(paths, report, merged, this.context.env),
+    );
     for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
     if (merged.fatal !== undefined)
       this.context.stderr.write(`barrage: a segment stopped early: ${merged.fatal}\n`);

@@ -92,7 +92,7 @@ export class RunCommand extends PlanCommand {
       this.#print(report);
       const failures = writeReportFiles(
         this.context.cwd,
-        reportFiles(loaded.plan.report, report, raw),
+        reportFiles(loaded.plan.report, report, raw, this.context.env),
       );
       for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
       if (fatal !== undefined)

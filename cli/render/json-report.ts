@@ -5,12 +5,15 @@
  * every required key is present with a value, since JSON.stringify silently drops an undefined.
  * Optional sections (websocket, checks, auth, thresholds) are absent, not null, when the run had
  * none. A threshold's `actual` is null when its metric got no data (it then fails: DESIGN.md §6).
+ * `latency_distribution` comes last: the service-time latency at fixed percentiles (the curve the
+ * HTML report draws), [] when nothing completed.
  */
 import type {
   AuthResult,
   ChecksResult,
   EndpointResult,
   LatencySummary,
+  PercentilePoint,
   SeriesPoint,
   WsResult,
 } from '../../runtime/run-result.js';
@@ -74,6 +77,12 @@ export interface JsonAuth {
   readonly latency_ms: JsonLatency | null;
 }
 
+/** One point of the latency distribution as JSON: ms rounded to 3 decimals. */
+export interface JsonPercentilePoint {
+  readonly percentile: number;
+  readonly ms: number;
+}
+
 /** The thresholds section (spec §2.7), results in configuration order with §2.6's fields. */
 export interface JsonThresholds {
   readonly total: number;
@@ -113,6 +122,7 @@ export interface JsonResult {
   readonly auth?: JsonAuth;
   readonly series: readonly JsonSeriesPoint[];
   readonly thresholds?: JsonThresholds;
+  readonly latency_distribution: readonly JsonPercentilePoint[];
 }
 
 /** `value` rounded to 3 decimals; null when there is no (finite) value. */
@@ -155,6 +165,10 @@ function seriesPoint(p: SeriesPoint): JsonSeriesPoint {
     p95_ms: round3(p.p95_ms),
     p99_ms: round3(p.p99_ms),
   };
+}
+
+function percentilePoint(p: PercentilePoint): JsonPercentilePoint {
+  return { percentile: p.percentile, ms: round3(p.ms) ?? 0 };
 }
 
 function websocket(ws: WsResult): JsonWs {
@@ -233,6 +247,7 @@ export function toJsonResult(report: RunReport): JsonResult {
     ...(r.auth === undefined ? {} : { auth: auth(r.auth) }),
     series: r.series.map(seriesPoint),
     ...(report.thresholds === undefined ? {} : { thresholds: thresholds(report.thresholds) }),
+    latency_distribution: r.latency_distribution.map(percentilePoint),
   };
 }
 

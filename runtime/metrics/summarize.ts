@@ -5,6 +5,9 @@
  *
  *   requests_per_sec = requests / (elapsedMs / 1000)   (0 when nothing elapsed)
  *   checks.rate      = passes / (passes + fails)       (undefined without checks)
+ *
+ * The latency distribution is the service-time histogram read at fixed percentiles, for the
+ * HTML report's percentile curve (latency-distribution.ts).
  */
 import type {
   AuthResult,
@@ -14,7 +17,13 @@ import type {
   SeriesPoint,
   WsResult,
 } from '../run-result.js';
-import { decodeHistogram, percentileMs, summarizeEncoded } from './histogram.js';
+import {
+  decodeHistogram,
+  percentileMs,
+  summarizeEncoded,
+  summarizeHistogram,
+} from './histogram.js';
+import { latencyDistribution } from './latency-distribution.js';
 import type {
   AuthSnapshot,
   ChecksSnapshot,
@@ -31,6 +40,7 @@ export function perSecond(count: number, elapsedMs: number): number {
 
 /** The figures of a run from its snapshot; endpoints are named by index from endpointNames. */
 export function summarize(snapshot: ShardSnapshot, endpointNames: readonly string[]): RunResult {
+  const latency = decodeHistogram(snapshot.latency);
   return {
     total: snapshot.requests,
     successes: snapshot.successes,
@@ -38,7 +48,7 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
     iterations: snapshot.iterations,
     duration_ms: snapshot.elapsedMs,
     requests_per_sec: perSecond(snapshot.requests, snapshot.elapsedMs),
-    latency_ms: summarizeEncoded(snapshot.latency),
+    latency_ms: summarizeHistogram(latency),
     intended_latency_ms: summarizeEncoded(snapshot.intended),
     late: snapshot.late,
     dropped: snapshot.dropped,
@@ -54,6 +64,7 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
     auth: snapshot.auth === undefined ? undefined : authResult(snapshot.auth),
     interrupted: snapshot.interrupted,
     started_at: new Date(snapshot.startedAt).toISOString(),
+    latency_distribution: latencyDistribution(latency),
   };
 }
 

@@ -43,8 +43,9 @@ function parsed(report = runReportFixture()): Record<string, unknown> {
 }
 
 t.test('key order without optional sections', (t) => {
-  t.same(Object.keys(toJsonResult(runReportFixture())), [...BASE_KEYS, 'series']);
-  t.same(Object.keys(parsed()), [...BASE_KEYS, 'series'], 'the same after JSON.stringify');
+  const keys = [...BASE_KEYS, 'series', 'latency_distribution'];
+  t.same(Object.keys(toJsonResult(runReportFixture())), keys);
+  t.same(Object.keys(parsed()), keys, 'the same after JSON.stringify');
   t.end();
 });
 
@@ -68,7 +69,15 @@ t.test('key order with every optional section', (t) => {
     auth: { token_fetches: 2, failures: 0, latency_ms: latencyFixture() },
   });
   const json = parsed(runReportFixture(result, EXAMPLE_THRESHOLDS));
-  t.same(Object.keys(json), [...BASE_KEYS, 'websocket', 'checks', 'auth', 'series', 'thresholds']);
+  t.same(Object.keys(json), [
+    ...BASE_KEYS,
+    'websocket',
+    'checks',
+    'auth',
+    'series',
+    'thresholds',
+    'latency_distribution',
+  ]);
   t.same(json.websocket, {
     sessions: 5,
     failures: 1,
@@ -212,5 +221,20 @@ t.test('pretty text: 2-space indent, trailing newline', (t) => {
   t.ok(text.startsWith('{\n  "total": 1000,\n  "successes": 990,'));
   t.ok(text.endsWith('}\n'));
   t.notMatch(text, 'undefined');
+  t.end();
+});
+
+t.test('latency_distribution: percentile → ms rounded to 3 decimals, [] without data', (t) => {
+  t.same(parsed().latency_distribution, [], 'empty');
+  const result = runResultFixture({
+    latency_distribution: [
+      { percentile: 0, ms: 0.40712 },
+      { percentile: 99.9, ms: 17.64749 },
+    ],
+  });
+  t.same(parsed(runReportFixture(result)).latency_distribution, [
+    { percentile: 0, ms: 0.407 },
+    { percentile: 99.9, ms: 17.647 },
+  ]);
   t.end();
 });

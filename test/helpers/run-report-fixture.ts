@@ -57,6 +57,7 @@ export function runResultFixture(overrides: Partial<RunResult> = {}): RunResult 
     auth: undefined,
     interrupted: false,
     started_at: '2026-01-02T03:04:05.000Z',
+    latency_distribution: [],
     ...overrides,
   };
 }

@@ -49,6 +49,7 @@ t.test('an empty run', async (t) => {
     auth: undefined,
     interrupted: false,
     started_at: '2026-01-02T03:04:05.000Z',
+    latency_distribution: [],
   });
 });
 
@@ -92,6 +93,18 @@ t.test(
       p99: 0.99,
     });
     t.equal(result.intended_latency_ms?.max, 2, 'intended = end − intended time');
+    t.strictSame(
+      result.latency_distribution
+        .filter((p) => [0, 50, 99, 100].includes(p.percentile))
+        .map((p) => [p.percentile, p.ms]),
+      [
+        [0, 0.001],
+        [50, 0.5],
+        [99, 0.99],
+        [100, 1],
+      ],
+      'the distribution reads the service-time histogram',
+    );
     t.strictSame([result.late, result.dropped, result.retries], [1, 2, 1]);
     t.strictSame([result.bytes_received, result.bytes_sent], [3000, 1000]);
     t.strictSame(result.status_codes, { '200': 900, '500': 100 });

@@ -1,0 +1,147 @@
+/**
+ * The script that draws the HTML report's charts in the browser (plain ES2017, no modules: it
+ * runs from a file:// page with no network). It reads the JSON result from the page's
+ * `#barrage-data` block and draws, with uPlot, each `<figure data-chart=NAME>`:
+ *
+ *   throughput    requests per one-second bucket        x = elapsed s, y = req/s
+ *   latency       p50, p95, p99 of each bucket (ms)     gaps where a second had no response
+ *   errors        failed requests per bucket
+ *   distribution  the latency percentile curve (HDR)    x = nines = −log10(1 − p/100), so that
+ *                 0 → 0 %, 1 → 90 %, 2 → 99 %, 3 → 99.9 %; p = 100 (the max) has no place on it
+ *
+ * After drawing, a figure carries `data-points` (how many x values its chart holds) and the root
+ * element `data-charts="ready"`: the browser test reads both. Charts follow the page's width on
+ * resize, and take a fixed width when printed.
+ */
+
+/** The chart script's source text. */
+export const CHARTS_SCRIPT = String.raw`(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('barrage-data').textContent);
+  var HEIGHT = 220;
+  var PRINT_WIDTH = 660;
+  var charts = [];
+
+  function widthOf(box) {
+    return Math.max(240, Math.floor(box.clientWidth));
+  }
+
+  function elapsed(v) {
+    if (v < 120) return v + 's';
+    var s = v % 60;
+    return Math.floor(v / 60) + ':' + (s < 10 ? '0' : '') + s;
+  }
+
+  function percentOfNines(v) {
+    var p = 100 * (1 - Math.pow(10, -v));
+    return (Math.round(p * 1000) / 1000) + '%';
+  }
+
+  function line(label, stroke, fill) {
+    var s = { label: label, stroke: stroke, width: 2, spanGaps: false };
+    if (fill) s.fill = fill;
+    return s;
+  }
+
+  function timeAxes(yLabel) {
+    return [
+      { label: 'elapsed', values: function (u, splits) { return splits.map(elapsed); } },
+      { label: yLabel, size: 60 },
+    ];
+  }
+
+  function draw(name, opts, columns) {
+    var figure = document.querySelector('[data-chart="' + name + '"]');
+    if (!figure) return;
+    var box = figure.querySelector('.plot');
+    box.textContent = '';
+    figure.setAttribute('data-points', String(columns[0].length));
+    if (columns[0].length === 0) {
+      box.textContent = 'No data: nothing was measured.';
+      return;
+    }
+    opts.width = widthOf(box);
+    opts.height = HEIGHT;
+    var u = new uPlot(opts, columns, box);
+    figure.setAttribute('data-points', String(u.data[0].length));
+    charts.push({ u: u, box: box });
+  }
+
+  var series = data.series;
+  var seconds = series.map(function (p) { return p.second; });
+  var xSeconds = { label: 'second', value: function (u, v) { return v == null ? '' : elapsed(v); } };
+  // Counts and latencies start at 0, so a flat line near the top does not look like a spike.
+  var timeScale = {
+    x: { time: false },
+    y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } },
+  };
+  var secondIncrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
+
+  function timeOpts(yLabel, lines) {
+    var axes = timeAxes(yLabel);
+    axes[0].incrs = secondIncrs;
+    return { scales: timeScale, axes: axes, series: [xSeconds].concat(lines) };
+  }
+
+  draw('throughput', timeOpts('req/s', [line('requests/s', '#2563eb', 'rgba(37,99,235,0.12)')]), [
+    seconds,
+    series.map(function (p) { return p.requests; }),
+  ]);
+  draw('latency', timeOpts('ms', [
+    line('p50', '#16a34a'),
+    line('p95', '#d97706'),
+    line('p99', '#dc2626'),
+  ]), [
+    seconds,
+    series.map(function (p) { return p.p50_ms; }),
+    series.map(function (p) { return p.p95_ms; }),
+    series.map(function (p) { return p.p99_ms; }),
+  ]);
+  draw('errors', timeOpts('failed/s', [line('failed/s', '#dc2626', 'rgba(220,38,38,0.12)')]), [
+    seconds,
+    series.map(function (p) { return p.failures; }),
+  ]);
+
+  var curve = data.latency_distribution.filter(function (p) { return p.percentile < 100; });
+  var nines = curve.map(function (p) { return -Math.log10(1 - p.percentile / 100); });
+  var maxNines = nines.length === 0 ? 0 : Math.ceil(nines[nines.length - 1] - 1e-9);
+  draw('distribution', {
+    scales: { x: { time: false, range: [0, Math.max(1, maxNines)] } },
+    axes: [
+      {
+        label: 'percentile',
+        splits: function () {
+          var s = [];
+          for (var i = 0; i <= Math.max(1, maxNines); i++) s.push(i);
+          return s;
+        },
+        // On a narrow chart every other label, so that 99.99% and 99.999% do not overlap.
+        values: function (u, splits) {
+          return splits.map(function (v) {
+            return u.width < 420 && v % 2 === 1 && v > 1 ? '' : percentOfNines(v);
+          });
+        },
+      },
+      { label: 'ms', size: 60 },
+    ],
+    series: [
+      { label: 'percentile', value: function (u, v) { return v == null ? '' : percentOfNines(v); } },
+      Object.assign(line('latency ms', '#7c3aed', 'rgba(124,58,237,0.10)'), { points: { show: true, size: 5 } }),
+    ],
+  }, [nines, curve.map(function (p) { return p.ms; })]);
+
+  function fit() {
+    charts.forEach(function (c) { c.u.setSize({ width: widthOf(c.box), height: HEIGHT }); });
+  }
+  var pending = 0;
+  window.addEventListener('resize', function () {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(fit);
+  });
+  window.addEventListener('beforeprint', function () {
+    charts.forEach(function (c) { c.u.setSize({ width: PRINT_WIDTH, height: 200 }); });
+  });
+  window.addEventListener('afterprint', fit);
+  document.documentElement.setAttribute('data-charts', 'ready');
+})();
+`;

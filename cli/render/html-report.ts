@@ -1,0 +1,372 @@
+/**
+ * The HTML report (`--html`, `report.html`): one self-contained file that opens offline in any
+ * browser. Tables and figures are rendered here, so the page reads (and prints) without script;
+ * the charts are drawn in the browser by uPlot from the JSON result inlined in a
+ * `<script type="application/json" id="barrage-data">` block (the same object as `--json`).
+ *
+ * Nothing is fetched: no fonts, no CDN, no images. A Content-Security-Policy in the page says so
+ * too (default-src 'none'; the two inline scripts allowed by their SHA-256 hashes), so a report
+ * whose text were ever injected still could not load or send anything. User text (endpoint names,
+ * check names, configuration values) is HTML-escaped; the JSON block escapes `<` as \u003c, so a
+ * name containing `</script>` cannot end the block. The configuration shown is RunReport.config,
+ * already redacted (secrets never appear: DESIGN.md §9).
+ */
+import { createHash } from 'node:crypto';
+import { stringify } from 'yaml';
+import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import type { ChartLibrary } from './chart-library.js';
+import { CHARTS_SCRIPT } from './html-charts-script.js';
+import { REPORT_STYLE } from './html-report-style.js';
+import {
+  formatBytes,
+  formatCount,
+  formatMs,
+  formatShare,
+  sortedErrors,
+  sortedStatusCodes,
+  thresholdActual,
+  thresholdExpected,
+  verdictOf,
+} from './report-figures.js';
+import { toJsonResult } from './json-report.js';
+import { escapeHtml, html, scriptJson, section, table, type Cell } from './html-markup.js';
+import type { RunReport, ThresholdSummary } from './run-report.js';
+import { allFailedWarning, INTERRUPTED_LINE } from './text-report.js';
+
+/** What the HTML report needs besides the run. */
+export interface HtmlReportOptions {
+  /** The chart library to inline (chart-library.ts). */
+  readonly chart: ChartLibrary;
+  /** barrage's version, for the footer. */
+  readonly version: string;
+}
+
+function header(report: RunReport): string {
+  const verdict = verdictOf(report);
+  const badge = verdict.passed === undefined ? 'none' : verdict.passed ? 'pass' : 'fail';
+  const r = report.result;
+  const meta = [
+    report.meta.target ?? 'no target (scenario)',
+    report.meta.load,
+    `started ${r.started_at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}`,
+    `ran ${(r.duration_ms / 1000).toFixed(2)} s`,
+  ];
+  const notices: string[] = [];
+  if (r.interrupted) notices.push(INTERRUPTED_LINE);
+  const warning = allFailedWarning(report);
+  if (warning !== undefined) notices.push(warning);
+  return [
+    '<header>',
+    `<h1>barrage load test report <span class="badge ${badge}" id="verdict">${escapeHtml(verdict.text)}</span></h1>`,
+    `<p class="meta">${meta.map((m) => `<span>${escapeHtml(m)}</span>`).join('')}</p>`,
+    ...notices.map((n) => `<p class="notice">${escapeHtml(n)}</p>`),
+    '</header>',
+  ].join('\n');
+}
+
+function tile(label: string, value: string, bad = false): string {
+  return `<div class="tile${bad ? ' bad' : ''}"><div class="label">${escapeHtml(label)}</div><div class="value">${escapeHtml(value)}</div></div>`;
+}
+
+function summary(r: RunResult): string {
+  const l = r.latency_ms;
+  const tiles = [
+    tile('Requests', formatCount(r.total)),
+    tile('Successful', formatCount(r.successes)),
+    tile(
+      'Failed',
+      `${formatCount(r.failures)} (${formatShare(r.failures, r.total)})`,
+      r.failures > 0,
+    ),
+    tile('Requests/sec', r.requests_per_sec.toFixed(2)),
+    tile('p50 ms', formatMs(l?.p50)),
+    tile('p95 ms', formatMs(l?.p95)),
+    tile('p99 ms', formatMs(l?.p99)),
+    tile('Max ms', formatMs(l?.max)),
+    tile('Mean ms', formatMs(l?.mean)),
+    tile('Received', formatBytes(r.bytes_received)),
+    tile('Sent', formatBytes(r.bytes_sent)),
+  ];
+  if (r.iterations !== r.total) tiles.push(tile('Iterations', formatCount(r.iterations)));
+  if (r.retries > 0) tiles.push(tile('Retries', formatCount(r.retries)));
+  return section('summary', 'Summary', `<div class="tiles">\n${tiles.join('\n')}\n</div>`);
+}
+
+function thresholds(summary: ThresholdSummary | undefined): string {
+  if (summary === undefined)
+    return section('thresholds', 'Thresholds', '<p class="empty">No thresholds are defined.</p>');
+  const rows = summary.results.map((t) => [
+    html(`<span class="mark ${t.pass ? 'pass' : 'fail'}">${t.pass ? '✓ pass' : '✗ fail'}</span>`),
+    html(`<code>${escapeHtml(t.threshold)}</code>`),
+    thresholdActual(t),
+    thresholdExpected(t),
+  ]);
+  const body = table(['result', 'threshold', 'actual', 'expected'], rows, {
+    numeric: [2],
+    id: 'thresholds-table',
+    rowClass: (i) => (summary.results[i]?.pass === false ? 'fail' : ''),
+  });
+  return section('thresholds', `Thresholds: ${summary.passed} of ${summary.total} passed`, body);
+}
+
+function figure(name: string, caption: string, label: string): string {
+  return [
+    `<figure data-chart="${name}">`,
+    `<figcaption>${escapeHtml(caption)}</figcaption>`,
+    `<div class="plot" role="img" aria-label="${escapeHtml(label)}"><noscript>Charts need JavaScript.</noscript></div>`,
+    '</figure>',
+  ].join('\n');
+}
+
+function charts(): string {
+  const figures = [
+    figure('throughput', 'Requests per second', 'requests per second over the run'),
+    figure('latency', 'Latency percentiles (ms)', 'p50, p95 and p99 latency per second'),
+    figure('errors', 'Failed requests per second', 'failed requests per second over the run'),
+  ];
+  return section(
+    'charts',
+    'Over time',
+    `<div class="charts">\n${figures.join('\n')}\n</div>`,
+    true,
+  );
+}
+
+/** The curve and, beside it, the percentiles people quote. */
+function distribution(r: RunResult): string {
+  const quoted = new Set([50, 90, 99, 99.9, 99.99, 100]);
+  const rows = r.latency_distribution
+    .filter((p) => quoted.has(p.percentile))
+    .map((p) => [p.percentile === 100 ? 'max' : `p${p.percentile}`, formatMs(p.ms)]);
+  const side =
+    rows.length === 0
+      ? '<p class="empty">No latency was measured.</p>'
+      : table(['percentile', 'ms'], rows, { numeric: [1] });
+  const curve = figure('distribution', 'Percentile curve', 'latency by percentile, log scale');
+  return section(
+    'distribution',
+    'Latency distribution',
+    `<div class="charts">\n${curve}\n<div>${side}</div>\n</div>`,
+  );
+}
+
+function countRows(entries: readonly [string, number][], whole: number): Cell[][] {
+  const sum = entries.reduce((acc, [, n]) => acc + n, 0);
+  return entries.map(([k, n]) => [k, formatCount(n), formatShare(n, Math.max(whole, sum))]);
+}
+
+function outcomes(r: RunResult): string {
+  const status = sortedStatusCodes(r);
+  const errors = sortedErrors(r);
+  const statusBody =
+    status.length === 0
+      ? '<p class="empty">No responses.</p>'
+      : table(['status', 'count', 'share'], countRows(status, r.total), { numeric: [1, 2] });
+  const errorBody =
+    errors.length === 0
+      ? '<p class="empty">No errors.</p>'
+      : table(['error kind', 'count', 'share'], countRows(errors, r.total), { numeric: [1, 2] });
+  return section(
+    'outcomes',
+    'Responses',
+    `<div class="columns">\n<div><h3>Status codes</h3>\n${statusBody}</div>\n<div><h3>Error kinds</h3>\n${errorBody}</div>\n</div>`,
+  );
+}
+
+function endpoints(r: RunResult): string {
+  const rows = r.endpoints.map((e) => [
+    e.name,
+    formatCount(e.requests),
+    formatCount(e.failures),
+    formatShare(e.failures, e.requests),
+    formatMs(e.latency_ms?.p50),
+    formatMs(e.latency_ms?.p95),
+    formatMs(e.latency_ms?.p99),
+    formatMs(e.latency_ms?.max),
+    Object.entries(e.status_codes)
+      .map(([code, n]) => `${code}: ${formatCount(n)}`)
+      .join(', '),
+  ]);
+  const head = [
+    'endpoint',
+    'requests',
+    'failed',
+    'error %',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    'max ms',
+    'status codes',
+  ];
+  return section(
+    'endpoints',
+    'Endpoints',
+    table(head, rows, { numeric: [1, 2, 3, 4, 5, 6, 7] }),
+    true,
+  );
+}
+
+const LATENCY_HEAD = ['', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'];
+
+function latencyRow(label: string, l: LatencySummary | undefined): Cell[] {
+  return [
+    label,
+    formatMs(l?.p50),
+    formatMs(l?.p90),
+    formatMs(l?.p95),
+    formatMs(l?.p99),
+    formatMs(l?.max),
+  ];
+}
+
+function openModel(r: RunResult): string | undefined {
+  if (r.intended_latency_ms === undefined && r.late === 0 && r.dropped === 0) return undefined;
+  const rows = [
+    latencyRow('from the actual send (service time)', r.latency_ms),
+    latencyRow('from the intended send (coordinated omission corrected)', r.intended_latency_ms),
+  ];
+  const counts = `<p>Late permits: ${formatCount(r.late)} · Dropped permits: ${formatCount(r.dropped)}</p>`;
+  return section(
+    'open-model',
+    'Open model',
+    `${table(LATENCY_HEAD, rows, { numeric: [1, 2, 3, 4, 5] })}\n${counts}`,
+  );
+}
+
+function websocket(r: RunResult): string | undefined {
+  const ws = r.websocket;
+  if (ws === undefined) return undefined;
+  const counts = table(
+    ['sessions', 'failed', 'messages sent', 'messages received'],
+    [
+      [
+        formatCount(ws.sessions),
+        formatCount(ws.failures),
+        formatCount(ws.msgs_sent),
+        formatCount(ws.msgs_received),
+      ],
+    ],
+    { numeric: [0, 1, 2, 3] },
+  );
+  const timings = table(
+    LATENCY_HEAD,
+    [
+      latencyRow('connecting', ws.connecting_ms),
+      latencyRow('message round trip', ws.message_rtt_ms),
+      latencyRow('session duration', ws.session_duration_ms),
+    ],
+    { numeric: [1, 2, 3, 4, 5] },
+  );
+  return section('websocket', 'WebSocket', `${counts}\n<h3>Timings</h3>\n${timings}`);
+}
+
+function checks(r: RunResult): string | undefined {
+  const c = r.checks;
+  if (c === undefined) return undefined;
+  const rows: Cell[][] = Object.entries(c.by_name).map(([name, n]) => [
+    name,
+    formatCount(n.passes),
+    formatCount(n.fails),
+    formatShare(n.passes, n.passes + n.fails),
+  ]);
+  rows.push([
+    'all checks',
+    formatCount(c.passes),
+    formatCount(c.fails),
+    c.rate === undefined ? 'n/a' : formatShare(c.passes, c.passes + c.fails),
+  ]);
+  const body = table(['check', 'passes', 'fails', 'pass rate'], rows, {
+    numeric: [1, 2, 3],
+    id: 'checks-table',
+  });
+  return section('checks', 'Checks', body, true);
+}
+
+function auth(r: RunResult): string | undefined {
+  const a = r.auth;
+  if (a === undefined) return undefined;
+  const body = table(
+    ['token fetches', 'failed', 'p50 ms', 'p95 ms', 'max ms'],
+    [
+      [
+        formatCount(a.token_fetches),
+        formatCount(a.failures),
+        formatMs(a.latency_ms?.p50),
+        formatMs(a.latency_ms?.p95),
+        formatMs(a.latency_ms?.max),
+      ],
+    ],
+    { numeric: [0, 1, 2, 3, 4] },
+  );
+  return section('auth', 'Authentication', body);
+}
+
+function configuration(config: Readonly<Record<string, unknown>>): string {
+  const text =
+    Object.keys(config).length === 0 ? '(defaults only)\n' : stringify(config, { lineWidth: 0 });
+  return section(
+    'config',
+    'Configuration (secrets redacted)',
+    `<pre>${escapeHtml(text)}</pre>`,
+    true,
+  );
+}
+
+/** `sha-256` of a script's text as CSP wants it. */
+function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** The whole report as one HTML document. */
+export function renderHtmlReport(report: RunReport, options: HtmlReportOptions): string {
+  const r = report.result;
+  const { chart } = options;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${cspHash(chart.script)} ${cspHash(CHARTS_SCRIPT)}`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const title = `barrage report: ${report.meta.target ?? 'scenario'} (${verdictOf(report).text})`;
+  const sections = [
+    summary(r),
+    thresholds(report.thresholds),
+    charts(),
+    distribution(r),
+    outcomes(r),
+    endpoints(r),
+    openModel(r),
+    websocket(r),
+    checks(r),
+    auth(r),
+    configuration(report.config),
+  ].filter((s): s is string => s !== undefined);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    `<meta name="generator" content="barrage ${escapeHtml(options.version)}">`,
+    `<title>${escapeHtml(title)}</title>`,
+    '<link rel="icon" href="data:,">',
+    `<style>${chart.style}</style>`,
+    `<style>${REPORT_STYLE}</style>`,
+    '</head>',
+    '<body>',
+    header(report),
+    '<main>',
+    ...sections,
+    '</main>',
+    `<footer>Generated by barrage ${escapeHtml(options.version)}. Charts drawn with ${escapeHtml(chart.name)}. This file is self-contained: it loads nothing.</footer>`,
+    `<script type="application/json" id="barrage-data">${scriptJson(toJsonResult(report))}</script>`,
+    `<script>${chart.script}</script>`,
+    `<script>${CHARTS_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,192 @@
+/**
+ * The Markdown summary (`--summary-md`, `report.summary_md`, and appended to
+ * `$GITHUB_STEP_SUMMARY` when that is set): a heading with the verdict, the headline figures,
+ * the thresholds, and the breakdowns that apply (endpoints when there are two or more, status
+ * codes, error kinds, checks, WebSocket). GitHub-flavoured tables; ✅/❌ marks.
+ *
+ * User text (endpoint and check names) is escaped so that it stays plain text in a table cell:
+ * ASCII punctuation that Markdown or HTML would read (\ ` * _ [ ] < > | ~ & #) gets a backslash,
+ * line breaks become spaces. Threshold expressions are code spans. The text ends with a blank line, so that summaries
+ * appended one after another (several steps of a job) stay apart.
+ */
+import type { RunResult } from '../../runtime/run-result.js';
+import {
+  formatCount,
+  formatMs,
+  formatShare,
+  sortedErrors,
+  sortedStatusCodes,
+  thresholdActual,
+  thresholdExpected,
+  verdictOf,
+} from './report-figures.js';
+import type { RunReport, ThresholdSummary } from './run-report.js';
+
+/** `text` as plain text inside a Markdown table cell. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ').replace(/[\\`*_[\]<>|~&#]/g, '\\$&');
+}
+
+/**
+ * `text` as a code span inside a table cell: fenced by one more backtick than its longest run of
+ * backticks (padded with spaces when it starts or ends with one), `|` escaped as GFM tables need.
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** A GitHub-flavoured table; `right` names the right-aligned columns (by index). */
+function table(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly number[],
+): string[] {
+  const align = head.map((_, i) => (right.includes(i) ? '---:' : '---'));
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(head), line(align), ...rows.map(line)];
+}
+
+function heading(report: RunReport): string {
+  const verdict = verdictOf(report);
+  const mark = verdict.passed === undefined ? '' : verdict.passed ? '✅ ' : '❌ ';
+  return `## ${mark}barrage: ${verdict.text}`;
+}
+
+function metaLine(report: RunReport): string {
+  const r = report.result;
+  const parts = [
+    report.meta.target === undefined ? 'scenario' : escapeMarkdown(report.meta.target),
+    escapeMarkdown(report.meta.load),
+    `${(r.duration_ms / 1000).toFixed(2)} s`,
+    `started ${r.started_at}`,
+  ];
+  if (r.interrupted) parts.push('**interrupted**');
+  return parts.join(' · ');
+}
+
+function headline(r: RunResult): string[] {
+  const l = r.latency_ms;
+  return table(
+    ['Requests', 'Failed', 'Requests/sec', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+    [
+      [
+        formatCount(r.total),
+        `${formatCount(r.failures)} (${formatShare(r.failures, r.total)})`,
+        r.requests_per_sec.toFixed(2),
+        formatMs(l?.p50),
+        formatMs(l?.p95),
+        formatMs(l?.p99),
+        formatMs(l?.max),
+      ],
+    ],
+    [0, 1, 2, 3, 4, 5, 6],
+  );
+}
+
+function thresholds(summary: ThresholdSummary): string[] {
+  return [
+    `### Thresholds: ${summary.passed}/${summary.total} passed`,
+    '',
+    ...table(
+      ['', 'Threshold', 'Actual', 'Expected'],
+      summary.results.map((t) => [
+        t.pass ? '✅' : '❌',
+        codeSpan(t.threshold),
+        thresholdActual(t),
+        codeSpan(thresholdExpected(t)),
+      ]),
+      [2],
+    ),
+  ];
+}
+
+function endpoints(r: RunResult): string[] {
+  if (r.endpoints.length < 2) return [];
+  return [
+    '### Endpoints',
+    '',
+    ...table(
+      ['Endpoint', 'Requests', 'Failed', 'p50 ms', 'p95 ms', 'p99 ms'],
+      r.endpoints.map((e) => [
+        escapeMarkdown(e.name),
+        formatCount(e.requests),
+        formatCount(e.failures),
+        formatMs(e.latency_ms?.p50),
+        formatMs(e.latency_ms?.p95),
+        formatMs(e.latency_ms?.p99),
+      ]),
+      [1, 2, 3, 4, 5],
+    ),
+  ];
+}
+
+function counts(title: string, head: string, entries: [string, number][], whole: number): string[] {
+  if (entries.length === 0) return [];
+  const sum = entries.reduce((acc, [, n]) => acc + n, 0);
+  const rows = entries.map(([k, n]) => [
+    escapeMarkdown(k),
+    formatCount(n),
+    formatShare(n, Math.max(whole, sum)),
+  ]);
+  return [`### ${title}`, '', ...table([head, 'Count', 'Share'], rows, [1, 2])];
+}
+
+function checks(r: RunResult): string[] {
+  if (r.checks === undefined) return [];
+  const rows = Object.entries(r.checks.by_name).map(([name, c]) => [
+    c.fails === 0 ? '✅' : '❌',
+    escapeMarkdown(name),
+    formatCount(c.passes),
+    formatCount(c.fails),
+  ]);
+  return ['### Checks', '', ...table(['', 'Check', 'Passes', 'Fails'], rows, [2, 3])];
+}
+
+function websocket(r: RunResult): string[] {
+  const ws = r.websocket;
+  if (ws === undefined) return [];
+  return [
+    '### WebSocket',
+    '',
+    ...table(
+      ['Sessions', 'Failed', 'Sent', 'Received', 'Connecting p95 ms', 'Round trip p95 ms'],
+      [
+        [
+          formatCount(ws.sessions),
+          formatCount(ws.failures),
+          formatCount(ws.msgs_sent),
+          formatCount(ws.msgs_received),
+          formatMs(ws.connecting_ms?.p95),
+          formatMs(ws.message_rtt_ms?.p95),
+        ],
+      ],
+      [0, 1, 2, 3, 4, 5],
+    ),
+  ];
+}
+
+/** The Markdown summary of a run, ending with a blank line. */
+export function renderSummaryMarkdown(report: RunReport): string {
+  const r = report.result;
+  const blocks: string[][] = [
+    [heading(report)],
+    [metaLine(report)],
+    headline(r),
+    report.thresholds === undefined ? [] : thresholds(report.thresholds),
+    endpoints(r),
+    counts('Status codes', 'Status', sortedStatusCodes(r), r.total),
+    counts('Errors', 'Error kind', sortedErrors(r), r.total),
+    checks(r),
+    websocket(r),
+  ];
+  return (
+    blocks
+      .filter((b) => b.length > 0)
+      .map((b) => b.join('\n'))
+      .join('\n\n') + '\n\n'
+  );
+}
