@@ -120,7 +120,7 @@ export function allFailedWarning(report: RunReport): string | undefined {
   const { result } = report;
   if (result.total === 0 || result.successes !== 0 || report.thresholds !== undefined)
     return undefined;
-  return `WARNING: every request failed (${result.failures} of ${result.total}). No thresholds are set, so the exit code is 0.`;
+  return `WARNING: every request failed (${result.failures} of ${result.total}). No thresholds are set, so this alone does not fail the run (add e.g. --threshold "http_req_failed:rate < 0.01").`;
 }
 
 /** The whole terminal report, ending with a newline. */

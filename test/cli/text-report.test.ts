@@ -153,7 +153,7 @@ t.test('closed model: no open-model block, no retries line at 0', (t) => {
 t.test('warning when every request failed and no thresholds are set', (t) => {
   const failed = runResultFixture({ successes: 0, failures: 1000, errors: { refused: 1000 } });
   const warning =
-    'WARNING: every request failed (1000 of 1000). No thresholds are set, so the exit code is 0.';
+    'WARNING: every request failed (1000 of 1000). No thresholds are set, so this alone does not fail the run (add e.g. --threshold "http_req_failed:rate < 0.01").';
   const cases = [
     { name: 'all failed, no thresholds', report: runReportFixture(failed), want: true },
     {
