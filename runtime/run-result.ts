@@ -1,7 +1,8 @@
 /**
  * RunResult: the figures of a finished run (spec §2.7 and DESIGN.md §7), computed once from the
  * merged ShardSnapshot. Reports read this, never live runtime objects. Field names are the JSON
- * result's (snake_case) so the JSON report is this object in a fixed key order.
+ * result's (snake_case); the JSON report orders the keys, rounds latencies to 3 decimals and
+ * writes null where a figure has no data.
  */
 
 /** Latency summary in milliseconds. */
@@ -56,6 +57,7 @@ export interface WsResult {
 export interface ChecksResult {
   readonly passes: number;
   readonly fails: number;
+  /** Passing share, 0 to 1; undefined when no check ran. */
   readonly rate: number | undefined;
   readonly by_name: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
 }
