@@ -7,6 +7,7 @@ import type { Plan } from '../../dsl/plan/plan.js';
 import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
 import type { Recorder } from '../metrics/recorder.js';
 import type { SessionRunner } from '../worker/iteration.js';
+import { createSessionRunner } from '../ws/ws-session.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
 export interface ServiceContext {
@@ -27,8 +28,16 @@ export interface SegmentServices {
 /** Builds the segment's services. */
 export function createSegmentServices(context: ServiceContext): SegmentServices {
   const auth = context.plan.auth;
+  const provider =
+    auth === undefined || auth.type === 'oauth2' ? undefined : staticAuthProvider(auth);
   return {
-    auth: auth === undefined || auth.type === 'oauth2' ? undefined : staticAuthProvider(auth),
-    ws: undefined,
+    auth: provider,
+    ws: createSessionRunner({
+      endpoints: context.plan.graph.endpoints,
+      recorder: context.recorder,
+      now: context.now,
+      auth: provider,
+      insecure: context.plan.insecure,
+    }),
   };
 }
