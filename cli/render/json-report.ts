@@ -28,7 +28,10 @@ export interface JsonLatency {
   readonly p99: number;
 }
 
-/** One endpoint as JSON. */
+/**
+ * One endpoint as JSON. For a WebSocket endpoint requests are sessions, latency_ms is the session
+ * duration, and `websocket` holds its own WebSocket figures (absent for HTTP endpoints).
+ */
 export interface JsonEndpoint {
   readonly name: string;
   readonly requests: number;
@@ -36,6 +39,7 @@ export interface JsonEndpoint {
   readonly latency_ms: JsonLatency | null;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
+  readonly websocket?: JsonWs;
 }
 
 /** One second of the run as JSON. */
@@ -143,6 +147,7 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     latency_ms: latency(e.latency_ms),
     status_codes: e.status_codes,
     errors: e.errors,
+    ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
   };
 }
 
