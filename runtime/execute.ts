@@ -57,7 +57,9 @@ export async function execute(
     }, SNAPSHOT_EVERY_MS / 4);
   };
   for (const spec of specs) hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress));
-  const relay = (type: 'stop' | 'hard-stop') => () => hosts.forEach((h) => h.send({ type }));
+  const relay = (type: 'go' | 'stop' | 'hard-stop') => () => hosts.forEach((h) => h.send({ type }));
+  // Threads boot at different speeds: all begin dispatch together, once every one is ready.
+  void Promise.all(hosts.map((h) => h.ready)).then(relay('go'));
   options.stop.addEventListener('abort', relay('stop'));
   options.hardStop.addEventListener('abort', relay('hard-stop'));
   if (options.stop.aborted) relay('stop')();

@@ -22,7 +22,10 @@ export interface PercentilePoint {
   readonly ms: number;
 }
 
-/** One endpoint's line in the reports. */
+/**
+ * One endpoint's line in the reports. For a WebSocket endpoint, requests are sessions, latency is
+ * the session duration, and `websocket` holds its WebSocket figures (absent for HTTP endpoints).
+ */
 export interface EndpointResult {
   readonly name: string;
   readonly requests: number;
@@ -30,6 +33,7 @@ export interface EndpointResult {
   readonly latency_ms: LatencySummary | undefined;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
+  readonly websocket?: WsResult;
 }
 
 /** One second of the run. */

@@ -15,7 +15,9 @@ export class ServeCommand extends BaseCommand {
       Serves a small target on 127.0.0.1 for trying barrage: /, /json, /delay/:ms, /status/:code,
       /login (POST, returns a token), /me (needs it), /oauth/token (client credentials:
       barrage-demo / demo-secret), /flaky (every 5th request is a 503), /echo, /drip, /bytes/:n,
-      and /__stats (request counts). Runs until Ctrl+C.
+      /ws/echo (WebSocket: echoes text and binary frames, ?delay=ms before each reply), and
+      /__stats (request counts; a WebSocket session counts once, at its upgrade). Runs until
+      Ctrl+C.
     `,
     examples: [['On port 8080', '$0 serve --port 8080']],
   });

@@ -31,7 +31,10 @@ export interface JsonLatency {
   readonly p99: number;
 }
 
-/** One endpoint as JSON. */
+/**
+ * One endpoint as JSON. For a WebSocket endpoint requests are sessions, latency_ms is the session
+ * duration, and `websocket` holds its own WebSocket figures (absent for HTTP endpoints).
+ */
 export interface JsonEndpoint {
   readonly name: string;
   readonly requests: number;
@@ -39,6 +42,7 @@ export interface JsonEndpoint {
   readonly latency_ms: JsonLatency | null;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
+  readonly websocket?: JsonWs;
 }
 
 /** One second of the run as JSON. */
@@ -153,6 +157,7 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     latency_ms: latency(e.latency_ms),
     status_codes: e.status_codes,
     errors: e.errors,
+    ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
   };
 }
 

@@ -110,7 +110,16 @@ export function renderErrorTable(result: RunResult): string | undefined {
   return table === undefined ? undefined : `Errors:\n${table}`;
 }
 
-/** One line per endpoint with its latency percentiles; undefined unless there are two or more. */
+/** Marks a WebSocket endpoint's name in the endpoint table. */
+const WS_MARK = ' (ws)';
+/** The note under an endpoint table that has WebSocket endpoints. */
+export const WS_ENDPOINT_NOTE =
+  '(ws) WebSocket endpoint: requests are sessions, latency is the session duration.';
+
+/**
+ * One line per endpoint with its latency percentiles; undefined unless there are two or more.
+ * WebSocket endpoints are marked `(ws)` (the mark survives name cutting) and explained below.
+ */
 export function renderEndpointTable(endpoints: readonly EndpointResult[]): string | undefined {
   if (endpoints.length < 2) return undefined;
   const head = ['endpoint', 'requests', 'failures', 'p50 ms', 'p95 ms', 'p99 ms'];
@@ -122,7 +131,16 @@ export function renderEndpointTable(endpoints: readonly EndpointResult[]): strin
     ms(e.latency_ms?.p95),
     ms(e.latency_ms?.p99),
   ]);
-  return `Endpoints:\n${plainTable(head, fitNames(head, rows))}`;
+  const budget = nameBudget(head, rows);
+  const fitted = rows.map(([name = '', ...rest], i) => {
+    const ws = endpoints[i]!.websocket !== undefined;
+    const cut = ws
+      ? truncateName(name, Math.max(1, budget - WS_MARK.length)) + WS_MARK
+      : truncateName(name, budget);
+    return [cut, ...rest];
+  });
+  const note = endpoints.some((e) => e.websocket !== undefined) ? `\n${WS_ENDPOINT_NOTE}` : '';
+  return `Endpoints:\n${plainTable(head, fitted)}${note}`;
 }
 
 /** WebSocket sessions, messages and timings as a two-column table. */
@@ -132,10 +150,13 @@ export function renderWsTable(ws: WsResult): string {
     ['failures', String(ws.failures)],
     ['messages sent', String(ws.msgs_sent)],
     ['messages received', String(ws.msgs_received)],
+    ['connecting p50 ms', ms(ws.connecting_ms?.p50)],
     ['connecting p95 ms', ms(ws.connecting_ms?.p95)],
     ['message rtt p50 ms', ms(ws.message_rtt_ms?.p50)],
     ['message rtt p95 ms', ms(ws.message_rtt_ms?.p95)],
     ['message rtt p99 ms', ms(ws.message_rtt_ms?.p99)],
+    ['session p50 ms', ms(ws.session_duration_ms?.p50)],
+    ['session p95 ms', ms(ws.session_duration_ms?.p95)],
   ];
   return `WebSocket:\n${keyValueTable(rows)}`;
 }

@@ -1,8 +1,8 @@
 /**
  * The target server's route table: one plain function per route. Exact paths are matched
- * first, then prefixes ending in '/'. To add a route (e.g. a WebSocket echo), write its
- * function here or in its own file and add one entry to TARGET_ROUTES; an `upgrade` handler on
- * the entry receives HTTP upgrades for that path.
+ * first, then prefixes ending in '/'. To add a route, write its function here or in its own file
+ * and add one entry to TARGET_ROUTES; an `upgrade` handler on the entry receives HTTP upgrades for
+ * that path (as /ws/echo's does).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginRoute, meRoute } from './bearer-auth-routes.js';
@@ -17,6 +17,7 @@ import {
   type PrebuiltResponse,
 } from './respond.js';
 import type { TargetContext, TargetRoute } from './target-route.js';
+import { wsEchoRequest, wsEchoUpgrade } from './ws-echo-route.js';
 
 /** Largest body /bytes/:n and /drip serve: 10 MiB. */
 export const MAX_BYTES = 10 * 1024 * 1024;
@@ -180,6 +181,7 @@ export const TARGET_ROUTES: readonly TargetRoute[] = [
   { name: 'echo', path: '/echo', handle: echo },
   { name: 'drip', path: '/drip', handle: drip },
   { name: 'bytes', path: '/bytes/', handle: bytes },
+  { name: 'ws_echo', path: '/ws/echo', handle: wsEchoRequest, upgrade: wsEchoUpgrade },
   { name: '__stats', path: '/__stats', handle: statsRoute, uncounted: true },
 ];
 

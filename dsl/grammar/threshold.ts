@@ -55,12 +55,17 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = Object.freeze({
     'HTTP request duration, from sending it to the last byte of the response',
   ),
   http_req_failed: rate(
-    'Failed HTTP requests: rate is their share of all requests, count their number',
+    'Failed requests (a WebSocket session is one): rate is their share of all requests, count their number',
   ),
-  http_requests: counter(['rate', 'count'], 'HTTP requests sent: count in all, rate per second'),
+  http_requests: counter(
+    ['rate', 'count'],
+    'Requests sent (a WebSocket session is one): count in all, rate per second',
+  ),
   ws_connecting: trend('WebSocket connection time, from the upgrade request to the open socket'),
   ws_message_rtt: trend('WebSocket round trip, from a message sent to the next message received'),
-  ws_session_duration: trend('WebSocket session length, from open to close'),
+  ws_session_duration: trend(
+    'WebSocket session length, from the upgrade request to the close acknowledgement',
+  ),
   ws_msgs_sent: counter(
     ['count', 'rate'],
     'WebSocket messages sent: count in all, rate per second',

@@ -105,12 +105,17 @@ function compareKeys(a: string, b: string): number {
 }
 
 function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapshot {
+  const ws = mergePresent(
+    all.map((e) => e.ws),
+    mergeWs,
+  );
   return {
     requests: sum(all, (e) => e.requests),
     failures: sum(all, (e) => e.failures),
     latency: addEncoded(all.map((e) => e.latency)),
     statusCodes: mergeCounts(all.map((e) => e.statusCodes)),
     errors: mergeCounts(all.map((e) => e.errors)),
+    ...(ws === undefined ? {} : { ws }),
   };
 }
 

@@ -18,6 +18,12 @@
  * Definitions: service latency = endUs − startUs; intended latency = endUs − intendedUs (open
  * model, when the permit had an intended time); elapsedMs = elapsedUs / 1000 as passed to
  * snapshot() (run-segment passes the time after in-flight requests finished).
+ *
+ * A WebSocket session is one request of its endpoint (spec §1.3: a permit is one request through
+ * the protocol client): it counts in requests, successes, failures, error kinds, status codes
+ * (the handshake's: 101, or the refusal's) and the per-second series. Its duration goes to its
+ * endpoint's latency histogram but not to the run's, which stays HTTP service time; the
+ * WebSocket histograms and counters are kept for the run and for each endpoint.
  */
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 import { ERROR_KINDS, type ErrorKind } from '../failure/error-kind.js';
@@ -29,8 +35,8 @@ import type {
   EndpointSnapshot,
   SecondSnapshot,
   ShardSnapshot,
-  WsSnapshot,
 } from './snapshot.js';
+import { WsFigures } from './ws-figures.js';
 
 /** Statuses counted in the array; others (HTTP allows 100–999) go to a Map. */
 const STATUS_SLOTS = 1000;
@@ -57,6 +63,8 @@ class EndpointFigures {
   readonly statuses = new Float64Array(STATUS_SLOTS);
   readonly errors = new Float64Array(ERROR_KINDS.length);
   otherStatuses: Map<number, number> | undefined;
+  /** WebSocket figures of a ws:// endpoint, created on its first session. */
+  ws: WsFigures | undefined;
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -78,6 +86,7 @@ class EndpointFigures {
       latency: this.latency.encode(),
       statusCodes: statusCounts([this]),
       errors: errorCounts([this]),
+      ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
     };
   }
 }
@@ -94,17 +103,6 @@ class SecondBucket {
   /** The snapshot of a sealed bucket, reused until it is written again. */
   view: SecondSnapshot | undefined;
   constructor(readonly second: number) {}
-}
-
-/** WebSocket counters, created on the first WebSocket event. */
-class WsFigures {
-  sessions = 0;
-  failures = 0;
-  msgsSent = 0;
-  msgsReceived = 0;
-  readonly connecting = new CachedHistogram();
-  readonly rtt = new CachedHistogram();
-  readonly session = new CachedHistogram();
 }
 
 /** Token fetch counters, created on the first fetch. */
@@ -209,25 +207,44 @@ export class Recorder {
     this.#retries++;
   }
 
-  /** A WebSocket session (connectUs -1: never opened); not in the per-second request series. */
-  recordWsSession(ok: boolean, connectUs: number, sessionUs: number, _endUs: number): void {
-    const ws = (this.#ws ??= new WsFigures());
-    ws.sessions++;
-    if (!ok) ws.failures++;
-    if (connectUs >= 0) ws.connecting.recordMicros(connectUs);
-    ws.session.recordMicros(sessionUs);
+  /**
+   * A WebSocket session of an endpoint, counted as one request of it: `status` is the handshake's
+   * (101, a refusal's status, 0 without a response), `connectUs` the handshake time (-1: never
+   * opened), times in µs since dispatch start.
+   */
+  recordWsSession(
+    endpoint: number,
+    status: number,
+    kind: ErrorKind | undefined,
+    connectUs: number,
+    startUs: number,
+    endUs: number,
+  ): void {
+    const figures = this.#endpoints[endpoint]!;
+    this.#count(figures, this.#bucketAt(endUs), kind);
+    if (status > 0) figures.countStatus(status);
+    const value = clampMicros(endUs - startUs);
+    const index = indexOfMicros(value);
+    figures.latency.record(index, value);
+    const ok = kind === undefined;
+    (this.#ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
+    (figures.ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
   }
 
-  /** A WebSocket message sent (true) or received (false). */
-  recordWsMessage(sent: boolean): void {
-    const ws = (this.#ws ??= new WsFigures());
-    if (sent) ws.msgsSent++;
-    else ws.msgsReceived++;
+  /** A WebSocket message (a data frame) of an endpoint, sent (true) or received, and its size. */
+  recordWsMessage(endpoint: number, sent: boolean, bytes: number): void {
+    (this.#ws ??= new WsFigures()).addMessage(sent);
+    (this.#endpoints[endpoint]!.ws ??= new WsFigures()).addMessage(sent);
+    if (sent) this.#bytesOut += bytes;
+    else this.#bytesIn += bytes;
   }
 
-  /** A WebSocket round trip in µs. */
-  recordWsRtt(us: number): void {
-    (this.#ws ??= new WsFigures()).rtt.recordMicros(us);
+  /** A WebSocket round trip of an endpoint (message sent → its response), in µs. */
+  recordWsRtt(endpoint: number, us: number): void {
+    const value = clampMicros(us);
+    const index = indexOfMicros(value);
+    (this.#ws ??= new WsFigures()).rtt.record(index, value);
+    (this.#endpoints[endpoint]!.ws ??= new WsFigures()).rtt.record(index, value);
   }
 
   /** One check of a TypeScript scenario (allocates only for a name seen the first time). */
@@ -277,7 +294,7 @@ export class Recorder {
       intended: this.#openModel ? this.#intended.encode() : '',
       endpoints: this.#endpoints.map((e) => e.snapshot()),
       series: this.#series(Math.floor(elapsedUs / 1e6)),
-      ws: this.#ws === undefined ? undefined : wsSnapshot(this.#ws),
+      ws: this.#ws === undefined ? undefined : this.#ws.snapshot(),
       checks: this.#checks === undefined ? undefined : checksSnapshot(this.#checks),
       auth: this.#auth === undefined ? undefined : authSnapshot(this.#auth),
       interrupted: this.#interrupted,
@@ -398,18 +415,6 @@ function errorCounts(endpoints: readonly EndpointFigures[]): Counts {
     if (n > 0) out[kind] = n;
   }
   return out;
-}
-
-function wsSnapshot(ws: WsFigures): WsSnapshot {
-  return {
-    sessions: ws.sessions,
-    failures: ws.failures,
-    msgsSent: ws.msgsSent,
-    msgsReceived: ws.msgsReceived,
-    connecting: ws.connecting.encode(),
-    rtt: ws.rtt.encode(),
-    session: ws.session.encode(),
-  };
 }
 
 function checksSnapshot(checks: ReadonlyMap<string, CheckCount>): ChecksSnapshot {

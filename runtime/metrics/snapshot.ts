@@ -12,13 +12,17 @@ export type EncodedHistogram = string;
 /** Counts by key (status code, error kind, check name…). */
 export type Counts = Readonly<Record<string, number>>;
 
-/** One endpoint's figures. */
+/**
+ * One endpoint's figures. For a ws:// endpoint a request is a session and the latency its
+ * duration; `ws` holds its WebSocket figures (absent for HTTP endpoints).
+ */
 export interface EndpointSnapshot {
   readonly requests: number;
   readonly failures: number;
   readonly latency: EncodedHistogram;
   readonly statusCodes: Counts;
   readonly errors: Counts;
+  readonly ws?: WsSnapshot;
 }
 
 /** Requests that completed during one whole second of the run. */
@@ -31,7 +35,7 @@ export interface SecondSnapshot {
   readonly latency: EncodedHistogram;
 }
 
-/** WebSocket session figures. */
+/** WebSocket figures: sessions (with their failures), data frames, and times in µs. */
 export interface WsSnapshot {
   readonly sessions: number;
   readonly failures: number;

@@ -76,6 +76,7 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     latency_ms: summarizeEncoded(e.latency),
     status_codes: e.statusCodes,
     errors: e.errors,
+    ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * The pattern controller of spec §1.10: it reads the plan's rate at elapsed time 0 and sets it,
- * then every 100 ms computes elapsed = now - start, asks the plan for the rate at that time and
- * sets it on the arrival controller (the Pacer, which the Scheduler reads); when the plan is
- * complete it cancels the run (onComplete).
+ * then every 100 ms asks the plan for the rate at the elapsed time and sets it on the arrival
+ * controller (the Pacer, which the Scheduler reads); when the plan is complete it cancels the run
+ * (onComplete). The elapsed time of tick k is taken as k × 100 ms, the tick's own time, and the
+ * Pacer is re-anchored there: a timer that fires late (a busy event loop) then does not stretch a
+ * step or a spike by its lateness, since the permit count follows the planned rate changes.
  */
 import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
 import type { Pacer } from './pacer.js';
@@ -34,16 +36,22 @@ export class PatternController {
 
   /** Sets the initial rate and starts the 100 ms loop. */
   start(): void {
-    this.pacer.setRate(this.rateAt(0), this.now());
+    this.pacer.setRate(this.rateAt(0), 0);
     const totalMs = patternDurationMs(this.pattern);
+    let tick = 0;
     this.#timer = setInterval(() => {
-      const nowUs = this.now();
-      if (nowUs / 1000 >= totalMs) {
-        this.stop();
-        this.onComplete();
-        return;
+      const nowMs = this.now() / 1000;
+      // Every tick due by now, at its own time (a late timer catches up, not stretches).
+      while ((tick + 1) * PATTERN_TICK_MS <= nowMs) {
+        tick++;
+        const atMs = tick * PATTERN_TICK_MS;
+        if (atMs >= totalMs) {
+          this.stop();
+          this.onComplete();
+          return;
+        }
+        this.pacer.setRate(this.rateAt(atMs), atMs * 1000);
       }
-      this.pacer.setRate(this.rateAt(nowUs / 1000), nowUs);
       this.onRateChange();
     }, PATTERN_TICK_MS);
   }

@@ -35,14 +35,15 @@ export class Scheduler {
   async run(): Promise<void> {
     while (!this.#stopped) {
       const now = this.now();
-      if (now >= this.endUs) break;
+      // Permits due before the end are sent even when this wake-up came late, past the end.
+      const horizon = Math.min(now, this.endUs);
       let next = this.pacer.intendedTime(this.#sent);
-      while (next <= now && this.#sent < this.limit) {
+      while (next <= horizon && next < this.endUs && this.#sent < this.limit) {
         this.queue.offer(next);
         this.#sent++;
         next = this.pacer.intendedTime(this.#sent);
       }
-      if (this.#sent >= this.limit) break;
+      if (this.#sent >= this.limit || now >= this.endUs) break;
       await this.#sleep(Math.min(next, this.endUs, now + MAX_SLEEP_US) - now);
     }
     this.queue.close();

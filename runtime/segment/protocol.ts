@@ -18,11 +18,13 @@ export interface SegmentStart {
   readonly snapshotEveryMs: number;
 }
 
-/** Main thread → segment. */
-export type HostToSegment = { readonly type: 'stop' } | { readonly type: 'hard-stop' };
+/** Main thread → segment. `go` starts dispatch once every thread is ready, so all begin together. */
+export type HostToSegment =
+  { readonly type: 'go' } | { readonly type: 'stop' } | { readonly type: 'hard-stop' };
 
 /** Segment → main thread. */
 export type SegmentToHost =
+  | { readonly type: 'ready' }
   | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot }
   | { readonly type: 'done'; readonly outcome: SegmentOutcome }
   | { readonly type: 'failed'; readonly message: string };

@@ -3,7 +3,8 @@
  * source, its pattern controller, one metrics shard, and a deadline sweep that aborts requests past
  * their timeout. The run ends at the request limit, the duration, the pattern's end, a feeder
  * running out, or `stop`; then the permit stream closes, in-flight requests finish (bounded by
- * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests too.
+ * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests (and
+ * WebSocket sessions) too.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../dsl/plan/plan.js';
@@ -35,6 +36,8 @@ export interface SegmentControl {
   /** Receives a cumulative snapshot every `snapshotEveryMs` (live views, thread transport). */
   readonly onSnapshot?: (snapshot: ShardSnapshot) => void;
   readonly snapshotEveryMs?: number;
+  /** Resolves when dispatch may begin (worker threads start together); absent: at once. */
+  readonly ready?: () => Promise<void>;
 }
 
 /** A segment's outcome: its shard, and the message of a fatal error that ended it early. */
@@ -50,6 +53,7 @@ export async function runSegment(
   control: SegmentControl,
 ): Promise<SegmentOutcome> {
   const { plan } = spec;
+  await control.ready?.();
   if (plan.startAt !== undefined && plan.startAt > clock.wallMs())
     await sleep(plan.startAt - clock.wallMs());
   const startUs = clock.nowUs();
@@ -113,7 +117,7 @@ export async function runSegment(
   const onStop = (): void => stop();
   const onHardStop = (): void => {
     stop();
-    for (const vu of users) vu.exchange.abort(new HardStopError());
+    for (const vu of users) vu.abort(new HardStopError());
   };
   control.stop.addEventListener('abort', onStop);
   control.hardStop.addEventListener('abort', onHardStop);
@@ -246,7 +250,7 @@ function startTimers(
   const sweep = setInterval(() => {
     const t = now();
     for (const vu of users)
-      if (vu.deadlineUs !== 0 && t > vu.deadlineUs) vu.exchange.abort(new RequestTimeoutError());
+      if (vu.deadlineUs !== 0 && t > vu.deadlineUs) vu.abort(new RequestTimeoutError());
   }, sweepMs);
   const snapshots =
     control.onSnapshot === undefined

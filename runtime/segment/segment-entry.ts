@@ -13,11 +13,17 @@ const start = workerData as SegmentStart;
 const stop = new AbortController();
 const hardStop = new AbortController();
 const send = (message: SegmentToHost): void => port.postMessage(message);
+let go: () => void = () => undefined;
+const started = new Promise<void>((resolve) => (go = resolve));
 
 port.on('message', (message: HostToSegment) => {
-  if (message.type === 'stop') stop.abort();
-  else hardStop.abort();
+  if (message.type === 'go') go();
+  else if (message.type === 'stop') {
+    stop.abort();
+    go();
+  } else hardStop.abort();
 });
+send({ type: 'ready' });
 
 try {
   const outcome = await runSegment(start.spec, systemClock, {
@@ -25,6 +31,7 @@ try {
     hardStop: hardStop.signal,
     onSnapshot: (snapshot) => send({ type: 'snapshot', snapshot }),
     snapshotEveryMs: start.snapshotEveryMs,
+    ready: () => started,
   });
   send({ type: 'done', outcome });
 } catch (error) {

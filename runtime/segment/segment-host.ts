@@ -27,6 +27,8 @@ const ENTRY = import.meta.url.endsWith('.ts')
 export class SegmentHost {
   readonly #worker: Worker;
   #latest: ShardSnapshot | undefined;
+  /** Resolves when the thread is ready to dispatch (or is lost before that). */
+  readonly ready: Promise<void>;
   readonly outcome: Promise<
     SegmentOutcome | { readonly lost: string; readonly snapshot: ShardSnapshot | undefined }
   >;
@@ -34,9 +36,12 @@ export class SegmentHost {
   constructor(spec: SegmentSpec, snapshotEveryMs: number, onSnapshot: () => void) {
     const start: SegmentStart = { version: PROTOCOL_VERSION, spec, snapshotEveryMs };
     this.#worker = new Worker(ENTRY, { workerData: start });
+    let onReady: () => void = () => undefined;
+    this.ready = new Promise((resolve) => (onReady = resolve));
     this.outcome = new Promise((resolve) => {
       let settled = false;
       const lost = (why: string): void => {
+        onReady();
         if (settled) return;
         settled = true;
         resolve({
@@ -45,7 +50,8 @@ export class SegmentHost {
         });
       };
       this.#worker.on('message', (message: SegmentToHost) => {
-        if (message.type === 'snapshot') {
+        if (message.type === 'ready') onReady();
+        else if (message.type === 'snapshot') {
           this.#latest = message.snapshot;
           onSnapshot();
         } else if (message.type === 'done') {

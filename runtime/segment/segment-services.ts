@@ -10,6 +10,7 @@ import { OAuth2Provider } from '../auth/oauth2-provider.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { deriveSeed, seededRandom } from '../random.js';
 import type { SessionRunner } from '../worker/iteration.js';
+import { createSessionRunner } from '../ws/ws-session.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
 export interface ServiceContext {
@@ -32,7 +33,13 @@ export function createSegmentServices(context: ServiceContext): SegmentServices 
   const auth = authProvider(context);
   return {
     auth,
-    ws: undefined,
+    ws: createSessionRunner({
+      endpoints: context.plan.graph.endpoints,
+      recorder: context.recorder,
+      now: context.now,
+      auth,
+      insecure: context.plan.insecure,
+    }),
   };
 }
 

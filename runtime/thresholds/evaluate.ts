@@ -12,7 +12,10 @@
  *   checks                rate = passes / (passes + fails)    count = passes (the true samples,
  *                         as http_req_failed:count counts its true samples, the failures)
  * Trend aggregates: pNN (0 < NN <= 100, the highest value equivalent to it), avg = mean, min, max.
- * WebSocket figures and checks are kept per run, not per endpoint: tagged, they have no data.
+ * A WebSocket session is one request (recorder.ts): untagged, http_requests and http_req_failed
+ * count sessions too while http_req_duration is HTTP only; tagged with a ws:// endpoint, they read
+ * its sessions and their durations. WebSocket metrics read the run's figures or, tagged, the
+ * endpoint's. Checks are kept per run: tagged, they have no data.
  *
  * No data (no requests; an empty histogram; no WebSocket session; no check) gives actual null
  * and fails: a gate that passes on nothing hides a broken test (k6 passes it; we do not).
@@ -21,7 +24,7 @@
  */
 import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import { decodeHistogram, maxMs, meanMs, minMs, percentileMs } from '../metrics/histogram.js';
-import type { EncodedHistogram, ShardSnapshot } from '../metrics/snapshot.js';
+import type { EncodedHistogram, ShardSnapshot, WsSnapshot } from '../metrics/snapshot.js';
 import { perSecond } from '../metrics/summarize.js';
 import type { ThresholdResult } from './threshold-result.js';
 
@@ -94,17 +97,12 @@ function measure(
       return figures === undefined ? null : measureHttp(spec, figures, snapshot.elapsedMs);
     }
     case 'ws_connecting':
-      return tagged || snapshot.ws === undefined ? null : trend(spec, snapshot.ws.connecting);
     case 'ws_message_rtt':
-      return tagged || snapshot.ws === undefined ? null : trend(spec, snapshot.ws.rtt);
     case 'ws_session_duration':
-      return tagged || snapshot.ws === undefined ? null : trend(spec, snapshot.ws.session);
     case 'ws_msgs_sent':
     case 'ws_msgs_received': {
-      const ws = snapshot.ws;
-      if (tagged || ws === undefined || ws.sessions === 0) return null;
-      const count = spec.metric === 'ws_msgs_sent' ? ws.msgsSent : ws.msgsReceived;
-      return counter(spec, count, snapshot.elapsedMs);
+      const ws = wsFigures(spec, snapshot, names);
+      return ws === undefined ? null : measureWs(spec, ws, snapshot.elapsedMs);
     }
     case 'checks': {
       const checks = snapshot.checks;
@@ -128,6 +126,31 @@ function httpFigures(
   if (name === undefined) return snapshot;
   const index = names.indexOf(name);
   return index < 0 ? undefined : snapshot.endpoints[index];
+}
+
+/** The run's WebSocket figures, or the tagged endpoint's; undefined when there are none. */
+function wsFigures(
+  spec: ThresholdSpec,
+  snapshot: ShardSnapshot,
+  names: readonly string[],
+): WsSnapshot | undefined {
+  const name = spec.tags.endpoint;
+  if (name === undefined) return snapshot.ws;
+  const index = names.indexOf(name);
+  return index < 0 ? undefined : snapshot.endpoints[index]?.ws;
+}
+
+function measureWs(spec: ThresholdSpec, ws: WsSnapshot, elapsedMs: number): number | null {
+  switch (spec.metric) {
+    case 'ws_connecting':
+      return trend(spec, ws.connecting);
+    case 'ws_message_rtt':
+      return trend(spec, ws.rtt);
+    case 'ws_session_duration':
+      return trend(spec, ws.session);
+  }
+  if (ws.sessions === 0) return null;
+  return counter(spec, spec.metric === 'ws_msgs_sent' ? ws.msgsSent : ws.msgsReceived, elapsedMs);
 }
 
 function measureHttp(spec: ThresholdSpec, figures: HttpFigures, elapsedMs: number): number | null {

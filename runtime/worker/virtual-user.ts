@@ -1,7 +1,7 @@
 /**
  * A virtual user (one worker): its random source, variable store, one keep-alive undici Client per
  * origin (so connections match the concurrency), and the reusable exchange. The segment's deadline
- * sweep reads `deadlineUs` to abort a request past its timeout.
+ * sweep reads `deadlineUs` to abort a request (or a WebSocket session's wait) past its timeout.
  */
 import { Client } from 'undici';
 import type { Random } from '../random.js';
@@ -15,6 +15,11 @@ export interface ClientOptions {
   readonly insecure: boolean;
 }
 
+/** Something in flight that a deadline or a hard stop can cut (a WebSocket session). */
+export interface Abortable {
+  abort(reason: Error): void;
+}
+
 /** One worker's state. */
 export class VirtualUser {
   readonly vars = new VariableStore();
@@ -23,6 +28,8 @@ export class VirtualUser {
   readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
+  /** The WebSocket session in flight, if any. */
+  session: Abortable | undefined;
   iteration = 0;
   readonly #clients = new Map<string, Client>();
 
@@ -31,6 +38,12 @@ export class VirtualUser {
     readonly random: Random,
     private readonly clientOptions: ClientOptions,
   ) {}
+
+  /** Aborts what is in flight (deadline passed, hard stop): the HTTP exchange or the session. */
+  abort(reason: Error): void {
+    this.exchange.abort(reason);
+    this.session?.abort(reason);
+  }
 
   /** The keep-alive client for an origin, created on first use. */
   client(origin: string): Client {

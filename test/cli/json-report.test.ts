@@ -90,6 +90,55 @@ t.test('key order with every optional section', (t) => {
   t.end();
 });
 
+t.test('a WebSocket endpoint carries its own websocket block; HTTP endpoints none', (t) => {
+  const ws = {
+    sessions: 3,
+    failures: 1,
+    msgs_sent: 6,
+    msgs_received: 4,
+    connecting_ms: latencyFixture({ p95: 1.23456 }),
+    message_rtt_ms: undefined,
+    session_duration_ms: latencyFixture(),
+  };
+  const result = runResultFixture({
+    endpoints: [
+      {
+        name: 'api',
+        requests: 9,
+        failures: 0,
+        latency_ms: undefined,
+        status_codes: {},
+        errors: {},
+      },
+      {
+        name: 'feed',
+        requests: 3,
+        failures: 1,
+        latency_ms: latencyFixture(),
+        status_codes: { '101': 2, '403': 1 },
+        errors: { ws_handshake: 1 },
+        websocket: ws,
+      },
+    ],
+    websocket: ws,
+  });
+  const json = parsed(runReportFixture(result));
+  const [api, feed] = json.endpoints as Record<string, unknown>[];
+  t.notOk('websocket' in api!, 'absent for HTTP');
+  t.same(Object.keys(feed!), [
+    'name',
+    'requests',
+    'failures',
+    'latency_ms',
+    'status_codes',
+    'errors',
+    'websocket',
+  ]);
+  t.same(feed!.websocket, json.websocket, 'same shape as the run block');
+  t.match(feed!.websocket, { connecting_ms: { p95: 1.235 }, message_rtt_ms: null });
+  t.end();
+});
+
 t.test(
   'thresholds: absent when undefined, §2.6 fields in configuration order when defined',
   (t) => {

@@ -11,6 +11,7 @@ import {
   renderWsTable,
   TABLE_WIDTH,
   truncateName,
+  WS_ENDPOINT_NOTE,
 } from '../../cli/render/tables.js';
 import type { EndpointResult } from '../../runtime/run-result.js';
 import { latencyFixture, runResultFixture } from '../helpers/run-report-fixture.js';
@@ -109,6 +110,31 @@ t.test('endpoint names are cut to fit 80 columns', (t) => {
   t.end();
 });
 
+t.test('WebSocket endpoints are marked, even when cut, and explained', (t) => {
+  const ws = {
+    sessions: 2,
+    failures: 0,
+    msgs_sent: 2,
+    msgs_received: 2,
+    connecting_ms: undefined,
+    message_rtt_ms: undefined,
+    session_duration_ms: undefined,
+  };
+  const long = 'GET ws://127.0.0.1:8080/ws/echo?delay=25&room={{room}}&user={{username}}&x=1';
+  const table = renderEndpointTable([
+    endpoint('api'),
+    endpoint('feed', { websocket: ws }),
+    endpoint(long, { websocket: ws }),
+  ])!;
+  t.same(row(table, 'feed (ws)'), ['feed (ws)', '500', '5', '2.50', '8.50', '12.00']);
+  t.same(row(table, 'api'), ['api', '500', '5', '2.50', '8.50', '12.00']);
+  t.match(table, /│ GET ws:\/\/127[^│]*… \(ws\) │/, 'cut, then marked');
+  t.ok(widest(table) <= TABLE_WIDTH, `widest line ${widest(table)}`);
+  t.ok(table.endsWith(`\n${WS_ENDPOINT_NOTE}`), 'the note ends the table');
+  t.notMatch(renderEndpointTable([endpoint('a'), endpoint('b')])!, '(ws)', 'no note without ws');
+  t.end();
+});
+
 t.test('WebSocket table', (t) => {
   const table = renderWsTable({
     sessions: 5,
@@ -117,7 +143,7 @@ t.test('WebSocket table', (t) => {
     msgs_received: 49,
     connecting_ms: latencyFixture({ p95: 3.456 }),
     message_rtt_ms: undefined,
-    session_duration_ms: undefined,
+    session_duration_ms: latencyFixture({ p50: 100.004, p95: 250 }),
   });
   const cases: [string, string][] = [
     ['sessions', '5'],
@@ -127,6 +153,8 @@ t.test('WebSocket table', (t) => {
     ['connecting p95 ms', '3.46'],
     ['message rtt p50 ms', 'n/a'],
     ['message rtt p99 ms', 'n/a'],
+    ['session p50 ms', '100.00'],
+    ['session p95 ms', '250.00'],
   ];
   for (const [label, value] of cases) t.same(row(table, label), [label, value], label);
   t.end();

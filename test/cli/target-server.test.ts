@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
+import { WebSocket } from 'ws';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
 import { TargetStatsCounter } from '../../cli/serve/target-stats.js';
 import { TokenStore } from '../../cli/serve/token-store.js';
@@ -314,6 +315,59 @@ t.test('upgrades are refused on routes without an upgrade handler', async (t) =>
   t.match(reply, /^HTTP\/1\.1 400 /);
 });
 
+/** Opens a WebSocket to the server; rejects on a refused upgrade with its status. */
+function openWs(path: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(server.url.replace('http', 'ws') + path);
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => {
+      ws.terminate();
+      reject(new Error(`status ${res.statusCode}`));
+    });
+    ws.once('error', reject);
+  });
+}
+
+/** The next frame, as [payload, isBinary]. */
+function nextFrame(ws: WebSocket): Promise<[Buffer, boolean]> {
+  return new Promise((resolve) =>
+    ws.once('message', (data: Buffer, isBinary: boolean) => resolve([data, isBinary])),
+  );
+}
+
+t.test('/ws/echo echoes text and binary frames, in order, with an optional delay', async (t) => {
+  server.resetStats();
+  const ws = await within(5000, openWs('/ws/echo'), 'open');
+  t.teardown(() => ws.terminate());
+  const text = nextFrame(ws);
+  ws.send('hello');
+  t.strictSame(await within(5000, text, 'text'), [Buffer.from('hello'), false]);
+  const binary = nextFrame(ws);
+  ws.send(Buffer.from([0, 1, 2, 255]));
+  t.strictSame(await within(5000, binary, 'binary'), [Buffer.from([0, 1, 2, 255]), true]);
+
+  const slow = await within(5000, openWs('/ws/echo?delay=30'), 'open delayed');
+  t.teardown(() => slow.terminate());
+  const replies: string[] = [];
+  const both = new Promise<void>((resolve) =>
+    slow.on('message', (data: Buffer) => {
+      replies.push(data.toString());
+      if (replies.length === 2) resolve();
+    }),
+  );
+  slow.send('one');
+  slow.send('two');
+  await within(5000, both, 'delayed replies');
+  t.same(replies, ['one', 'two']);
+  t.equal(server.stats().byRoute.ws_echo, 2, 'one count per session');
+
+  await t.rejects(openWs('/ws/echo?delay=abc'), /status 400/, 'bad delay');
+  await t.rejects(openWs('/ws/echo?delay=60001'), /status 400/, 'delay too long');
+  const plain = await call(server, '/ws/echo');
+  t.equal(plain.status, 426, 'a plain GET needs an upgrade');
+  t.equal(plain.headers.get('upgrade'), 'websocket');
+});
+
 t.test('stats count requests per route and per second', async (t) => {
   server.resetStats();
   t.same(server.stats().total, 0);
@@ -339,6 +393,7 @@ t.test('stats count requests per route and per second', async (t) => {
     'oauth_token',
     'root',
     'status',
+    'ws_echo',
   ]);
   t.equal(
     stats.perSecond.reduce((a, b) => a + b, 0),

@@ -1,13 +1,12 @@
 import t, { type Test } from 'tap';
 import { createServer } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { runCli } from '../helpers/run-cli.js';
 
-/** A server that timestamps every arrival. */
+/** A server that timestamps every arrival (wall clock, to line up with the run's started_at). */
 async function arrivals(t: Test): Promise<{ url: string; times: number[] }> {
   const times: number[] = [];
   const server = createServer((_req, res) => {
-    times.push(performance.now());
+    times.push(Date.now());
     res.end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -15,12 +14,16 @@ async function arrivals(t: Test): Promise<{ url: string; times: number[] }> {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, times };
 }
 
-/** Arrivals per whole second after the first one. */
-function perSecond(times: readonly number[], seconds: number): number[] {
+/** Arrivals per whole second of the run, counted from its dispatch start. */
+function perSecond(
+  run: { times: readonly number[]; result: { started_at: string } },
+  seconds: number,
+): number[] {
+  const start = Date.parse(run.result.started_at);
   const counts = new Array<number>(seconds).fill(0);
-  for (const time of times) {
-    const s = Math.floor((time - times[0]!) / 1000);
-    if (s < seconds) counts[s]!++;
+  for (const time of run.times) {
+    const s = Math.floor((time - start) / 1000);
+    if (s >= 0 && s < seconds) counts[s]!++;
   }
   return counts;
 }
@@ -39,7 +42,11 @@ async function runPatterns(t: Test, patterns: readonly (readonly [string, string
     patterns.map(async ([, extra], i) => {
       const result = await runCli(['run', `p${i}.yaml`, '--json-output', ...extra], { cwd: dir });
       return {
-        result: JSON.parse(result.stdout) as { total: number; duration_ms: number },
+        result: JSON.parse(result.stdout) as {
+          total: number;
+          duration_ms: number;
+          started_at: string;
+        },
         code: result.code,
         times: targets[i]!.times,
       };
@@ -69,9 +76,9 @@ t.test('ramp, step and spike shape the load; each run ends with its plan', async
   if (ramp === undefined || step === undefined || spike === undefined)
     throw new Error('three runs expected');
   // Integrals of each second: the ramp rises linearly, steps hold their rates, the spike returns.
-  near(t, perSecond(ramp.times, 4), [50, 150, 250, 350], 0.12, 'ramp');
-  near(t, perSecond(step.times, 4), [100, 100, 300, 300], 0.06, 'step');
-  near(t, perSecond(spike.times, 4), [50, 300, 50, 50], 0.08, 'spike');
+  near(t, perSecond(ramp, 4), [50, 150, 250, 350], 0.12, 'ramp');
+  near(t, perSecond(step, 4), [100, 100, 300, 300], 0.06, 'step');
+  near(t, perSecond(spike, 4), [50, 300, 50, 50], 0.08, 'spike');
   for (const [name, run, total] of [
     ['ramp', ramp, 800],
     ['step', step, 800],
@@ -97,6 +104,6 @@ t.test('a pattern across two threads keeps its shape and total', async (t) => {
     ],
   ]);
   if (step === undefined) throw new Error('one run expected');
-  near(t, perSecond(step.times, 2), [100, 300], 0.06, 'two-thread step');
+  near(t, perSecond(step, 2), [100, 300], 0.06, 'two-thread step');
   t.ok(Math.abs(step.result.total - 400) <= 12, `total ${step.result.total}`);
 });

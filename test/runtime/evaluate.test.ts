@@ -5,7 +5,7 @@ import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { evaluateThresholds, thresholdHolds } from '../../runtime/thresholds/evaluate.js';
 
-const NAMES = ['login', 'search', 'idle'];
+const NAMES = ['login', 'search', 'idle', 'feed', 'chat'];
 
 function recorder(): Recorder {
   return new Recorder({
@@ -19,8 +19,10 @@ function recorder(): Recorder {
 /**
  * The run every row reads (latencies below 2048 µs, where HDR is exact), 4 s long:
  * login: 10 requests of 100, 200, … 1000 µs, 2 failed; search: 30 requests of 1500 µs; idle: none.
- * WebSocket: 2 sessions (connect 500 and 1500 µs, sessions 1000 and 2000 µs), 8 sent, 6 received,
- * round trips 200, 400, 600 µs. Checks: 3 passes, 1 fail.
+ * WebSocket feed: 2 sessions (connect 500 and 1500 µs, sessions 1000 and 2000 µs), 8 sent,
+ * 6 received, round trips 200, 400, 600 µs; chat: 1 session refused (403) after 1800 µs.
+ * Sessions are requests (43 in all, 3 failed) but not in the run's HTTP latency.
+ * Checks: 3 passes, 1 fail.
  */
 function fullRun(): ShardSnapshot {
   const r = recorder();
@@ -29,11 +31,12 @@ function fullRun(): ShardSnapshot {
     r.recordRequest(0, failed ? 500 : 200, failed ? 'http_5xx' : undefined, 0, i * 100, -1, 0, 0);
   }
   for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0);
-  r.recordWsSession(true, 500, 1_000, 10_000);
-  r.recordWsSession(true, 1_500, 2_000, 20_000);
-  for (let i = 0; i < 8; i++) r.recordWsMessage(true);
-  for (let i = 0; i < 6; i++) r.recordWsMessage(false);
-  for (const us of [200, 400, 600]) r.recordWsRtt(us);
+  r.recordWsSession(3, 101, undefined, 500, 9_000, 10_000);
+  r.recordWsSession(3, 101, undefined, 1_500, 18_000, 20_000);
+  r.recordWsSession(4, 403, 'ws_handshake', -1, 28_200, 30_000);
+  for (let i = 0; i < 8; i++) r.recordWsMessage(3, true, 10);
+  for (let i = 0; i < 6; i++) r.recordWsMessage(3, false, 10);
+  for (const us of [200, 400, 600]) r.recordWsRtt(3, us);
   for (const pass of [true, true, true, false]) r.recordCheck('c', pass);
   return r.snapshot(4_000_000);
 }
@@ -85,16 +88,19 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['http_req_duration', 'avg', { endpoint: 'login' }, 0.55],
   ['http_req_duration', 'min', { endpoint: 'login' }, 0.1],
   ['http_req_duration', 'max', { endpoint: 'search' }, 1.5],
-  ['http_req_failed', 'rate', {}, 0.05],
-  ['http_req_failed', 'count', {}, 2],
+  ['http_req_failed', 'rate', {}, 3 / 43],
+  ['http_req_failed', 'count', {}, 3],
   ['http_req_failed', 'rate', { endpoint: 'login' }, 0.2],
   ['http_req_failed', 'count', { endpoint: 'login' }, 2],
   ['http_req_failed', 'rate', { endpoint: 'search' }, 0],
   ['http_req_failed', 'count', { endpoint: 'search' }, 0],
-  ['http_requests', 'count', {}, 40],
-  ['http_requests', 'rate', {}, 10],
+  ['http_requests', 'count', {}, 43],
+  ['http_requests', 'rate', {}, 10.75],
   ['http_requests', 'count', { endpoint: 'login' }, 10],
   ['http_requests', 'rate', { endpoint: 'login' }, 2.5],
+  ['http_requests', 'count', { endpoint: 'feed' }, 2],
+  ['http_req_failed', 'rate', { endpoint: 'chat' }, 1],
+  ['http_req_duration', 'max', { endpoint: 'feed' }, 2],
   ['ws_connecting', 'p50', {}, 0.5],
   ['ws_connecting', 'avg', {}, 1],
   ['ws_connecting', 'max', {}, 1.5],
@@ -104,11 +110,18 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['ws_message_rtt', 'p99', {}, 0.6],
   ['ws_session_duration', 'min', {}, 1],
   ['ws_session_duration', 'max', {}, 2],
-  ['ws_session_duration', 'avg', {}, 1.5],
+  ['ws_session_duration', 'avg', {}, 1.6],
   ['ws_msgs_sent', 'count', {}, 8],
   ['ws_msgs_sent', 'rate', {}, 2],
   ['ws_msgs_received', 'count', {}, 6],
   ['ws_msgs_received', 'rate', {}, 1.5],
+  ['ws_connecting', 'max', { endpoint: 'feed' }, 1.5],
+  ['ws_message_rtt', 'p50', { endpoint: 'feed' }, 0.4],
+  ['ws_session_duration', 'max', { endpoint: 'feed' }, 2],
+  ['ws_session_duration', 'max', { endpoint: 'chat' }, 1.8],
+  ['ws_msgs_sent', 'count', { endpoint: 'feed' }, 8],
+  ['ws_msgs_received', 'rate', { endpoint: 'feed' }, 1.5],
+  ['ws_msgs_sent', 'count', { endpoint: 'chat' }, 0],
   ['checks', 'rate', {}, 0.75],
   ['checks', 'count', {}, 3],
 ];
@@ -163,13 +176,28 @@ t.test('no data gives actual null and fails, whatever the operator', async (t) =
     ],
     ['unknown endpoint', spec('http_requests', 'count', '>=', 0, { endpoint: 'nope' }), FULL],
     [
-      'ws metrics are not per endpoint',
+      'ws metrics of an HTTP endpoint',
       spec('ws_connecting', 'p50', '>=', 0, { endpoint: 'login' }),
       FULL,
     ],
     [
-      'ws counters are not per endpoint',
+      'ws counters of an HTTP endpoint',
       spec('ws_msgs_sent', 'count', '>=', 0, { endpoint: 'login' }),
+      FULL,
+    ],
+    [
+      'connect time of a session that never opened',
+      spec('ws_connecting', 'max', '>=', 0, { endpoint: 'chat' }),
+      FULL,
+    ],
+    [
+      'round trips of an endpoint without messages',
+      spec('ws_message_rtt', 'max', '>=', 0, { endpoint: 'chat' }),
+      FULL,
+    ],
+    [
+      'ws metrics of an unknown endpoint',
+      spec('ws_session_duration', 'max', '>=', 0, { endpoint: 'nope' }),
       FULL,
     ],
     ['checks are not per endpoint', spec('checks', 'rate', '>=', 0, { endpoint: 'login' }), FULL],
@@ -188,7 +216,7 @@ t.test('no data gives actual null and fails, whatever the operator', async (t) =
 
 t.test('ws sessions absent or histograms empty mean no data', async (t) => {
   const messagesOnly = recorder();
-  messagesOnly.recordWsMessage(true);
+  messagesOnly.recordWsMessage(3, true, 10);
   const snapshot = messagesOnly.snapshot(1e6);
   t.equal(actualOf(spec('ws_msgs_sent', 'count'), snapshot), null, 'no session yet');
   t.equal(actualOf(spec('ws_message_rtt', 'p50'), snapshot), null, 'no round trip');
@@ -227,11 +255,11 @@ t.test('each operator, at and around the boundary', async (t) => {
 
 t.test('boundary equality through evaluation: values compared unrounded', async (t) => {
   const specs = [
-    spec('http_req_failed', 'rate', '<=', 0.05),
-    spec('http_req_failed', 'rate', '<', 0.05),
-    spec('http_req_failed', 'rate', '==', 0.05),
-    spec('http_requests', 'rate', '>=', 10),
-    spec('http_requests', 'rate', '>', 10),
+    spec('http_req_failed', 'rate', '<=', 0.2, { endpoint: 'login' }),
+    spec('http_req_failed', 'rate', '<', 0.2, { endpoint: 'login' }),
+    spec('http_req_failed', 'rate', '==', 0.2, { endpoint: 'login' }),
+    spec('http_requests', 'rate', '>=', 10.75),
+    spec('http_requests', 'rate', '>', 10.75),
     spec('http_req_duration', 'avg', '<', 1.26),
     spec('http_req_duration', 'avg', '<', 1.27),
     spec('checks', 'rate', '==', 0.75),
@@ -256,7 +284,7 @@ t.test('results are in spec order and echo the spec', async (t) => {
       aggregate: 'count',
       operator: '>',
       expected: 39,
-      actual: 40,
+      actual: 43,
       pass: true,
     },
     {

@@ -44,12 +44,20 @@ type Event =
   | { readonly type: 'counter'; readonly which: 'iteration' | 'late' | 'dropped' | 'retry' }
   | {
       readonly type: 'ws';
-      readonly ok: boolean;
+      readonly endpoint: number;
+      readonly status: number;
+      readonly kind: ErrorKind | undefined;
       readonly connectUs: number;
+      readonly endUs: number;
       readonly sessionUs: number;
     }
-  | { readonly type: 'message'; readonly sent: boolean }
-  | { readonly type: 'rtt'; readonly us: number }
+  | {
+      readonly type: 'message';
+      readonly endpoint: number;
+      readonly sent: boolean;
+      readonly bytes: number;
+    }
+  | { readonly type: 'rtt'; readonly endpoint: number; readonly us: number }
   | { readonly type: 'check'; readonly name: string; readonly pass: boolean }
   | { readonly type: 'auth'; readonly ok: boolean; readonly us: number }
   | { readonly type: 'snapshot'; readonly atUs: number };
@@ -102,16 +110,31 @@ const event: fc.Arbitrary<Event> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({
       type: fc.constant('ws' as const),
-      ok: fc.boolean(),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      status: fc.constantFrom(0, 101, 403),
+      kind: fc.option(kind, { nil: undefined }),
       connectUs: fc.oneof(fc.constant(-1), micros),
+      endUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
       sessionUs: micros,
     }),
   },
   {
     weight: 1,
-    arbitrary: fc.record({ type: fc.constant('message' as const), sent: fc.boolean() }),
+    arbitrary: fc.record({
+      type: fc.constant('message' as const),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      sent: fc.boolean(),
+      bytes: fc.nat(10_000),
+    }),
   },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('rtt' as const), us: micros }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('rtt' as const),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      us: micros,
+    }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -159,11 +182,18 @@ function play(r: Recorder, e: Event): void {
       else r.recordRetry();
       return;
     case 'ws':
-      return r.recordWsSession(e.ok, e.connectUs, e.sessionUs, 0);
+      return r.recordWsSession(
+        e.endpoint,
+        e.status,
+        e.kind,
+        e.connectUs,
+        e.endUs - e.sessionUs,
+        e.endUs,
+      );
     case 'message':
-      return r.recordWsMessage(e.sent);
+      return r.recordWsMessage(e.endpoint, e.sent, e.bytes);
     case 'rtt':
-      return r.recordWsRtt(e.us);
+      return r.recordWsRtt(e.endpoint, e.us);
     case 'check':
       return r.recordCheck(e.name, e.pass);
     case 'auth':

@@ -48,8 +48,8 @@ const B = shard(
     r.recordRequest(1, 0, 'timeout', 0, 2_500_000, -1, 0, 4);
     r.recordDropped(3);
     r.recordRetry();
-    r.recordWsSession(true, 1_000, 50_000, 60_000);
-    r.recordWsMessage(false);
+    r.recordWsSession(1, 101, undefined, 1_000, 10_000, 60_000);
+    r.recordWsMessage(1, false, 7);
     r.recordCheck('ok', false);
     r.recordCheck('body', true);
     r.markInterrupted();
@@ -77,10 +77,11 @@ t.test('counters are summed, times are min/max, parts merged when present', asyn
   t.equal(m.elapsedMs, 3_000);
   t.strictSame(
     [m.iterations, m.requests, m.successes, m.failures, m.late, m.dropped, m.retries],
-    [3, 5, 2, 3, 1, 3, 1],
+    [3, 6, 3, 3, 1, 3, 1],
+    'a WebSocket session is a request',
   );
-  t.strictSame([m.bytesIn, m.bytesOut], [65, 15]);
-  t.strictSame(m.statusCodes, { '200': 2, '404': 1, '500': 1 });
+  t.strictSame([m.bytesIn, m.bytesOut], [72, 15]);
+  t.strictSame(m.statusCodes, { '101': 1, '200': 2, '404': 1, '500': 1 });
   t.strictSame(m.errors, { http_4xx: 1, http_5xx: 1, timeout: 1 });
   t.equal(m.latency, encoded([1_000, 1_500_000, 2_000, 2_500_000, 1_200_000]));
   t.equal(m.intended, encoded([1_000, 1_500_000, 1_900, 1_000_000]));
@@ -91,7 +92,9 @@ t.test('counters are summed, times are min/max, parts merged when present', asyn
     statusCodes: { '200': 1, '404': 1 },
     errors: { http_4xx: 1 },
   });
-  t.equal(m.endpoints[1]!.requests, 3);
+  t.equal(m.endpoints[1]!.requests, 4);
+  t.equal(m.endpoints[1]!.latency, encoded([1_500_000, 2_000, 2_500_000, 50_000]));
+  t.strictSame(m.endpoints[1]!.ws, m.ws, 'the only ws endpoint holds all the ws figures');
   t.strictSame(m.ws, {
     sessions: 1,
     failures: 0,
@@ -113,7 +116,7 @@ t.test('counters are summed, times are min/max, parts merged when present', asyn
 t.test('series are aligned by second and summed', async (t) => {
   const m = mergeSnapshots([A, B, C]);
   t.strictSame(m.series, [
-    { second: 0, requests: 2, failures: 0, bytesIn: 40, latency: encoded([1_000, 2_000]) },
+    { second: 0, requests: 3, failures: 0, bytesIn: 40, latency: encoded([1_000, 2_000]) },
     { second: 1, requests: 2, failures: 2, bytesIn: 25, latency: encoded([1_500_000, 1_200_000]) },
     { second: 2, requests: 1, failures: 1, bytesIn: 0, latency: encoded([2_500_000]) },
   ]);

@@ -198,15 +198,17 @@ t.test('unsent requests are failed requests without latency or bytes', async (t)
   t.strictSame(s.series, [{ second: 2, requests: 1, failures: 1, bytesIn: 0, latency: '' }]);
 });
 
-t.test('WebSocket sessions, messages and round trips', async (t) => {
+t.test('WebSocket sessions are requests of their endpoint, with ws figures', async (t) => {
   const r = recorder();
-  r.recordWsSession(true, 2_000, 900_000, 1_000_000);
-  r.recordWsSession(false, -1, 5_000, 1_100_000);
-  r.recordWsMessage(true);
-  r.recordWsMessage(true);
-  r.recordWsMessage(false);
-  r.recordWsRtt(1_500);
-  t.strictSame(r.snapshot(2e6).ws, {
+  r.recordRequest(0, 200, undefined, 0, 1_000, -1, 10, 10);
+  r.recordWsSession(1, 101, undefined, 2_000, 100_000, 1_000_000);
+  r.recordWsSession(1, 403, 'ws_handshake', -1, 1_095_000, 1_100_000);
+  r.recordWsMessage(1, true, 5);
+  r.recordWsMessage(1, true, 6);
+  r.recordWsMessage(1, false, 100);
+  r.recordWsRtt(1, 1_500);
+  const s = r.snapshot(2e6);
+  const ws = {
     sessions: 2,
     failures: 1,
     msgsSent: 2,
@@ -214,8 +216,29 @@ t.test('WebSocket sessions, messages and round trips', async (t) => {
     connecting: encoded([2_000]),
     rtt: encoded([1_500]),
     session: encoded([900_000, 5_000]),
+  };
+  t.strictSame(s.ws, ws);
+  t.strictSame(s.endpoints[1], {
+    requests: 2,
+    failures: 1,
+    latency: encoded([900_000, 5_000]),
+    statusCodes: { '101': 1, '403': 1 },
+    errors: { ws_handshake: 1 },
+    ws,
   });
-  t.equal(r.snapshot(2e6).requests, 0, 'sessions are not requests');
+  t.notOk('ws' in s.endpoints[0]!, 'an HTTP endpoint has no ws figures');
+  t.strictSame([s.requests, s.successes, s.failures], [3, 2, 1], 'sessions count as requests');
+  t.equal(s.latency, encoded([1_000]), "the run's latency stays HTTP service time");
+  t.strictSame(s.statusCodes, { '101': 1, '200': 1, '403': 1 });
+  t.strictSame(s.errors, { ws_handshake: 1 });
+  t.strictSame([s.bytesIn, s.bytesOut], [110, 21]);
+  t.strictSame(
+    s.series.map((b) => [b.second, b.requests, b.failures]),
+    [
+      [0, 1, 0],
+      [1, 2, 1],
+    ],
+  );
 });
 
 t.test('checks by name, and token fetches', async (t) => {

@@ -139,9 +139,9 @@ t.test('series points carry p50/p95/p99 per second; no latency gives undefined',
 
 t.test('WebSocket, checks, auth and interruption', async (t) => {
   const r = recorder();
-  r.recordWsSession(true, 1_000, 100_000, 200_000);
-  r.recordWsMessage(true);
-  r.recordWsRtt(500);
+  r.recordWsSession(1, 101, undefined, 1_000, 100_000, 200_000);
+  r.recordWsMessage(1, true, 3);
+  r.recordWsRtt(1, 500);
   r.recordCheck('a', true);
   r.recordCheck('a', true);
   r.recordCheck('b', false);
@@ -159,6 +159,10 @@ t.test('WebSocket, checks, auth and interruption', async (t) => {
   });
   t.ok(Math.abs(result.websocket!.session_duration_ms!.p50 - 100) <= 0.1);
   t.equal(result.websocket?.message_rtt_ms?.p99, 0.5);
+  t.strictSame(result.endpoints[1]!.websocket, result.websocket, 'the endpoint has its own');
+  t.equal(result.endpoints[1]!.requests, 1, 'a session is a request of its endpoint');
+  t.equal(result.endpoints[1]!.latency_ms?.p50, result.websocket?.session_duration_ms?.p50);
+  t.notOk('websocket' in result.endpoints[0]!, 'absent for an HTTP endpoint');
   t.strictSame(result.checks, {
     passes: 2,
     fails: 1,

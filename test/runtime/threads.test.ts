@@ -29,6 +29,8 @@ t.test(
     );
     t.equal(specs.length, 2);
     const hosts = specs.map((spec) => new SegmentHost(spec, 200, () => undefined));
+    await Promise.all(hosts.map((h) => h.ready));
+    for (const host of hosts) host.send({ type: 'go' });
     const outcomes = await Promise.all(hosts.map((h) => h.outcome));
     const shards = outcomes.map((o) => o.snapshot!);
     t.same(
