@@ -5,6 +5,9 @@
  */
 import { dirname, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
+import { importHar } from './har/har-import.js';
+import type { HarEndpoints, HarSummary } from './har/har-to-endpoints.js';
+import { endpointNames, mergeHar } from './har/merge-har.js';
 import { formatPath, type ConfigIssue, type ConfigWarning, type Source } from './issues.js';
 import {
   findForbiddenKeys,
@@ -33,6 +36,8 @@ export interface LoadInputs {
   readonly flagIssues: readonly ConfigIssue[];
   readonly userAgent: string;
   readonly fallbackSeed: number;
+  /** `--har` and `--har-filter`: recorded endpoints merged into the configuration. */
+  readonly har?: { readonly file: string | undefined; readonly filters: readonly string[] };
 }
 
 /** A loaded run: the Plan plus what `validate` shows about it. */
@@ -45,6 +50,8 @@ export interface Loaded {
   readonly warnings: readonly ConfigWarning[];
   /** Directory that relative paths inside the configuration file are resolved against. */
   readonly baseDir: string;
+  /** What `--har` imported, when it was given. */
+  readonly har?: HarSummary;
 }
 
 /** Everything found wrong, and the warnings gathered on the way. */
@@ -72,7 +79,12 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     layers.push(file.layer);
   }
   for (const layer of layers) issues.push(...findForbiddenKeys(layer));
-  const { raw, provenance } = mergeLayers(layers);
+  const merged = mergeLayers(layers);
+  const har = inputs.har === undefined ? undefined : loadHar(inputs, merged.raw, issues);
+  const { raw, provenance } =
+    har === undefined || inputs.har?.file === undefined
+      ? merged
+      : mergeHar(merged.raw, merged.provenance, har, inputs.har.file);
   const parsed = configSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success)
     issues.push(...notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues));
@@ -88,7 +100,40 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     fallbackSeed: inputs.fallbackSeed,
   });
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
-  return ok({ plan: compiled.plan, config, raw, provenance, warnings, baseDir });
+  const loaded: Loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
+  return ok(har === undefined ? loaded : { ...loaded, har: har.summary });
+}
+
+/** Imports the HAR of `--har`; its problems join `issues`. */
+function loadHar(
+  inputs: LoadInputs,
+  raw: Readonly<Record<string, unknown>>,
+  issues: ConfigIssue[],
+): HarEndpoints | undefined {
+  const { file, filters } = inputs.har ?? { file: undefined, filters: [] };
+  if (file === undefined) {
+    if (filters.length > 0)
+      issues.push({
+        code: 'missing_value',
+        source: { kind: 'flag', flag: '--har-filter' },
+        path: [],
+        expected: '--har FILE for the filter to apply to',
+        actual: 'no --har',
+      });
+    return undefined;
+  }
+  const imported = importHar({
+    cwd: inputs.cwd,
+    file,
+    filters,
+    target: typeof raw.target === 'string' ? raw.target : undefined,
+    keepSecrets: false,
+    asFlow: false,
+    takenNames: endpointNames(raw),
+  });
+  if (imported.ok) return imported.value;
+  issues.push(...imported.error);
+  return undefined;
 }
 
 function readFileLayer(
