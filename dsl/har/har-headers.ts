@@ -58,12 +58,8 @@ const TRACE = new Set([
 ]);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** The category a recorded header is dropped for, or undefined to replay it. */
-export function dropReason(
-  name: string,
-  value: string,
-  keepSecrets: boolean,
-): DroppedHeaderCategory | undefined {
+/** The category a recorded header is dropped for (secrets: unless kept), or undefined to replay it. */
+export function dropReason(name: string, value: string): DroppedHeaderCategory | undefined {
   const lower = name.toLowerCase();
   if (lower.startsWith(':')) return 'pseudo';
   if (!TOKEN.test(name)) return 'invalid';
@@ -72,6 +68,6 @@ export function dropReason(
     return 'browser';
   if (lower === 'user-agent') return 'user-agent';
   if (TRACE.has(lower) || lower.startsWith('x-b3-')) return 'trace';
-  if (!keepSecrets && (isTokenLikeName(name) || isCredentialValue(value))) return 'secret';
+  if (isTokenLikeName(name) || isCredentialValue(value)) return 'secret';
   return undefined;
 }

@@ -20,7 +20,7 @@ export interface HarRequest {
 /** What converting one entry left out, for the summary. */
 export interface RequestNotes {
   readonly droppedHeaders: readonly { category: DroppedHeaderCategory; name: string }[];
-  /** Secrets found, as "header Cookie", "query access_token", "body password". */
+  /** Secrets found (dropped, or kept with keepSecrets): "header Cookie", "query token"… */
   readonly secrets: readonly string[];
   readonly acceptEncoding: boolean;
   /** The entry had a body (bodySize > 0) that the recording left out. */
@@ -43,8 +43,9 @@ export function toHarRequest(
   context: RequestContext,
 ): { request: HarRequest; notes: RequestNotes } {
   const secrets: string[] = [];
-  const query = context.keepSecrets ? { text: url.search, dropped: [] } : stripQuery(url.search);
-  secrets.push(...query.dropped.map((name) => `query ${name}`));
+  const stripped = stripQuery(url.search);
+  secrets.push(...stripped.dropped.map((name) => `query ${name}`));
+  const query = context.keepSecrets ? url.search : stripped.text;
   const where = url.origin === context.pageOrigin ? '' : url.origin;
   const headers = replayedHeaders(entry, context);
   secrets.push(...headers.secrets);
@@ -55,7 +56,7 @@ export function toHarRequest(
   return {
     request: {
       method: entry.request.method.toUpperCase(),
-      url: escapeTemplate(`${where}${url.pathname}${query.text}`),
+      url: escapeTemplate(`${where}${url.pathname}${query}`),
       headers: headers.values,
       body: body.text === undefined ? undefined : escapeTemplate(body.text),
     },
@@ -80,10 +81,10 @@ function replayedHeaders(entry: HarEntry, context: RequestContext) {
   const dropped: { category: DroppedHeaderCategory; name: string }[] = [];
   const secrets: string[] = [];
   for (const { name, value } of entry.request.headers) {
-    const category = dropReason(name, value, keepSecrets);
-    if (category !== undefined) {
+    const category = dropReason(name, value);
+    if (category === 'secret') secrets.push(`header ${name}`);
+    if (category !== undefined && !(category === 'secret' && keepSecrets)) {
       dropped.push({ category, name });
-      if (category === 'secret') secrets.push(`header ${name}`);
       continue;
     }
     const lower = name.toLowerCase();
@@ -138,10 +139,9 @@ function requestBody(entry: HarEntry, keepSecrets: boolean) {
       .join('&');
   const missing = (text === undefined || text === '') && (entry.request.bodySize ?? 0) > 0;
   if (text === undefined || text === '') return { text: undefined, mimeType, secrets: [], missing };
-  if (keepSecrets) return { text, mimeType, secrets: [], missing };
   const stripped = stripBody(text, mimeType);
   return {
-    text: stripped.text,
+    text: keepSecrets ? text : stripped.text,
     mimeType,
     secrets: stripped.dropped.map((name) => `body ${name}`),
     missing,
