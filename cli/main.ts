@@ -1,6 +1,7 @@
 /** Registers the commands and runs one; the exit code comes back as a number (never process.exit). */
 import { Builtins, Cli } from 'clipanion';
 import { DemoCommand } from './commands/demo.js';
+import { HarCommand } from './commands/har.js';
 import { MergeCommand } from './commands/merge.js';
 import { RunCommand } from './commands/run.js';
 import { ServeCommand } from './commands/serve.js';
@@ -22,6 +23,7 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
   cli.register(Builtins.VersionCommand);
   cli.register(RunCommand);
   cli.register(ValidateCommand);
+  cli.register(HarCommand);
   cli.register(ServeCommand);
   cli.register(DemoCommand);
   cli.register(MergeCommand);

@@ -14,7 +14,9 @@ export type Source =
   | { readonly kind: 'flag'; readonly flag: string }
   | { readonly kind: 'env'; readonly name: string }
   | { readonly kind: 'default' }
-  | { readonly kind: 'scenario'; readonly file: string };
+  | { readonly kind: 'scenario'; readonly file: string }
+  /** A HAR file and, for what came from one recorded request, the index in log.entries. */
+  | { readonly kind: 'har'; readonly file: string; readonly entry?: number };
 
 /** Stable codes: tests and docs refer to these, never to message text. */
 export type IssueCode =
@@ -37,6 +39,7 @@ export type IssueCode =
   | 'unknown_endpoint'
   | 'feeder_error'
   | 'har_error'
+  | 'invalid_har_filter'
   | 'script_error';
 
 /** One problem: where, which key, what was expected and what was given. */

@@ -7,6 +7,9 @@ import { dirname, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
 import { lintPlan } from './compile/lint-plan.js';
 import { readFeeder } from './feeder/read-feeder.js';
+import { importHar } from './har/har-import.js';
+import type { HarEndpoints, HarSummary } from './har/har-to-endpoints.js';
+import { endpointNames, mergeHar } from './har/merge-har.js';
 import { formatPath, type ConfigIssue, type ConfigWarning, type Source } from './issues.js';
 import {
   findForbiddenKeys,
@@ -35,6 +38,8 @@ export interface LoadInputs {
   readonly flagIssues: readonly ConfigIssue[];
   readonly userAgent: string;
   readonly fallbackSeed: number;
+  /** `--har` and `--har-filter`: recorded endpoints merged into the configuration. */
+  readonly har?: { readonly file: string | undefined; readonly filters: readonly string[] };
 }
 
 /** A loaded run: the Plan plus what `validate` shows about it. */
@@ -47,6 +52,8 @@ export interface Loaded {
   readonly warnings: readonly ConfigWarning[];
   /** Directory that relative paths inside the configuration file are resolved against. */
   readonly baseDir: string;
+  /** What `--har` imported, when it was given. */
+  readonly har?: HarSummary;
 }
 
 /** Everything found wrong, and the warnings gathered on the way. */
@@ -74,7 +81,12 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     layers.push(file.layer);
   }
   for (const layer of layers) issues.push(...findForbiddenKeys(layer));
-  const { raw, provenance } = mergeLayers(layers);
+  const merged = mergeLayers(layers);
+  const har = inputs.har === undefined ? undefined : loadHar(inputs, merged.raw, issues);
+  const { raw, provenance } =
+    har === undefined || inputs.har?.file === undefined
+      ? merged
+      : mergeHar(merged.raw, merged.provenance, har, inputs.har.file);
   const parsed = configSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success)
     issues.push(...notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues));
@@ -96,7 +108,40 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
   warnings.push(
     ...lintPlan(compiled.plan).map((w) => ({ ...w, source: provenance.sourceOf(w.path) })),
   );
-  return ok({ plan: compiled.plan, config, raw, provenance, warnings, baseDir });
+  const loaded: Loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
+  return ok(har === undefined ? loaded : { ...loaded, har: har.summary });
+}
+
+/** Imports the HAR of `--har`; its problems join `issues`. */
+function loadHar(
+  inputs: LoadInputs,
+  raw: Readonly<Record<string, unknown>>,
+  issues: ConfigIssue[],
+): HarEndpoints | undefined {
+  const { file, filters } = inputs.har ?? { file: undefined, filters: [] };
+  if (file === undefined) {
+    if (filters.length > 0)
+      issues.push({
+        code: 'missing_value',
+        source: { kind: 'flag', flag: '--har-filter' },
+        path: [],
+        expected: '--har FILE for the filter to apply to',
+        actual: 'no --har',
+      });
+    return undefined;
+  }
+  const imported = importHar({
+    cwd: inputs.cwd,
+    file,
+    filters,
+    target: typeof raw.target === 'string' ? raw.target : undefined,
+    keepSecrets: false,
+    asFlow: false,
+    takenNames: endpointNames(raw),
+  });
+  if (imported.ok) return imported.value;
+  issues.push(...imported.error);
+  return undefined;
 }
 
 /** Reads the feeder file (relative to the configuration file) into the Plan's records. */

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { ConfigError } from '../../dsl/issues.js';
 import { loadPlan, type Loaded } from '../../dsl/load-plan.js';
 import { toFlagLayer } from '../flags.js';
+import { renderHarSummary } from '../render/har-summary.js';
 import { formatWarnings } from '../render/user-errors.js';
 import { VERSION } from '../version.js';
 import { BaseCommand } from './base-command.js';
@@ -37,6 +38,10 @@ export abstract class PlanCommand extends BaseCommand {
   });
   startAt = Option.String('--start-at', { description: 'Begin dispatch at this ISO 8601 time' });
   insecure = Option.Boolean('--insecure', { description: 'Skip TLS certificate verification' });
+  har = Option.String('--har', { description: 'Add endpoints recorded in a HAR file' });
+  harFilters = Option.Array('--har-filter', {
+    description: "Keep only matching HAR entries, e.g. '!static method:GET|POST' (repeatable)",
+  });
 
   /** Loads the Plan, printing warnings on stderr; throws ConfigError with every problem. */
   protected load(): Loaded {
@@ -60,10 +65,15 @@ export abstract class PlanCommand extends BaseCommand {
       flagIssues: flags.issues,
       userAgent: `barrage/${VERSION}`,
       fallbackSeed: randomInt(0, 2 ** 31),
+      ...(this.har === undefined && this.harFilters === undefined
+        ? {}
+        : { har: { file: this.har, filters: this.harFilters ?? [] } }),
     });
     const warnings = loaded.ok ? loaded.value.warnings : loaded.error.warnings;
     if (warnings.length > 0) this.context.stderr.write(formatWarnings(warnings));
     if (!loaded.ok) throw new ConfigError(loaded.error.issues);
+    if (loaded.value.har !== undefined)
+      this.context.stderr.write(renderHarSummary(loaded.value.har));
     return loaded.value;
   }
 }

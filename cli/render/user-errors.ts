@@ -17,6 +17,10 @@ export function formatSource(source: Source): string {
       return source.name;
     case 'scenario':
       return `${source.file} (options)`;
+    case 'har':
+      return source.entry === undefined
+        ? source.file
+        : `${source.file} log.entries[${source.entry}]`;
     case 'default':
       return 'default';
   }
@@ -37,9 +41,11 @@ export function formatIssue(issue: ConfigIssue): string {
 /** Issues in reading order: flags, environment, then each file by line and column. */
 function byPosition(a: ConfigIssue, b: ConfigIssue): number {
   const rank = (s: Source): number =>
-    ({ flag: 0, env: 1, file: 2, scenario: 3, default: 4 })[s.kind];
-  const line = (s: Source): number =>
-    s.kind === 'file' ? (s.line ?? 0) * 1e6 + (s.column ?? 0) : 0;
+    ({ flag: 0, env: 1, file: 2, scenario: 3, har: 4, default: 5 })[s.kind];
+  const line = (s: Source): number => {
+    if (s.kind === 'file') return (s.line ?? 0) * 1e6 + (s.column ?? 0);
+    return s.kind === 'har' ? (s.entry ?? -1) : 0;
+  };
   return rank(a.source) - rank(b.source) || line(a.source) - line(b.source);
 }
 

@@ -38,12 +38,25 @@ export function readSourceFile(
   what = 'configuration file',
   maxBytes = MAX_CONFIG_BYTES,
 ): Result<SourceDoc, ConfigIssue[]> {
+  const text = readBoundedFile(file, what, maxBytes);
+  return text.ok ? parseSourceText(file, text.value) : text;
+}
+
+/**
+ * Reads a UTF-8 file whose size is checked before reading (stat, then read), so an oversized
+ * input is refused with its size and the limit instead of exhausting memory.
+ */
+export function readBoundedFile(
+  file: string,
+  what: string,
+  maxBytes: number,
+): Result<string, ConfigIssue[]> {
   const whole: Source = { kind: 'file', file };
   const fail = (
     code: ConfigIssue['code'],
     expected: string,
     actual: string,
-  ): Result<SourceDoc, ConfigIssue[]> => err([{ code, source: whole, path: [], expected, actual }]);
+  ): Result<string, ConfigIssue[]> => err([{ code, source: whole, path: [], expected, actual }]);
   let size: number;
   try {
     const stat = statSync(file);
@@ -61,9 +74,8 @@ export function readSourceFile(
       `${formatBytes(size)}`,
     );
   }
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return ok(readFileSync(file, 'utf8'));
   } catch (error) {
     return fail(
       'file_unreadable',
@@ -71,7 +83,6 @@ export function readSourceFile(
       (error as NodeJS.ErrnoException).code ?? 'an unreadable file',
     );
   }
-  return parseSourceText(file, text);
 }
 
 /** Parses YAML/JSON text already in memory (used for files and for tests). */

@@ -68,3 +68,9 @@ export function interpolateEnv(
   };
   return { value: visit(value, []), secretPaths, issues };
 }
+
+/** Text that interpolation turns back into itself: every `${` written `$${` (for generated files). */
+export function escapeInterpolation(text: string): string {
+  // A function, since in a replacement string "$$" would mean one "$".
+  return text.replaceAll('${', () => '$${');
+}

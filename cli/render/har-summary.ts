@@ -1,0 +1,88 @@
+/**
+ * The summary of a HAR import (printed on stderr by `barrage har`, `run --har`, `validate --har`):
+ * what was kept, what was skipped and why, which secrets and headers were dropped. Secrets are
+ * named, never shown.
+ */
+import type { DroppedHeaderCategory } from '../../dsl/har/har-headers.js';
+import type { HarCount, HarSummary } from '../../dsl/har/har-to-endpoints.js';
+
+const CATEGORY: Readonly<Record<DroppedHeaderCategory, string>> = {
+  connection: 'hop-by-hop, set by barrage per request',
+  pseudo: 'HTTP/2 pseudo-headers: barrage sets method, path and host',
+  browser: "the browser's own context",
+  'user-agent': 'barrage sends its own; set user_agent to change it',
+  trace: 'per-request trace ids: one id repeated on every request would merge unrelated traces',
+  secret: 'secrets',
+  invalid: 'not valid header names',
+};
+
+const FROM: Readonly<Record<NonNullable<HarSummary['page']>['from'], string>> = {
+  target: "the target's host",
+  document: 'the first document request',
+  'first entry': 'no document request: the first entry',
+};
+
+/** The summary as lines of text. */
+export function renderHarSummary(summary: HarSummary): string {
+  const creator = summary.creator === undefined ? '' : ` (${summary.creator})`;
+  const lines = [
+    `HAR ${summary.file}${creator}: ${plural(summary.entries, 'entry', 'entries')}, ${summary.kept} kept as ${plural(summary.endpoints, 'endpoint', 'endpoints')} (weight = times recorded)`,
+  ];
+  const add = (text: string): void => {
+    lines.push(`  ${text}`);
+  };
+  if (summary.page !== undefined) {
+    const against =
+      summary.target === summary.page.origin ? '' : `; replayed against ${summary.target}`;
+    add(`page: ${summary.page.origin} (${FROM[summary.page.from]})${against}`);
+  }
+  if (summary.otherHosts.length > 0) {
+    const page = summary.page === undefined ? '' : new URL(summary.page.origin).hostname;
+    const other = new URL(`http://${summary.otherHosts[0]?.label ?? ''}`).hostname;
+    add(
+      `skipped ${total(summary.otherHosts)} to other hosts, never replayed by accident: ${counts(summary.otherHosts)}; to keep one too: --har-filter 'host:${page}|${other}'`,
+    );
+  }
+  if (summary.filtered.length > 0)
+    add(`skipped ${total(summary.filtered)} by the filter: ${counts(summary.filtered)}`);
+  if (summary.unsupported.length > 0)
+    add(`skipped ${total(summary.unsupported)} not replayable: ${counts(summary.unsupported)}`);
+  if (summary.secrets.length > 0) {
+    add(
+      summary.secretsKept
+        ? `secrets KEPT (--keep-secrets): ${counts(summary.secrets)}; the output holds credentials: do not commit or share it`
+        : `secrets dropped (--keep-secrets keeps them; better, pass credentials with auth: or \${ENV}): ${counts(summary.secrets)}`,
+    );
+  }
+  const dropped = summary.droppedHeaders.map(
+    (d) => `${d.names.join(', ')} (${CATEGORY[d.category]})`,
+  );
+  if (dropped.length > 0) add(`headers not replayed: ${dropped.join('; ')}`);
+  if (summary.acceptEncoding)
+    add(
+      'Accept-Encoding kept: the server compresses as it does for the browser, and barrage measures the compressed bytes (it never decompresses)',
+    );
+  if (summary.staticKept > 0)
+    add(
+      `${plural(summary.staticKept, 'static asset', 'static assets')} kept (images, fonts, CSS, JavaScript): --har-filter '!static' drops them`,
+    );
+  if (summary.bodiesMissing > 0)
+    add(
+      `${plural(summary.bodiesMissing, 'request body was', 'request bodies were')} not in the recording: sent without a body (export the HAR with content)`,
+    );
+  if (summary.flowSteps !== undefined)
+    add(`flow "recording": ${plural(summary.flowSteps, 'step', 'steps')} in recorded order`);
+  return `${lines.join('\n')}\n`;
+}
+
+function counts(list: readonly HarCount[]): string {
+  return list.map((c) => `${c.label} (${c.count})`).join(', ');
+}
+
+function total(list: readonly HarCount[]): number {
+  return list.reduce((sum, c) => sum + c.count, 0);
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

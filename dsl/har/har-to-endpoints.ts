@@ -1,0 +1,298 @@
+/**
+ * Recorded entries + filter criteria → endpoints, and the summary of what was kept and why the
+ * rest was not. Decisions, in order, for each entry (the first that applies wins):
+ *
+ * 1. Not replayable (har-entry-facts.ts: not http(s), CONNECT, from cache, no response): skipped.
+ * 2. No host criterion among the filters: only the page's host is kept; others are "other hosts",
+ *    so a replay never loads a CDN or an analytics server by accident. The page's host is the
+ *    target's host when the recording has requests to it, else the host of the first document
+ *    request, else the first replayable entry's.
+ * 3. Each criterion in order; the first that fails is the reason the entry was skipped.
+ *
+ * Kept entries of the page's origin get urls relative to the target, so `--target` (or the
+ * configuration's target) replays a recording against another server; other origins stay
+ * absolute. Identical requests (method, url, headers, body after stripping) are one endpoint whose
+ * weight is how many times it was recorded; with asFlow the kept entries also form one flow, in
+ * recorded order. Names are "METHOD /path" ("METHOD host/path" off the page's origin), made unique
+ * with " #2", " #3"… in recorded order.
+ */
+import { criterionHolds, type HarCriterion } from '../grammar/har-filter.js';
+import { entryFacts, type Replayable } from './har-entry-facts.js';
+import type { DroppedHeaderCategory } from './har-headers.js';
+import {
+  toHarRequest,
+  type HarRequest,
+  type RequestContext,
+  type RequestNotes,
+} from './har-request.js';
+import type { HarFile } from './read-har.js';
+
+/** How to convert. */
+export interface HarOptions {
+  readonly criteria: readonly HarCriterion[];
+  /** The run's target (or `--target`): picks the page's host and is what endpoints replay against. */
+  readonly target: string | undefined;
+  readonly keepSecrets: boolean;
+  readonly asFlow: boolean;
+  /** Endpoint names the configuration the endpoints join already uses. */
+  readonly takenNames: readonly string[];
+}
+
+/** One endpoint built from identical recorded requests. */
+export interface HarEndpoint extends HarRequest {
+  readonly name: string;
+  /** Times the request was recorded: its weight. */
+  readonly count: number;
+  /** Index in log.entries of its first recording. */
+  readonly entry: number;
+}
+
+/** A label ("cdn.example.com", "!static", "header Cookie") and how many entries it concerns. */
+export interface HarCount {
+  readonly label: string;
+  readonly count: number;
+}
+
+/** What was kept and skipped, and why; rendered by cli/render/har-summary.ts. */
+export interface HarSummary {
+  readonly file: string;
+  /** The recording tool, e.g. "Firefox 128.0". */
+  readonly creator: string | undefined;
+  readonly entries: number;
+  readonly kept: number;
+  readonly endpoints: number;
+  /** The recorded page's origin and how it was chosen; undefined when nothing is replayable. */
+  readonly page:
+    { readonly origin: string; readonly from: 'target' | 'document' | 'first entry' } | undefined;
+  /** What relative urls are replayed against. */
+  readonly target: string;
+  /** Skipped by the page-host rule (no host criterion given), by host. */
+  readonly otherHosts: readonly HarCount[];
+  /** Skipped by a criterion, by the criterion's text. */
+  readonly filtered: readonly HarCount[];
+  /** Not replayable, by reason. */
+  readonly unsupported: readonly HarCount[];
+  /** Secrets found in kept entries: dropped, or kept with keepSecrets. */
+  readonly secrets: readonly HarCount[];
+  readonly secretsKept: boolean;
+  /** Header names not replayed, by category (secrets excluded: they are in `secrets`). */
+  readonly droppedHeaders: readonly { category: DroppedHeaderCategory; names: readonly string[] }[];
+  /** Some kept request carries Accept-Encoding (responses arrive compressed, never decoded). */
+  readonly acceptEncoding: boolean;
+  /** Kept entries that are static assets (a hint to try !static). */
+  readonly staticKept: number;
+  /** Kept entries whose body the recording left out. */
+  readonly bodiesMissing: number;
+  /** Steps of the recorded flow, with asFlow. */
+  readonly flowSteps: number | undefined;
+}
+
+/** Endpoints, the flow's steps (asFlow) and the summary. */
+export interface HarEndpoints {
+  /** What relative urls resolve against: the target, else the recorded page's origin. */
+  readonly target: string;
+  readonly endpoints: readonly HarEndpoint[];
+  /** Endpoint names in recorded order, one per kept entry (asFlow only). */
+  readonly flowSteps: readonly string[] | undefined;
+  readonly summary: HarSummary;
+}
+
+interface Candidate extends Replayable {
+  readonly index: number;
+}
+
+/** Converts a recording. */
+export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints {
+  const unsupported = new Counter();
+  const candidates: Candidate[] = [];
+  har.entries.forEach((entry, index) => {
+    const facts = entryFacts(entry);
+    if ('reason' in facts) unsupported.add(facts.reason);
+    else candidates.push({ ...facts, index });
+  });
+  const page = choosePage(candidates, options.target);
+  const target = options.target ?? page?.origin ?? '';
+  const hostRule = !options.criteria.some((c) => c.key === 'host');
+  const otherHosts = new Counter();
+  const filtered = new Counter();
+  const kept: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (hostRule && candidate.facts.host !== page?.host) {
+      otherHosts.add(candidate.facts.host);
+      continue;
+    }
+    const failed = options.criteria.find((c) => !criterionHolds(c, candidate.facts));
+    if (failed === undefined) kept.push(candidate);
+    else filtered.add(failed.text);
+  }
+  const grouped = group(har, kept, {
+    pageOrigin: page?.origin ?? '',
+    targetOrigin: originOf(target) ?? page?.origin ?? '',
+    keepSecrets: options.keepSecrets,
+  });
+  const names = nameEndpoints(grouped.groups, options.takenNames);
+  const endpoints = grouped.groups.map((g, i) => ({
+    ...g.request,
+    name: names[i] ?? '',
+    count: g.count,
+    entry: g.entry,
+  }));
+  const flowSteps = options.asFlow ? grouped.order.map((i) => names[i] ?? '') : undefined;
+  return {
+    target,
+    endpoints,
+    flowSteps,
+    summary: {
+      file: har.file,
+      creator:
+        har.creator === undefined
+          ? undefined
+          : `${har.creator.name}${har.creator.version === undefined ? '' : ` ${har.creator.version}`}`,
+      entries: har.entries.length,
+      kept: kept.length,
+      endpoints: endpoints.length,
+      page: page === undefined ? undefined : { origin: page.origin, from: page.from },
+      target,
+      otherHosts: otherHosts.list(),
+      filtered: filtered.list(),
+      unsupported: unsupported.list(),
+      secrets: grouped.secrets.list(),
+      secretsKept: options.keepSecrets,
+      droppedHeaders: grouped.droppedHeaders,
+      acceptEncoding: grouped.acceptEncoding,
+      staticKept: kept.filter((c) => c.facts.isStatic).length,
+      bodiesMissing: grouped.bodiesMissing,
+      flowSteps: flowSteps?.length,
+    },
+  };
+}
+
+/** The recorded page: the target's host if recorded, else the first document, else the first entry. */
+function choosePage(
+  candidates: readonly Candidate[],
+  target: string | undefined,
+): { host: string; origin: string; from: 'target' | 'document' | 'first entry' } | undefined {
+  const targetHost = hostOf(target);
+  const onTarget = candidates.find((c) => c.facts.host === targetHost);
+  if (onTarget !== undefined)
+    return { host: onTarget.facts.host, origin: onTarget.url.origin, from: 'target' };
+  const document = candidates.find((c) => c.isDocument);
+  if (document !== undefined)
+    return { host: document.facts.host, origin: document.url.origin, from: 'document' };
+  const first = candidates[0];
+  return first === undefined
+    ? undefined
+    : { host: first.facts.host, origin: first.url.origin, from: 'first entry' };
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  return parse(url)?.host.toLowerCase();
+}
+
+function originOf(url: string | undefined): string | undefined {
+  return parse(url)?.origin;
+}
+
+function parse(url: string | undefined): URL | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Group {
+  readonly request: HarRequest;
+  readonly entry: number;
+  count: number;
+  /** The path part of the name: the path, or host + path off the page's origin. */
+  readonly where: string;
+}
+
+/** Converts kept entries and groups identical requests, keeping first-seen order. */
+function group(har: HarFile, kept: readonly Candidate[], context: RequestContext) {
+  const groups: Group[] = [];
+  const byKey = new Map<string, number>();
+  const order: number[] = [];
+  const secrets = new Counter();
+  const dropped = new Map<DroppedHeaderCategory, Map<string, string>>();
+  let acceptEncoding = false;
+  let bodiesMissing = 0;
+  for (const candidate of kept) {
+    const entry = har.entries[candidate.index];
+    if (entry === undefined) continue;
+    const { request, notes } = toHarRequest(entry, candidate.url, context);
+    noteDropped(notes, dropped);
+    const seen = new Set(notes.secrets.map((secret) => secret.toLowerCase()));
+    for (const secret of notes.secrets) if (seen.delete(secret.toLowerCase())) secrets.add(secret);
+    acceptEncoding ||= notes.acceptEncoding;
+    if (notes.bodyMissing) bodiesMissing++;
+    const key = JSON.stringify([
+      request.method,
+      request.url,
+      Object.entries(request.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      request.body ?? null,
+    ]);
+    let at = byKey.get(key);
+    const existing = at === undefined ? undefined : groups[at];
+    if (existing === undefined) {
+      at = groups.length;
+      byKey.set(key, at);
+      const offPage = candidate.url.origin !== context.pageOrigin;
+      const where = `${offPage ? candidate.url.host : ''}${candidate.url.pathname}`;
+      groups.push({ request, entry: candidate.index, count: 1, where });
+    } else existing.count++;
+    order.push(at ?? 0);
+  }
+  const droppedHeaders = [...dropped].map(([category, names]) => ({
+    category,
+    names: [...names.values()],
+  }));
+  return { groups, order, secrets, droppedHeaders, acceptEncoding, bodiesMissing };
+}
+
+/** Remembers dropped header names by category (secrets are counted apart), first casing kept. */
+function noteDropped(
+  notes: RequestNotes,
+  dropped: Map<DroppedHeaderCategory, Map<string, string>>,
+): void {
+  for (const { category, name } of notes.droppedHeaders) {
+    if (category === 'secret') continue;
+    const names = dropped.get(category) ?? new Map<string, string>();
+    if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+    dropped.set(category, names);
+  }
+}
+
+/** Longest path part of a name before it is cut with "…". */
+const MAX_NAME_PATH = 60;
+
+/** "METHOD where", cut to a readable length, unique against taken names and each other. */
+function nameEndpoints(groups: readonly Group[], takenNames: readonly string[]): string[] {
+  const taken = new Set(takenNames);
+  return groups.map((g) => {
+    const where =
+      g.where.length > MAX_NAME_PATH ? `${g.where.slice(0, MAX_NAME_PATH - 1)}…` : g.where;
+    const base = `${g.request.method} ${where}`;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base} #${n}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+/** Counts labels (compared without case, shown as first seen), by count then first seen. */
+class Counter {
+  readonly #counts = new Map<string, HarCount>();
+
+  add(label: string): void {
+    const key = label.toLowerCase();
+    const before = this.#counts.get(key);
+    this.#counts.set(key, { label: before?.label ?? label, count: (before?.count ?? 0) + 1 });
+  }
+
+  list(): HarCount[] {
+    return [...this.#counts.values()].sort((a, b) => b.count - a.count);
+  }
+}

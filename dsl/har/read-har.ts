@@ -1,0 +1,133 @@
+/**
+ * Reads a HAR file: size checked before reading (MAX_HAR_BYTES), JSON parsed, then each entry
+ * checked against har-schema.ts. Problems come back as ConfigIssues naming the file and, for an
+ * entry, its index in log.entries; values are described by their type only, never quoted, since a
+ * recording holds cookies and tokens.
+ */
+import type { z } from 'zod';
+import type { ConfigIssue, Source } from '../issues.js';
+import { isPlainObject } from '../layers.js';
+import { err, ok, type Result } from '../result.js';
+import { readBoundedFile } from '../sources/file-source.js';
+import { harCreatorSchema, harEntrySchema, type HarEntry } from './har-schema.js';
+
+/** Largest HAR file read, in bytes. A browser session of a few minutes is usually 1–20 MiB. */
+export const MAX_HAR_BYTES = 50 * 1024 * 1024;
+/** Entries with problems reported one by one; past this, one issue counts the rest. */
+const MAX_ENTRY_ISSUES = 20;
+
+/** A parsed recording. */
+export interface HarFile {
+  /** The file as the user named it. */
+  readonly file: string;
+  readonly entries: readonly HarEntry[];
+  /** The recording tool, e.g. { name: 'WebInspector', version: '537.36' }. */
+  readonly creator: { readonly name: string; readonly version?: string | undefined } | undefined;
+}
+
+/** Reads and checks the HAR at `path`; issues name it as `shown`. */
+export function readHarFile(
+  path: string,
+  shown: string,
+  maxBytes = MAX_HAR_BYTES,
+): Result<HarFile, ConfigIssue[]> {
+  const text = readBoundedFile(path, 'HAR file', maxBytes);
+  if (!text.ok) return err(text.error.map((issue) => ({ ...issue, source: harSource(shown) })));
+  return parseHarText(shown, text.value);
+}
+
+/** Parses HAR text already in memory. */
+export function parseHarText(file: string, text: string): Result<HarFile, ConfigIssue[]> {
+  const fail = (expected: string, actual: string) =>
+    err([{ code: 'har_error' as const, source: harSource(file), path: [], expected, actual }]);
+  // Fiddler and some Windows tools start the file with a byte order mark.
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    // The parser's message may quote the input (cookies, tokens): only its position is used.
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message)?.[1];
+    let where = position === undefined ? '' : ` (${lineColumn(json, Number(position))})`;
+    if (/end of JSON input/i.test(message)) where = ' (it ends too early: a cut-off file?)';
+    return fail('a HAR file (JSON with log.entries)', `text that is not JSON${where}`);
+  }
+  const log = isPlainObject(value) ? value.log : undefined;
+  if (!isPlainObject(log) || !Array.isArray(log.entries)) {
+    const missing = isPlainObject(log) ? 'log.entries' : 'log';
+    return fail(
+      'a HAR file: JSON with log.entries[] (as browsers and proxies export it)',
+      `${describe(value)} without ${missing}`,
+    );
+  }
+  const entries: HarEntry[] = [];
+  const issues: ConfigIssue[] = [];
+  let broken = 0;
+  (log.entries as unknown[]).forEach((raw, index) => {
+    const parsed = harEntrySchema.safeParse(raw);
+    if (parsed.success) {
+      entries.push(parsed.data);
+      return;
+    }
+    broken++;
+    if (broken <= MAX_ENTRY_ISSUES) issues.push(...entryIssues(file, index, raw, parsed.error));
+  });
+  if (broken > MAX_ENTRY_ISSUES) {
+    issues.push({
+      code: 'har_error',
+      source: harSource(file),
+      path: ['log', 'entries'],
+      expected: 'HAR entries with request and response',
+      actual: `${broken - MAX_ENTRY_ISSUES} more broken entries (the first ${MAX_ENTRY_ISSUES} are listed)`,
+    });
+  }
+  if (issues.length > 0) return err(issues);
+  return ok({ file, entries, creator: harCreatorSchema.parse(log.creator) });
+}
+
+/** The source of a HAR problem: the file, or one entry of it. */
+export function harSource(file: string, entry?: number): Source {
+  return entry === undefined ? { kind: 'har', file } : { kind: 'har', file, entry };
+}
+
+/** One issue per zod problem in entry `index`, with the path inside the entry. */
+function entryIssues(file: string, index: number, raw: unknown, error: z.ZodError): ConfigIssue[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+    return {
+      code: 'har_error',
+      source: harSource(file, index),
+      path,
+      expected: issue.message,
+      actual: describe(valueAt(raw, path)),
+    };
+  });
+}
+
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let node = value;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[part];
+  }
+  return node;
+}
+
+/** A value's kind, never its content. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return 'text';
+  return `a ${typeof value}`;
+}
+
+/** "line L, column C" (1-based) of a character offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return `line ${line}, column ${column}`;
+}

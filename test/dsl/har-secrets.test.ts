@@ -1,0 +1,133 @@
+import t from 'tap';
+import { dropReason } from '../../dsl/har/har-headers.js';
+import {
+  isCredentialValue,
+  isTokenLikeName,
+  stripBody,
+  stripQuery,
+} from '../../dsl/har/har-secrets.js';
+
+t.test('token-like names', async (t) => {
+  const secret = [
+    'Cookie',
+    'Authorization',
+    'Proxy-Authorization',
+    'access_token',
+    'accessToken',
+    'X-CSRF-Token',
+    'X-XSRF-TOKEN',
+    'x-api-key',
+    'apiKey',
+    'api_key',
+    'key',
+    'client_secret',
+    'password',
+    'newPassword',
+    'JSESSIONID',
+    'PHPSESSID',
+    'sid',
+    'X-Amz-Signature',
+    'sig',
+    'jwt',
+    'X-Auth-User',
+    'credentials',
+    'otp',
+  ];
+  const plain = [
+    'Accept',
+    'Content-Type',
+    'author',
+    'page',
+    'sort_key',
+    'keyboard',
+    'q',
+    'Referer',
+  ];
+  for (const name of secret) t.ok(isTokenLikeName(name), `${name} is a secret`);
+  for (const name of plain) t.notOk(isTokenLikeName(name), `${name} is not`);
+});
+
+t.test('credential-like values, whatever the name', async (t) => {
+  t.ok(isCredentialValue('Bearer abc.def'));
+  t.ok(isCredentialValue(' basic dXNlcjpwYXNz'));
+  t.ok(isCredentialValue('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig'));
+  t.notOk(isCredentialValue('text/html'));
+  t.notOk(isCredentialValue('Bearer'));
+});
+
+t.test('query strings lose token-like parameters, the rest stays byte for byte', async (t) => {
+  t.same(stripQuery('?q=a%20b&access_token=x&page=2'), {
+    text: '?q=a%20b&page=2',
+    dropped: ['access_token'],
+  });
+  t.same(stripQuery('?access%5Ftoken=x'), { text: '', dropped: ['access_token'] });
+  t.same(stripQuery('?auth=Bearer%20x&a'), { text: '?a', dropped: ['auth'] });
+  t.same(stripQuery('?x=Bearer%20abc'), { text: '', dropped: ['x'] }, 'by value');
+  t.same(stripQuery('?q=%E0%A4%A&x=1'), { text: '?q=%E0%A4%A&x=1', dropped: [] }, 'bad encoding');
+  t.same(stripQuery(''), { text: '', dropped: [] });
+});
+
+t.test('bodies: JSON at any depth, form fields; others untouched', async (t) => {
+  t.same(
+    stripBody(
+      '{"user":"ada","login":{"password":"p","otp":"1"},"items":[{"card_token":"t","n":1}]}',
+      'application/json',
+    ),
+    {
+      text: '{"user":"ada","login":{},"items":[{"n":1}]}',
+      dropped: ['password', 'otp', 'card_token'],
+    },
+  );
+  t.equal(
+    stripBody('{ "a" : 1 }', 'application/json').text,
+    '{ "a" : 1 }',
+    'untouched bodies keep their bytes',
+  );
+  t.same(
+    stripBody('[{"token":"x"}]', ''),
+    { text: '[{}]', dropped: ['token'] },
+    'JSON by its look',
+  );
+  t.same(
+    stripBody(
+      'user=ada&password=p&remember=on',
+      'application/x-www-form-urlencoded; charset=UTF-8',
+    ),
+    {
+      text: 'user=ada&remember=on',
+      dropped: ['password'],
+    },
+  );
+  t.same(stripBody('not {json', 'application/json'), { text: 'not {json', dropped: [] });
+  const multipart = '--x\r\nContent-Disposition: form-data; name="password"\r\n\r\np\r\n--x--';
+  t.same(stripBody(multipart, 'multipart/form-data; boundary=x'), { text: multipart, dropped: [] });
+  t.same(
+    JSON.parse(stripBody('{"__proto__":{"token":"x"},"a":1}', 'application/json').text),
+    JSON.parse('{"__proto__":{},"a":1}'),
+    '__proto__ stays a plain key',
+  );
+});
+
+t.test('header drop reasons', async (t) => {
+  const table: [string, string, string | undefined][] = [
+    ['Host', 'h', 'connection'],
+    ['connection', 'keep-alive', 'connection'],
+    ['Content-Length', '12', 'connection'],
+    ['TE', 'trailers', 'connection'],
+    ['Expect', '100-continue', 'connection'],
+    [':authority', 'h', 'pseudo'],
+    ['Sec-Fetch-Mode', 'cors', 'browser'],
+    ['sec-ch-ua', '"x"', 'browser'],
+    ['Upgrade-Insecure-Requests', '1', 'browser'],
+    ['User-Agent', 'Mozilla', 'user-agent'],
+    ['traceparent', '00-…', 'trace'],
+    ['X-B3-TraceId', '1', 'trace'],
+    ['Cookie', 'a=b', 'secret'],
+    ['X-Whatever', 'Bearer abc', 'secret'],
+    ['Bad Name', 'x', 'invalid'],
+    ['Accept-Encoding', 'gzip, br', undefined],
+    ['Origin', 'https://h', undefined],
+    ['Content-Type', 'application/json', undefined],
+  ];
+  for (const [name, value, reason] of table) t.equal(dropReason(name, value), reason, name);
+});
