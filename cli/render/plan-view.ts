@@ -1,6 +1,7 @@
 /** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
 import { authNeeds, variableProviders } from '../../dsl/compile/lint-plan.js';
 import { formatDuration } from '../../dsl/grammar/duration.js';
+import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import type { Template } from '../../dsl/plan/template.js';
@@ -51,6 +52,14 @@ function describeNeeds(
   return `  needs ${parts.join(', ')}`;
 }
 
+/** "GET http://host/path", or "WS ws://host/path (3 messages)" for a WebSocket session. */
+function describeRequest(endpoint: EndpointPlan): string {
+  const url = `${endpoint.origin}${showTemplate(endpoint.path)}`;
+  if (endpoint.ws === undefined) return `${endpoint.method} ${url}`;
+  const count = endpoint.ws.messages.length;
+  return `WS ${url} (${count} message${count === 1 ? '' : 's'})`;
+}
+
 /** The plan as text. */
 export function renderPlanView(plan: Plan): string {
   const lines = ['Plan:'];
@@ -72,6 +81,7 @@ export function renderPlanView(plan: Plan): string {
   const providers = variableProviders(plan);
   const share = (weight: number): string => `${((weight / picks.total) * 100).toFixed(1)}%`;
   lines.push('  endpoints');
+  const nameWidth = Math.max(...endpoints.map((e) => e.name.length));
   for (const endpoint of endpoints) {
     const role = endpoint.setup ? 'setup' : flows.length > 0 ? 'in flows' : share(endpoint.weight);
     const extracts =
@@ -79,7 +89,7 @@ export function renderPlanView(plan: Plan): string {
         ? `  extracts ${endpoint.extract.map((e) => e.variable).join(', ')}`
         : '';
     lines.push(
-      `    ${endpoint.name}  [${role}]  ${endpoint.method} ${endpoint.origin}${showTemplate(endpoint.path)}${describeNeeds(endpoint.needs, providers)}${extracts}`,
+      `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}`,
     );
   }
   for (const flow of flows) {

@@ -215,3 +215,14 @@ t.test('clipanion usage errors go to stderr with exit 1', async (t) => {
   t.equal(result.stdout, '');
   t.match(result.stderr, /Unsupported option name|unknown/i);
 });
+
+t.test('the plan view shows each endpoint as it is sent, names aligned', async (t) => {
+  const config = `${BASE}endpoints:\n  - { name: catalog, url: /json, weight: 1 }\n  - name: feed\n    url: ws://127.0.0.1:9/ws\n    weight: 3\n    messages: [{ text: hi }, { text: bye }]\n`;
+  const result = await validate(t, config);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /^ {4}catalog {2}\[25\.0%\] {2}GET http:\/\/127\.0\.0\.1:9\/json$/m);
+  t.match(
+    result.stdout,
+    /^ {4}feed {5}\[75\.0%\] {2}WS ws:\/\/127\.0\.0\.1:9\/ws \(2 messages\)$/m,
+  );
+});
