@@ -104,6 +104,8 @@ export default tseslint.config(
         setTimeout: 'readonly',
         setInterval: 'readonly',
         clearInterval: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
       },
     },
   },

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { runAutocannon, runBarrage, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
-import { startBarrageTarget, startNginx } from './targets.mjs';
+import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
@@ -57,24 +57,30 @@ async function throughput() {
 }
 
 async function rateAccuracy() {
-  const target = await startBarrageTarget(TARGET_CORE);
-  console.log(`\n## Fixed rate against a 10 ms target (${SECONDS}s each)`);
+  const target = await startDelayTarget(TARGET_CORE, 10);
+  console.log(
+    `\n## Fixed rate against a 10 ms target (${SECONDS}s each); overhead = barrage's p50 − the target's own p50`,
+  );
   try {
     const rows = [];
     for (const rate of [1000, 5000, 20000]) {
+      await target.serverP50();
       const run = await runBarrage({
-        url: `${target.url}/delay/10`,
+        url: `${target.url}/`,
         concurrency: Math.ceil(rate / 40),
         seconds: SECONDS,
         core: GENERATOR_CORE,
         rate,
       });
       const achieved = run.result.total / SECONDS;
+      const serverP50 = await target.serverP50();
       rows.push({
         rate,
         achieved,
         error: ((achieved - rate) / rate) * 100,
-        overhead: run.p50 - 10,
+        serverP50,
+        p50: run.p50,
+        overhead: run.p50 - serverP50,
         late: run.result.late,
         dropped: run.result.dropped,
       });
@@ -84,6 +90,8 @@ async function rateAccuracy() {
       ['rate/s', (r) => r.rate],
       ['achieved/s', (r) => fmt(r.achieved, 1)],
       ['error %', (r) => fmt(r.error)],
+      ['target p50 ms', (r) => fmt(r.serverP50, 3)],
+      ['barrage p50 ms', (r) => fmt(r.p50, 3)],
       ['p50 overhead ms', (r) => fmt(r.overhead, 3)],
       ['late', (r) => r.late],
       ['dropped', (r) => r.dropped],

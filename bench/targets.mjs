@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BIN, pinned } from './processes.mjs';
 
 /** Starts nginx on a free-ish port with one worker; returns { url, stop } or undefined. */
@@ -30,8 +31,31 @@ export async function startNginx(core) {
 
 /** Starts `barrage serve --port 0` pinned to a core; returns { url, stop }. */
 export function startBarrageTarget(core) {
+  return startListening(
+    'barrage serve',
+    pinned(core, process.execPath, [BIN, 'serve', '--port', '0']),
+  );
+}
+
+/**
+ * Starts bench/delay-target.mjs pinned to a core: every request answered after `delayMs`;
+ * returns { url, stop, serverP50 } where serverP50() is the target's own median time per request
+ * since the last call.
+ */
+export async function startDelayTarget(core, delayMs) {
+  const script = fileURLToPath(new URL('./delay-target.mjs', import.meta.url));
+  const target = await startListening(
+    `delay target (${delayMs} ms)`,
+    pinned(core, process.execPath, [script, String(delayMs)]),
+  );
+  const serverP50 = async () => (await (await fetch(`${target.url}/__median`)).json()).p50_ms;
+  return { ...target, serverP50 };
+}
+
+/** Spawns a server that prints "listening on URL"; resolves with { name, url, stop }. */
+function startListening(name, [command, args]) {
   return new Promise((resolve, reject) => {
-    const child = spawn(...pinned(core, process.execPath, [BIN, 'serve', '--port', '0']), {
+    const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -39,8 +63,7 @@ export function startBarrageTarget(core) {
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const url = /listening on (\S+)/.exec(out)?.[1];
-      if (url !== undefined)
-        resolve({ name: 'barrage serve', url, stop: () => child.kill('SIGTERM') });
+      if (url !== undefined) resolve({ name, url, stop: () => child.kill('SIGTERM') });
     });
   });
 }
