@@ -6,6 +6,7 @@
 import type { Plan } from '../dsl/plan/plan.js';
 import type { Clock } from './deps.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
+import type { LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import { splitPlan } from './segment/split-plan.js';
 
@@ -15,8 +16,8 @@ export interface ExecuteOptions {
   readonly threads: number;
   readonly stop: AbortSignal;
   readonly hardStop: AbortSignal;
-  /** Cumulative merged snapshot every ~500 ms (dashboard, progress lines). */
-  readonly onProgress?: (snapshot: ShardSnapshot) => void;
+  /** Cumulative merged snapshot and the live state every ~500 ms (dashboard, progress lines). */
+  readonly onProgress?: (snapshot: ShardSnapshot, live: LiveState) => void;
 }
 
 /** The merged result of this process, and why it ended early when a segment failed fatally. */

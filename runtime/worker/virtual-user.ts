@@ -23,6 +23,8 @@ export class VirtualUser {
   readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
+  /** True while the worker runs an iteration (or its setup), false while it waits for a permit. */
+  busy = false;
   iteration = 0;
   readonly #clients = new Map<string, Client>();
 
