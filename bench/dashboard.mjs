@@ -1,15 +1,31 @@
-// The live dashboard's cost in throughput (docs/dashboard.md): `node bench/dashboard.mjs` after
-// `npm run build`, or dashboardCost() from the bench runner. Runs
-//   barrage run --target <target>/json -c 50 -d <seconds>
-// in a pseudo-terminal (util-linux `script`, sized 120×40 with stty), alternately with the
-// dashboard and with `--no-dashboard --quiet`, ROUNDS times each, and compares the medians of the
-// Requests/sec the report prints:  ratio = median(with dashboard) / median(without).
-// The target (`barrage serve`) and the generator are pinned to different cores when taskset
-// exists. Not part of `npm test`.
-//   BENCH_DASHBOARD_SECONDS  length of each run (default 10)
+// The live dashboard's cost (docs/dashboard.md): `node bench/dashboard.mjs` after `npm run build`,
+// or dashboardCost() from the bench runner. Two measures:
+// 1. End to end: `barrage run --target <target>/json -c 50 -d <seconds>` in a pseudo-terminal
+//    (util-linux `script`, sized 120×40 with stty), alternately with the dashboard and with
+//    `--no-dashboard --quiet`, ROUNDS times each; ratio = median req/s with / median req/s
+//    without, and the same for CPU µs per request. The target (`barrage serve`) and the generator
+//    are pinned to different cores when taskset exists. On a shared machine this ratio moves by
+//    several percent from run to run, either way.
+// 2. Per frame: the CPU time of one dashboard tick (error feed, figures, layout, ANSI, diff draw)
+//    on a 10-minute run's snapshot, in this process; at 2 frames/s its share of the generator's
+//    core is 2 × ms / 1000. Steady, and what the end-to-end ratio cannot resolve below its noise.
+// Not part of `npm test`.
+//   BENCH_DASHBOARD_SECONDS  length of each end-to-end run (default 10)
 //   BENCH_DASHBOARD_ROUNDS   runs of each kind (default 3)
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { toFlagLayer } from '../dist/cli/flags.js';
+import { buildModel } from '../dist/cli/dashboard/dashboard-model.js';
+import { ErrorFeed } from '../dist/cli/dashboard/error-feed.js';
+import { renderScreen } from '../dist/cli/dashboard/screen.js';
+import { toAnsi } from '../dist/cli/dashboard/styled-line.js';
+import { TerminalSession } from '../dist/cli/dashboard/terminal-session.js';
+import { loadPlan } from '../dist/dsl/load-plan.js';
+import { Recorder } from '../dist/runtime/metrics/recorder.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
 const HAS_TASKSET = spawnSync('taskset', ['--version']).status === 0;
@@ -97,6 +113,123 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** A plan with `endpoints` endpoints and three thresholds, through the real loader. */
+function benchPlan(endpoints) {
+  const dir = mkdtempSync(join(tmpdir(), 'barrage-bench-dashboard-'));
+  const config = {
+    target: 'http://127.0.0.1:9',
+    duration: '20m',
+    rate: 1000,
+    concurrency: 50,
+    endpoints: Array.from({ length: endpoints }, (_, i) => ({
+      name: `endpoint-${i}`,
+      url: `/${i}`,
+    })),
+    thresholds: [
+      'http_req_duration:p95 < 300',
+      'http_req_failed:rate < 0.01',
+      'http_req_duration{endpoint=endpoint-0}:p99 < 500',
+    ],
+  };
+  writeFileSync(join(dir, 'load.json'), JSON.stringify(config));
+  const loaded = loadPlan({
+    cwd: dir,
+    env: {},
+    configFile: 'load.json',
+    flags: toFlagLayer({}).layer,
+    flagIssues: [],
+    userAgent: 'bench',
+    fallbackSeed: 1,
+  });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.issues));
+  return loaded.value.plan;
+}
+
+/**
+ * CPU ms of one dashboard tick after 10 minutes at 1000 requests/s (lognormal latencies around
+ * 5 ms, 1% failing), with 1000 more requests between ticks so that every figure changes.
+ */
+function frameCost(endpoints, size) {
+  const plan = benchPlan(endpoints);
+  const names = plan.graph.endpoints.map((e) => e.name);
+  const recorder = new Recorder({
+    endpointCount: endpoints,
+    segment: { index: 1, count: 1 },
+    startedAt: 0,
+    openModel: true,
+  });
+  let seed = 7;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  let n = 0;
+  const record = (count) => {
+    for (let i = 0; i < count; i++, n++) {
+      const us = 5000 * Math.exp(0.8 * (random() + random() + random() - 1.5));
+      const end = n * 1000;
+      const failed = random() < 0.01;
+      const status = failed ? 503 : 200;
+      recorder.recordRequest(
+        n % endpoints,
+        status,
+        failed ? 'http_5xx' : undefined,
+        end - us,
+        end,
+        end - us - 50,
+        200,
+        100,
+      );
+    }
+  };
+  record(600_000);
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const session = new TerminalSession({
+    stdout: sink,
+    setRawMode: undefined,
+    onExit: () => () => undefined,
+  });
+  const feed = new ErrorFeed(names);
+  session.enter();
+  const frames = 100;
+  let cpuMs = 0;
+  for (let frame = 0; frame < frames; frame++) {
+    record(1000);
+    const snapshot = recorder.snapshot(n * 1000);
+    const before = process.cpuUsage();
+    feed.update(snapshot);
+    const model = buildModel({
+      plan,
+      title: plan.target,
+      endpointNames: names,
+      snapshot,
+      live: { workers: 50, busy: 12, inFlight: 12, targetRate: 1000 },
+      stopping: false,
+      latestErrors: feed.events,
+    });
+    session.draw(renderScreen(model, size).map((line) => toAnsi(line, true)));
+    const used = process.cpuUsage(before);
+    cpuMs += (used.user + used.system) / 1000;
+  }
+  session.leave();
+  return cpuMs / frames;
+}
+
+/** Per-frame CPU of the dashboard for a few shapes of run. */
+export function dashboardFrameCost(log = console.log) {
+  log(
+    '\n## Dashboard CPU per frame (10-minute run at 1000/s, 3 thresholds, refreshed at 2 frames/s)',
+  );
+  for (const [endpoints, columns, rows] of [
+    [1, 80, 24],
+    [10, 120, 40],
+    [200, 120, 40],
+  ]) {
+    const ms = frameCost(endpoints, { columns, rows });
+    log(
+      `  ${String(endpoints).padStart(3)} endpoint${endpoints === 1 ? ' ' : 's'} ${columns}×${rows}: ` +
+        `${ms.toFixed(3)} ms/frame → ${((2 * ms) / 10).toFixed(2)}% of one core`,
+    );
+  }
+}
+
 /** Alternating runs with and without the dashboard; returns both series and the ratios. */
 export async function dashboardCost({
   seconds = Number(process.env.BENCH_DASHBOARD_SECONDS ?? 10),
@@ -148,5 +281,7 @@ function fmt(n, digits = 2) {
   return n === undefined || Number.isNaN(n) ? 'n/a' : n.toFixed(digits);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href)
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  dashboardFrameCost();
   await dashboardCost();
+}

@@ -9,12 +9,14 @@
  *   error rate    failures / requests over the run so far (what http_req_failed:rate gates on)
  *   busy          workers running an iteration / workers
  *   rate          requests of the last whole second / the pacer's rate now (open model only)
- *   endpoints     service-time p50 / p95 / p99 over the run so far, ms
+ *   endpoints     service-time p50 / p95 / p99 over the run so far, ms, decoded only for the rows
+ *                 the screen shows (a HAR import may bring hundreds of endpoints; decoding one
+ *                 histogram and reading three percentiles costs ≈ 0.2 ms)
  *   thresholds    evaluated on the snapshot as if the run ended now
  */
 import type { Plan } from '../../dsl/plan/plan.js';
 import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';
-import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { patternDurationMs } from '../../runtime/schedule/rate-function.js';
 import type { LiveState } from '../../runtime/segment/live-state.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
@@ -41,14 +43,20 @@ export interface CountRow {
   readonly share: number;
 }
 
+/** Latency percentiles of an endpoint, ms. */
+export interface Percentiles {
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
 /** A row of the endpoint table. */
 export interface EndpointRow {
   readonly name: string;
   readonly requests: number;
   readonly failureRate: number;
-  readonly p50: number | undefined;
-  readonly p95: number | undefined;
-  readonly p99: number | undefined;
+  /** Computed on first call (only shown rows pay for it); undefined before any response. */
+  readonly percentiles: () => Percentiles | undefined;
 }
 
 /** Where the run is. */
@@ -211,15 +219,33 @@ function errorRows(snapshot: ShardSnapshot): CountRow[] {
 }
 
 function endpointRows(snapshot: ShardSnapshot, names: readonly string[]): EndpointRow[] {
-  return snapshot.endpoints.map((e, i) => {
-    const histogram = e.latency === '' ? undefined : decodeHistogram(e.latency);
-    return {
-      name: names[i] ?? `#${i}`,
-      requests: e.requests,
-      failureRate: e.requests === 0 ? 0 : e.failures / e.requests,
-      p50: histogram === undefined ? undefined : percentileMs(histogram, 50),
-      p95: histogram === undefined ? undefined : percentileMs(histogram, 95),
-      p99: histogram === undefined ? undefined : percentileMs(histogram, 99),
-    };
-  });
+  return snapshot.endpoints.map((e, i) => ({
+    name: names[i] ?? `#${i}`,
+    requests: e.requests,
+    failureRate: e.requests === 0 ? 0 : e.failures / e.requests,
+    percentiles: once(() => percentiles(e.latency)),
+  }));
+}
+
+function percentiles(encoded: EncodedHistogram): Percentiles | undefined {
+  if (encoded === '') return undefined;
+  const histogram = decodeHistogram(encoded);
+  return {
+    p50: percentileMs(histogram, 50),
+    p95: percentileMs(histogram, 95),
+    p99: percentileMs(histogram, 99),
+  };
+}
+
+/** f, computed on the first call and remembered. */
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = f();
+      done = true;
+    }
+    return value;
+  };
 }

@@ -51,6 +51,13 @@ function clip(rows: readonly Line[], n: number, empty: string): Line[] {
   return [...rows.slice(0, n - 1), [span(`… ${rows.length - n + 1} more`, 'dim')]];
 }
 
+/** clip() of rows turned into lines only when shown. */
+function clipLazy<T>(rows: readonly T[], n: number, line: (row: T) => Line, empty: string): Line[] {
+  if (rows.length === 0) return [[span(empty, 'dim')]];
+  if (rows.length <= n) return rows.map(line);
+  return [...rows.slice(0, n - 1).map(line), [span(`… ${rows.length - n + 1} more`, 'dim')]];
+}
+
 function countHead(title: string, width: number): Line {
   const key = width - COUNT_WIDTH - SHARE_WIDTH;
   const text =
@@ -128,17 +135,21 @@ function endpointSection(rows: readonly EndpointRow[], width: number): Section {
     num('p50 ms') +
     num('p95 ms') +
     num('p99 ms');
-  const lines: Line[] = rows.map((r) => [
-    span(fit(r.name, name)),
-    span(num(String(r.requests))),
-    span(num(formatPercent(r.failureRate)), r.failureRate > 0 ? 'red' : undefined),
-    span(num(ms(r.p50)) + num(ms(r.p95)) + num(ms(r.p99))),
-  ]);
+  // Lines are built only for the rows shown: their percentiles are decoded on demand.
+  const line = (r: EndpointRow): Line => {
+    const p = r.percentiles();
+    return [
+      span(fit(r.name, name)),
+      span(num(String(r.requests))),
+      span(num(formatPercent(r.failureRate)), r.failureRate > 0 ? 'red' : undefined),
+      span(num(ms(p?.p50)) + num(ms(p?.p95)) + num(ms(p?.p99))),
+    ];
+  };
   return {
     priority: 1,
     head: [[span(heading, 'bold')]],
-    body: (n) => clip(lines, n, 'no endpoints'),
-    size: Math.max(1, lines.length),
+    body: (n) => clipLazy(rows, n, line, 'no endpoints'),
+    size: Math.max(1, rows.length),
   };
 }
 

@@ -103,7 +103,9 @@ t.test('gauges, tables and live thresholds from one snapshot', async (t) => {
       ['api', 100, 0.6],
     ],
   );
-  t.ok(model.endpoints[1]!.p95! > 1, 'percentiles in ms');
+  const p = model.endpoints[1]!.percentiles();
+  t.ok(p !== undefined && p.p50 > 1 && p.p95 >= p.p50 && p.p99 >= p.p95, 'percentiles in ms');
+  t.equal(model.endpoints[1]!.percentiles(), p, 'computed once');
   t.same(
     model.thresholds.map((x) => [x.threshold, x.pass]),
     [

@@ -167,3 +167,22 @@ t.test('colors only when asked', async (t) => {
   t.notMatch(plain, new RegExp(`${ESC}\\[3\\dm`), 'no foreground color');
   t.ok(plain.includes('\u001b[7m'), 'attributes stay (inverse)');
 });
+
+t.test('only the endpoint rows shown decode their percentiles', async (t) => {
+  const base = model(t.testdir(), 3);
+  let decoded = 0;
+  const endpoints = Array.from({ length: 200 }, (_, i) => ({
+    name: `e${i}`,
+    requests: 10,
+    failureRate: 0,
+    percentiles: () => {
+      decoded++;
+      return { p50: 1, p95: 2, p99: 3 };
+    },
+  }));
+  const screen = text(renderScreen({ ...base, endpoints }, { columns: 80, rows: 24 }));
+  const shown = screen.filter((l) => /^e\d+ /.test(l)).length;
+  t.ok(shown >= 1 && shown < 10, `${shown} rows shown`);
+  t.equal(decoded, shown, 'one decode per row shown, none for the rest');
+  t.ok(screen.some((l) => l.startsWith(`… ${200 - shown} more`)));
+});
