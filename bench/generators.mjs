@@ -1,0 +1,91 @@
+// The load generators compared: barrage, autocannon, wrk. Each returns
+// { tool, rps, p50, p99, cpuSeconds, maxRssMb } for the same target, concurrency and duration.
+import { createRequire } from 'node:module';
+import { BIN, has, measure } from './processes.mjs';
+
+const require = createRequire(import.meta.url);
+
+/** barrage run, closed model (or at `rate`), no dashboard, JSON result. */
+export async function runBarrage({
+  url,
+  concurrency,
+  seconds,
+  core,
+  rate,
+  threads = 1,
+  extra = [],
+}) {
+  const args = [
+    BIN,
+    'run',
+    '--target',
+    url,
+    '-c',
+    String(concurrency),
+    '-d',
+    `${seconds}s`,
+    '--threads',
+    String(threads),
+    '--json-output',
+    ...extra,
+  ];
+  if (rate !== undefined) args.push('-r', String(rate));
+  const run = await measure(core, process.execPath, args);
+  const result = JSON.parse(run.stdout);
+  return {
+    tool: `barrage${threads > 1 ? ` (${threads} threads)` : ''}`,
+    rps: result.requests_per_sec,
+    p50: result.p50_latency_ms,
+    p99: result.p99_latency_ms,
+    cpuSeconds: run.cpuSeconds,
+    maxRssMb: run.maxRssMb,
+    result,
+  };
+}
+
+/** autocannon (devDependency), same concurrency and duration. */
+export async function runAutocannon({ url, concurrency, seconds, core }) {
+  const cli = require.resolve('autocannon/autocannon.js');
+  const run = await measure(core, process.execPath, [
+    cli,
+    '-c',
+    String(concurrency),
+    '-d',
+    String(seconds),
+    '-j',
+    url,
+  ]);
+  const result = JSON.parse(run.stdout);
+  return {
+    tool: 'autocannon',
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuSeconds: run.cpuSeconds,
+    maxRssMb: run.maxRssMb,
+  };
+}
+
+/** wrk with one thread, when installed. */
+export async function runWrk({ url, concurrency, seconds, core }) {
+  if (!has('wrk')) return undefined;
+  const run = await measure(core, 'wrk', [
+    '-t1',
+    `-c${concurrency}`,
+    `-d${seconds}s`,
+    '--latency',
+    url,
+  ]);
+  const ms = (text) => {
+    const m = /^([\d.]+)(us|ms|s)$/.exec(text);
+    return m === null ? undefined : Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
+  };
+  return {
+    tool: 'wrk',
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1]),
+    p50: ms(/50%\s+(\S+)/.exec(run.stdout)?.[1] ?? ''),
+    p99: ms(/99%\s+(\S+)/.exec(run.stdout)?.[1] ?? ''),
+    cpuSeconds: run.cpuSeconds,
+    maxRssMb: run.maxRssMb,
+  };
+}

@@ -1,0 +1,148 @@
+// `npm run bench`: barrage against its peers in one run, as ratios (never absolute goals: the
+// machine decides absolute numbers). Not part of `npm test`.
+//   BENCH_SECONDS         length of each throughput/rate phase (default 10)
+//   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
+import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { runAutocannon, runBarrage, runWrk } from './generators.mjs';
+import { BIN, pinned } from './processes.mjs';
+import { startBarrageTarget, startNginx } from './targets.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
+const GENERATOR_CORE = 0;
+const TARGET_CORE = 1;
+
+const fmt = (n, digits = 2) =>
+  n === undefined || n === null || Number.isNaN(n) ? 'n/a' : Number(n).toFixed(digits);
+
+function table(rows, columns) {
+  const widths = columns.map(([title, get]) =>
+    Math.max(title.length, ...rows.map((r) => String(get(r)).length)),
+  );
+  const line = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
+  console.log(line(columns.map(([title]) => title)));
+  for (const row of rows) console.log(line(columns.map(([, get]) => get(row))));
+}
+
+async function throughput() {
+  const target = (await startNginx(TARGET_CORE)) ?? (await startBarrageTarget(TARGET_CORE));
+  console.log(
+    `\n## Throughput: concurrency 50, ${SECONDS}s, target ${target.name} on core ${TARGET_CORE}, generator on core ${GENERATOR_CORE}`,
+  );
+  const options = { url: target.url, concurrency: 50, seconds: SECONDS, core: GENERATOR_CORE };
+  try {
+    const rows = [await runBarrage(options), await runAutocannon(options)];
+    const wrk = await runWrk(options);
+    if (wrk !== undefined) rows.push(wrk);
+    // Two threads need two cores: this row's generator is not pinned (it shares the target's core).
+    rows.push(await runBarrage({ ...options, core: undefined, threads: 2 }));
+    const autocannon = rows[1].rps;
+    table(rows, [
+      ['tool', (r) => r.tool],
+      ['req/s', (r) => fmt(r.rps, 0)],
+      ['p50 ms', (r) => fmt(r.p50)],
+      ['p99 ms', (r) => fmt(r.p99)],
+      ['CPU s', (r) => fmt(r.cpuSeconds)],
+      ['max RSS MB', (r) => fmt(r.maxRssMb, 0)],
+      ['× autocannon', (r) => fmt(r.rps / autocannon)],
+    ]);
+    const ratio = rows[0].rps / autocannon;
+    console.log(
+      `goal: barrage ≥ 1.10 × autocannon → ${fmt(ratio)} ${ratio >= 1.1 ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    target.stop();
+  }
+}
+
+async function rateAccuracy() {
+  const target = await startBarrageTarget(TARGET_CORE);
+  console.log(`\n## Fixed rate against a 10 ms target (${SECONDS}s each)`);
+  try {
+    const rows = [];
+    for (const rate of [1000, 5000, 20000]) {
+      const run = await runBarrage({
+        url: `${target.url}/delay/10`,
+        concurrency: Math.ceil(rate / 40),
+        seconds: SECONDS,
+        core: GENERATOR_CORE,
+        rate,
+      });
+      const achieved = run.result.total / SECONDS;
+      rows.push({
+        rate,
+        achieved,
+        error: ((achieved - rate) / rate) * 100,
+        overhead: run.p50 - 10,
+        late: run.result.late,
+        dropped: run.result.dropped,
+      });
+      console.log(`  ${rate}/s done`);
+    }
+    table(rows, [
+      ['rate/s', (r) => r.rate],
+      ['achieved/s', (r) => fmt(r.achieved, 1)],
+      ['error %', (r) => fmt(r.error)],
+      ['p50 overhead ms', (r) => fmt(r.overhead, 3)],
+      ['late', (r) => r.late],
+      ['dropped', (r) => r.dropped],
+    ]);
+    const five = rows.find((r) => r.rate === 5000);
+    console.log(
+      `goal: 5000/s within 1% and p50 overhead < 0.3 ms → ${fmt(five.error)}%, ${fmt(five.overhead, 3)} ms ${Math.abs(five.error) <= 1 && five.overhead < 0.3 ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    target.stop();
+  }
+}
+
+async function memory() {
+  const target = await startBarrageTarget(TARGET_CORE);
+  console.log(`\n## Memory over ${MEMORY_SECONDS}s at 2000/s (RSS every 5 s)`);
+  try {
+    const [cmd, args] = pinned(GENERATOR_CORE, process.execPath, [
+      BIN,
+      'run',
+      '--target',
+      `${target.url}/json`,
+      '-r',
+      '2000',
+      '-c',
+      '50',
+      '-d',
+      `${MEMORY_SECONDS}s`,
+      '--json-output',
+    ]);
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const samples = [];
+    const timer = setInterval(() => {
+      try {
+        const pid = child.pid; // taskset execs the program in place: the pid is node's own
+        const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+        if (rss !== undefined) samples.push(Number(rss) / 1024);
+      } catch {
+        // the process is ending
+      }
+    }, 5000);
+    await new Promise((resolve) => child.on('close', resolve));
+    clearInterval(timer);
+    console.log(`RSS MB: ${samples.map((s) => fmt(s, 0)).join(' ')}`);
+    const half = Math.floor(samples.length / 2);
+    if (half >= 1) {
+      const early = Math.max(...samples.slice(1, half + 1));
+      const late = Math.max(...samples.slice(half));
+      console.log(
+        `growth from the first half's peak to the second half's: ${fmt(late - early, 1)} MB ${late - early < 10 ? '(flat)' : '(GROWING)'}`,
+      );
+    }
+  } finally {
+    target.stop();
+  }
+}
+
+const only = process.argv.slice(2);
+const phases = { throughput, rate: rateAccuracy, memory };
+console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
+for (const [name, phase] of Object.entries(phases))
+  if (only.length === 0 || only.includes(name)) await phase();
