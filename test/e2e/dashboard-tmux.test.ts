@@ -2,7 +2,9 @@
  * The dashboard as a user sees it: the built CLI in a real pseudo-terminal (tmux), at 80×24 and
  * 120×40. The screen shows the sparkline, gauges and tables; q (or Ctrl+C) stops the run; the
  * report follows; the terminal is restored exactly (main screen, cursor shown, same stty modes).
- * Skipped only when tmux is missing outside CI (.ci/run installs it).
+ * Skipped only when tmux is not installed (.ci/run installs it). Every wait polls the screen up to
+ * a bound (generous for a loaded 2-core machine); nothing asserts a time. The runs are long (60 s)
+ * so that q or Ctrl+C, never the clock, ends them.
  */
 import t, { type Test } from 'tap';
 import { startTargetServer } from '../../cli/serve/target-server.js';
@@ -15,11 +17,12 @@ const COLOR = new RegExp(`${ESC}\\[(?:\\d+;)*3[1-7]m`);
 const SPARK = /[▁▂▃▄▅▆▇█]/;
 const DONE = /BARRAGE_EXIT=(\d+)/;
 
-// Outside CI a machine without tmux skips; in CI (.ci/run installs it) it must run.
-const skip =
-  process.env.CI === undefined && !hasTmux()
-    ? 'tmux is missing: apt-get install tmux (bash .ci/run does)'
-    : false;
+const skip = hasTmux()
+  ? false
+  : 'tmux is not installed: apt-get install tmux (bash .ci/run installs it)';
+/** Bounds of the waits, ms (the file has 120 s in all): a frame drawn, the report printed. */
+const FIRST_FRAME = 20_000;
+const REPORT = 20_000;
 
 /**
  * The shell line tmux runs: the terminal modes before and after the run compared, the exit code
@@ -55,9 +58,9 @@ t.test(
   '80×24: the dashboard, q stops it, the report, the terminal restored',
   { skip },
   async (t) => {
-    const tmux = TmuxSession.start('narrow', command(await target(t), '-c 10 -d 20s'), 80, 24);
+    const tmux = TmuxSession.start('narrow', command(await target(t), '-c 10 -d 60s'), 80, 24);
     t.teardown(() => tmux.close());
-    const lines = (await tmux.waitFor(drawn, 15_000)).split('\n');
+    const lines = (await tmux.waitFor(drawn, FIRST_FRAME)).split('\n');
     // The URL may be cut to fit; tmux drops trailing blanks.
     t.match(
       lines[0],
@@ -85,7 +88,7 @@ t.test(
     t.match(tmux.screenWithEscapes(), COLOR, 'colors');
 
     tmux.keys('q');
-    const after = await tmux.waitFor((s) => DONE.test(s), 20_000, true);
+    const after = await tmux.waitFor((s) => DONE.test(s), REPORT, true);
     t.equal(DONE.exec(after)?.[1], '0', 'exit code 0');
     t.match(after, /--- Load Test Results ---\nTotal Requests: +\d+/);
     t.match(after, /Interrupted: the run was stopped early/);
@@ -97,10 +100,10 @@ t.test(
 );
 
 t.test('120×40: more room, a resize, Ctrl+C as a key, NO_COLOR', { skip }, async (t) => {
-  const args = "-c 10 -d 20s --threshold 'http_req_duration:p95 < 500'";
+  const args = "-c 10 -d 60s --threshold 'http_req_duration:p95 < 500'";
   const tmux = TmuxSession.start('wide', command(await target(t), args, 'NO_COLOR=1'), 120, 40);
   t.teardown(() => tmux.close());
-  const lines = (await tmux.waitFor(drawn, 15_000)).split('\n');
+  const lines = (await tmux.waitFor(drawn, FIRST_FRAME)).split('\n');
   t.ok(
     lines.every((l) => Array.from(l).length <= 120),
     'nothing wider than 120 columns',
@@ -115,11 +118,14 @@ t.test('120×40: more room, a resize, Ctrl+C as a key, NO_COLOR', { skip }, asyn
   t.notMatch(tmux.screenWithEscapes(), COLOR, 'NO_COLOR: no colors');
 
   tmux.resize(90, 30);
-  await tmux.waitFor((s) => /q or Ctrl\+C stops the run/.test(s.split('\n')[29] ?? ''), 10_000);
+  await tmux.waitFor(
+    (s) => /q or Ctrl\+C stops the run/.test(s.split('\n')[29] ?? ''),
+    FIRST_FRAME,
+  );
   t.pass('redrawn for 90×30');
 
   tmux.keys('C-c');
-  const after = await tmux.waitFor((s) => DONE.test(s), 20_000, true);
+  const after = await tmux.waitFor((s) => DONE.test(s), REPORT, true);
   t.equal(DONE.exec(after)?.[1], '0', 'exit code 0');
   t.match(after, /✓ http_req_duration:p95 < 500: /, 'the report with its thresholds');
   t.match(after, /Interrupted: the run was stopped early/);
