@@ -6,7 +6,7 @@
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { dashboardCost, dashboardFrameCost } from './dashboard.mjs';
+import { dashboardPhase } from './dashboard.mjs';
 import { runAutocannon, runBarrage, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
 import { startBarrageTarget, startNginx } from './targets.mjs';
@@ -146,8 +146,7 @@ async function memory() {
 
 // The live dashboard's cost: CPU per frame, then req/s with and without it in a pseudo-terminal.
 async function dashboard() {
-  dashboardFrameCost();
-  await dashboardCost({ seconds: SECONDS });
+  await dashboardPhase({ seconds: SECONDS });
 }
 
 const only = process.argv.slice(2);
