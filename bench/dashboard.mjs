@@ -4,9 +4,9 @@
 // 1. End to end: `barrage run --target <target> -c 50 -d <seconds>` in a pseudo-terminal
 //    (util-linux `script`, sized 120×40 with stty), alternately with the dashboard and with
 //    `--no-dashboard --quiet`, ROUNDS times each; ratio = req/s with / req/s without within a
-//    round, median over rounds, and the same for CPU µs per request. The target (nginx when installed, else
-//    `barrage serve`) and the generator are pinned to different cores when taskset exists. On a
-//    shared machine this ratio moves by ±15% from round to round, either way.
+//    round, median over rounds, and the same for CPU µs per request. The target (nginx when
+//    installed, else `barrage serve`) and the generator are pinned to different cores when
+//    taskset exists. On a shared machine this ratio moves by ±15% from round to round.
 // 2. Per frame: the CPU time of one dashboard tick (error feed, figures, layout, ANSI, diff draw)
 //    on a 10-minute run's snapshot, in this process; at 2 frames/s its share of the generator's
 //    core is 2 × ms / 1000. Steady, and what the end-to-end ratio cannot resolve below its noise.
