@@ -2,8 +2,11 @@
 // machine decides absolute numbers). Not part of `npm test`.
 //   BENCH_SECONDS         length of each throughput/rate phase (default 10)
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
+// Phases: throughput, rate, memory, dashboard; name some to run only those
+// (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import { dashboardPhase } from './dashboard.mjs';
 import { runAutocannon, runBarrage, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
@@ -149,8 +152,13 @@ async function memory() {
   }
 }
 
+// The live dashboard's cost: CPU per frame, then req/s with and without it in a pseudo-terminal.
+async function dashboard() {
+  await dashboardPhase({ seconds: SECONDS });
+}
+
 const only = process.argv.slice(2);
-const phases = { throughput, rate: rateAccuracy, memory };
+const phases = { throughput, rate: rateAccuracy, memory, dashboard };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
   if (only.length === 0 || only.includes(name)) await phase();

@@ -18,6 +18,11 @@ function relay(signal: UserSignal): void {
 process.on('SIGINT', relay);
 process.on('SIGTERM', relay);
 
+const exitHandlers = new Set<() => void>();
+process.on('exit', () => {
+  for (const handler of [...exitHandlers]) handler();
+});
+
 const context: BarrageContext = {
   stdin: process.stdin,
   stdout: process.stdout,
@@ -32,8 +37,20 @@ const context: BarrageContext = {
     return () => handlers.delete(handler);
   },
   exitNow: (code) => process.exit(code),
-  terminalSize: () => ({ columns: process.stdout.columns ?? 80, rows: process.stdout.rows ?? 24 }),
+  // A pseudo-terminal that was never sized reports 0 × 0: fall back to 80 × 24 then too.
+  terminalSize: () => ({
+    columns: process.stdout.columns || 80,
+    rows: process.stdout.rows || 24,
+  }),
   setRawMode: process.stdin.isTTY ? (on) => process.stdin.setRawMode(on) : undefined,
+  onResize: (handler) => {
+    process.stdout.on('resize', handler);
+    return () => process.stdout.off('resize', handler);
+  },
+  onExit: (handler) => {
+    exitHandlers.add(handler);
+    return () => exitHandlers.delete(handler);
+  },
 };
 
 const code = await main(process.argv.slice(2), context);

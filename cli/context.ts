@@ -25,4 +25,11 @@ export interface BarrageContext extends BaseContext {
   readonly terminalSize: () => { columns: number; rows: number };
   /** Raw-mode keyboard input, when stdin is a terminal. */
   readonly setRawMode: ((on: boolean) => void) | undefined;
+  /** Subscribes to terminal resizes of stdout (SIGWINCH); returns the unsubscribe function. */
+  readonly onResize: (handler: () => void) => () => void;
+  /**
+   * Registers a last-resort cleanup run synchronously when the process exits, whatever the path
+   * (a crash included); returns the unregister function.
+   */
+  readonly onExit: (handler: () => void) => () => void;
 }

@@ -8,6 +8,7 @@ import type { Plan } from '../dsl/plan/plan.js';
 import type { Clock } from './deps.js';
 import { MergeMemo, mergeSnapshots } from './metrics/merge-stats.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
+import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import { SegmentHost } from './segment/segment-host.js';
 import { splitPlan } from './segment/split-plan.js';
@@ -21,8 +22,8 @@ export interface ExecuteOptions {
   readonly threads: number;
   readonly stop: AbortSignal;
   readonly hardStop: AbortSignal;
-  /** Cumulative merged snapshot every ~500 ms (dashboard, progress lines). */
-  readonly onProgress?: (snapshot: ShardSnapshot) => void;
+  /** Cumulative merged snapshot and the live state every ~500 ms (dashboard, progress lines). */
+  readonly onProgress?: (snapshot: ShardSnapshot, live: LiveState) => void;
 }
 
 /** The merged result of this process, and why it ended early when a segment failed fatally. */
@@ -53,7 +54,9 @@ export async function execute(
     pending = setTimeout(() => {
       pending = undefined;
       const latest = hosts.flatMap((h) => (h.latest === undefined ? [] : [h.latest]));
-      if (latest.length > 0) options.onProgress?.(mergeSnapshots(latest, memo));
+      const live = hosts.flatMap((h) => (h.live === undefined ? [] : [h.live]));
+      if (latest.length > 0)
+        options.onProgress?.(mergeSnapshots(latest, memo), sumLiveStates(live));
     }, SNAPSHOT_EVERY_MS / 4);
   };
   for (const spec of specs) hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress));

@@ -12,6 +12,13 @@ import { systemClock } from '../../runtime/deps.js';
 import { execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import type { UserSignal } from '../context.js';
+import {
+  chooseLiveMode,
+  openLiveView,
+  type LiveMode,
+  type LiveView,
+} from '../dashboard/live-view.js';
 import { ExitCode, exitCodeFor } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
@@ -49,9 +56,11 @@ export class RunCommand extends PlanCommand {
     description: 'Print only the JSON result on stdout',
   });
   dashboard = Option.Boolean('--dashboard', true, {
-    description: 'Live dashboard on a terminal (--no-dashboard to turn off)',
+    description: 'Live dashboard on a terminal (--no-dashboard: progress lines on stderr instead)',
   });
-  quiet = Option.Boolean('--quiet', false, { description: 'No progress output' });
+  quiet = Option.Boolean('--quiet', false, {
+    description: 'No live output: neither the dashboard nor progress lines',
+  });
 
   /** Loads, runs, reports. */
   async run(): Promise<number> {
@@ -61,10 +70,13 @@ export class RunCommand extends PlanCommand {
     const hardStop = new AbortController();
     let latest: ShardSnapshot | undefined;
     let signals = 0;
-    const unsubscribe = this.context.onSignal((signal) => {
+    let view: LiveView | undefined;
+    // SIGINT/SIGTERM, and the dashboard's q and Ctrl+C keys (raw mode turns Ctrl+C into a key).
+    const interrupt = (signal: UserSignal): void => {
       signals++;
       if (signals === 1 || signal === 'SIGTERM') {
-        if (signals === 1)
+        // The dashboard says it on screen; a line on stderr would tear its frame.
+        if (signals === 1 && view?.ownsTerminal !== true)
           this.context.stderr.write(
             `\nbarrage: ${signal}: stopping; in-flight requests finish (Ctrl+C again to quit now)\n`,
           );
@@ -72,21 +84,30 @@ export class RunCommand extends PlanCommand {
         return;
       }
       hardStop.abort();
+      view?.close();
       if (latest !== undefined)
         this.#print(
           reportFromRaw(toRawResult(loaded, { ...latest, interrupted: true }, undefined, redactor)),
         );
       this.context.exitNow(ExitCode.Interrupted);
-    });
+    };
+    const unsubscribe = this.context.onSignal(interrupt);
     try {
+      view = openLiveView(this.context, loaded, this.#liveMode(), {
+        stopping: stop.signal,
+        onQuit: () => interrupt('SIGINT'),
+      });
       const { snapshot, fatal } = await execute(loaded.plan, systemClock, {
         threads: resolveThreads(loaded.plan, availableParallelism()),
         stop: stop.signal,
         hardStop: hardStop.signal,
-        onProgress: (s) => {
+        onProgress: (s, live) => {
           latest = s;
+          view?.update(s, live);
         },
       });
+      // The terminal is restored before anything is printed below the dashboard.
+      view.close();
       const raw = toRawResult(loaded, snapshot, fatal, redactor);
       const report = reportFromRaw(raw);
       this.#print(report);
@@ -103,8 +124,19 @@ export class RunCommand extends PlanCommand {
         reportFailed: failures.length > 0,
       });
     } finally {
+      view?.close();
       unsubscribe();
     }
+  }
+
+  #liveMode(): LiveMode {
+    return chooseLiveMode({
+      isTTY: this.context.isTTY,
+      env: this.context.env,
+      dashboard: this.dashboard,
+      jsonOutput: this.jsonOutput,
+      quiet: this.quiet,
+    });
   }
 
   #print(report: RunReport): void {

@@ -4,6 +4,7 @@
  * second, never one message per sample.
  */
 import type { ShardSnapshot } from '../metrics/snapshot.js';
+import type { LiveState } from './live-state.js';
 import type { SegmentOutcome } from './run-segment.js';
 import type { SegmentSpec } from './segment-spec.js';
 
@@ -25,6 +26,6 @@ export type HostToSegment =
 /** Segment → main thread. */
 export type SegmentToHost =
   | { readonly type: 'ready' }
-  | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot }
+  | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot; readonly live: LiveState }
   | { readonly type: 'done'; readonly outcome: SegmentOutcome }
   | { readonly type: 'failed'; readonly message: string };

@@ -24,6 +24,7 @@ import { patternDurationMs, patternPeak, rateAt } from '../schedule/rate-functio
 import { Scheduler } from '../schedule/scheduler.js';
 import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
+import type { LiveState } from './live-state.js';
 import { createSegmentServices } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
 
@@ -33,8 +34,8 @@ export interface SegmentControl {
   readonly stop: AbortSignal;
   /** Hard stop: in-flight requests are aborted too. */
   readonly hardStop: AbortSignal;
-  /** Receives a cumulative snapshot every `snapshotEveryMs` (live views, thread transport). */
-  readonly onSnapshot?: (snapshot: ShardSnapshot) => void;
+  /** Receives a cumulative snapshot and the live state every `snapshotEveryMs` (live views). */
+  readonly onSnapshot?: (snapshot: ShardSnapshot, live: LiveState) => void;
   readonly snapshotEveryMs?: number;
   /** Resolves when dispatch may begin (worker threads start together); absent: at once. */
   readonly ready?: () => Promise<void>;
@@ -113,7 +114,7 @@ export async function runSegment(
         { timeoutMs: plan.timeoutMs, insecure: plan.insecure },
       ),
   );
-  const timers = startTimers(plan, users, now, recorder, control);
+  const timers = startTimers(plan, users, now, recorder, control, () => dispatch.rate());
   const onStop = (): void => stop();
   const onHardStop = (): void => {
     stop();
@@ -146,11 +147,14 @@ export async function runSegment(
 }
 
 async function work(vu: VirtualUser, runner: IterationRunner, source: PermitSource): Promise<void> {
+  vu.busy = true;
   await runner.setup(vu);
   for (;;) {
+    vu.busy = false;
     const taken = source.take();
     const intended = typeof taken === 'number' ? taken : await taken;
     if (intended === DONE) return;
+    vu.busy = true;
     await runner.run(vu, intended);
   }
 }
@@ -160,6 +164,8 @@ interface Dispatch {
   readonly finished: Promise<void>;
   start(): void;
   stop(): void;
+  /** The pacer's rate now, permits/s; undefined in the closed model. */
+  rate(): number | undefined;
 }
 
 /** The closed-model source, or the open model's queue, scheduler and pattern controller. */
@@ -183,6 +189,7 @@ function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder
         clearTimeout(timer);
         source.close();
       },
+      rate: () => undefined,
     };
   }
   const rateOf = plan.rate.kind === 'constant' ? plan.rate.rate : rateAt(plan.rate.pattern, 0);
@@ -222,6 +229,7 @@ function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder
       controller?.stop();
       scheduler.stop();
     },
+    rate: () => pacer.rate,
   };
 }
 
@@ -243,6 +251,7 @@ function startTimers(
   now: () => number,
   recorder: Recorder,
   control: SegmentControl,
+  rate: () => number | undefined,
 ): { stop(): void } {
   // One sweep for all workers instead of a timer per request: a deadline is enforced within
   // timeout/20 (at least 5 ms, at most 250 ms) of passing.
@@ -256,7 +265,7 @@ function startTimers(
     control.onSnapshot === undefined
       ? undefined
       : setInterval(
-          () => control.onSnapshot?.(recorder.snapshot(now())),
+          () => control.onSnapshot?.(recorder.snapshot(now()), liveState(users, rate())),
           control.snapshotEveryMs ?? 500,
         );
   return {
@@ -265,4 +274,15 @@ function startTimers(
       clearInterval(snapshots);
     },
   };
+}
+
+/** Busy workers and requests in flight, counted when a snapshot is taken (never per request). */
+function liveState(users: readonly VirtualUser[], targetRate: number | undefined): LiveState {
+  let busy = 0;
+  let inFlight = 0;
+  for (const vu of users) {
+    if (vu.busy) busy++;
+    if (vu.deadlineUs !== 0) inFlight++;
+  }
+  return { workers: users.length, busy, inFlight, targetRate };
 }

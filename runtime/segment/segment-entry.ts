@@ -29,7 +29,7 @@ try {
   const outcome = await runSegment(start.spec, systemClock, {
     stop: stop.signal,
     hardStop: hardStop.signal,
-    onSnapshot: (snapshot) => send({ type: 'snapshot', snapshot }),
+    onSnapshot: (snapshot, live) => send({ type: 'snapshot', snapshot, live }),
     snapshotEveryMs: start.snapshotEveryMs,
     ready: () => started,
   });

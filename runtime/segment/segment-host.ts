@@ -5,6 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
+import type { LiveState } from './live-state.js';
 import {
   PROTOCOL_VERSION,
   type HostToSegment,
@@ -27,6 +28,7 @@ const ENTRY = import.meta.url.endsWith('.ts')
 export class SegmentHost {
   readonly #worker: Worker;
   #latest: ShardSnapshot | undefined;
+  #live: LiveState | undefined;
   /** Resolves when the thread is ready to dispatch (or is lost before that). */
   readonly ready: Promise<void>;
   readonly outcome: Promise<
@@ -53,6 +55,7 @@ export class SegmentHost {
         if (message.type === 'ready') onReady();
         else if (message.type === 'snapshot') {
           this.#latest = message.snapshot;
+          this.#live = message.live;
           onSnapshot();
         } else if (message.type === 'done') {
           settled = true;
@@ -63,6 +66,11 @@ export class SegmentHost {
       this.#worker.on('error', (error) => lost(error.message));
       this.#worker.on('exit', (code) => lost(`exited with code ${code}`));
     });
+  }
+
+  /** The live state sent with the most recent snapshot, if any arrived. */
+  get live(): LiveState | undefined {
+    return this.#live;
   }
 
   /** The most recent cumulative snapshot, if any arrived. */

@@ -30,6 +30,8 @@ export class VirtualUser {
   deadlineUs = 0;
   /** The WebSocket session in flight, if any. */
   session: Abortable | undefined;
+  /** True while the worker runs an iteration (or its setup), false while it waits for a permit. */
+  busy = false;
   iteration = 0;
   readonly #clients = new Map<string, Client>();
 

@@ -11,6 +11,18 @@ export interface CliResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** setRawMode calls, in order (a terminal run only). */
+  readonly rawMode: readonly boolean[];
+  /** Exit hooks still registered when main() returned (a cleanup left for process exit). */
+  readonly exitHooksLeft: number;
+}
+
+/** A pretend terminal: stdout is still captured, but the command sees a terminal of this size. */
+export interface FakeTerminal {
+  /** Types keys on stdin. */
+  type(keys: string): void;
+  /** Resizes the terminal and notifies the command. */
+  resize(columns: number, rows: number): void;
 }
 
 /** Options for an in-process run. */
@@ -19,6 +31,10 @@ export interface InProcessOptions {
   readonly env?: Record<string, string | undefined>;
   /** Receives a function that sends a signal to the running command. */
   readonly onStart?: (send: (signal: UserSignal) => void) => void;
+  /** Makes stdout a terminal of this size (stdin then has raw mode). */
+  readonly tty?: { readonly columns: number; readonly rows: number };
+  /** Receives the pretend terminal's controls (with `tty`). */
+  readonly onTerminal?: (terminal: FakeTerminal) => void;
 }
 
 /** Runs `barrage <argv>` in process. */
@@ -33,15 +49,20 @@ export async function runInProcess(
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const handlers = new Set<(signal: UserSignal) => void>();
+  const resizeHandlers = new Set<() => void>();
+  const exitHandlers = new Set<() => void>();
+  const rawMode: boolean[] = [];
+  let size = options.tty ?? { columns: 80, rows: 24 };
   let exitCode: number | undefined;
+  const stdin = new PassThrough();
   const context: BarrageContext = {
-    stdin: new PassThrough(),
+    stdin,
     stdout,
     stderr,
     env: options.env ?? {},
     colorDepth: 1,
     cwd: options.cwd ?? process.cwd(),
-    isTTY: false,
+    isTTY: options.tty !== undefined,
     execPath: process.execPath,
     onSignal: (handler) => {
       handlers.add(handler);
@@ -50,13 +71,34 @@ export async function runInProcess(
     exitNow: (code) => {
       exitCode = code;
     },
-    terminalSize: () => ({ columns: 80, rows: 24 }),
-    setRawMode: undefined,
+    terminalSize: () => size,
+    setRawMode: options.tty === undefined ? undefined : (on) => rawMode.push(on),
+    onResize: (handler) => {
+      resizeHandlers.add(handler);
+      return () => resizeHandlers.delete(handler);
+    },
+    onExit: (handler) => {
+      exitHandlers.add(handler);
+      return () => exitHandlers.delete(handler);
+    },
   };
   options.onStart?.((signal) => {
     for (const handler of [...handlers]) handler(signal);
   });
+  options.onTerminal?.({
+    type: (keys) => stdin.write(keys),
+    resize: (columns, rows) => {
+      size = { columns, rows };
+      for (const handler of [...resizeHandlers]) handler();
+    },
+  });
   const code = await main(argv, context);
   await new Promise((resolve) => setImmediate(resolve));
-  return { code: exitCode ?? code, stdout: out, stderr: err };
+  return {
+    code: exitCode ?? code,
+    stdout: out,
+    stderr: err,
+    rawMode,
+    exitHooksLeft: exitHandlers.size,
+  };
 }

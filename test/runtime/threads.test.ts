@@ -6,7 +6,10 @@ import { startTargetServer } from '../../cli/serve/target-server.js';
 import { decodeHistogram, percentileMs } from '../../runtime/metrics/histogram.js';
 import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
+import { systemClock } from '../../runtime/deps.js';
+import { execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
+import { sumLiveStates, type LiveState } from '../../runtime/segment/live-state.js';
 import { SegmentHost } from '../../runtime/segment/segment-host.js';
 import { splitPlan } from '../../runtime/segment/split-plan.js';
 
@@ -63,4 +66,32 @@ t.test('threads: auto', async (t) => {
     [7, 1, 7, 3],
   );
   t.equal(resolveThreads(plan({ target: 'http://h', threads: 3 }), 2), 3, 'an explicit count wins');
+});
+
+t.test('live views of a two-thread run see both threads: workers and rate add up', async (t) => {
+  const server = await startTargetServer();
+  t.teardown(() => server.close());
+  const seen: LiveState[] = [];
+  await execute(
+    plan({ target: `${server.url}/delay/5`, concurrency: 6, rate: 200, duration: '1500ms' }),
+    systemClock,
+    {
+      threads: 2,
+      stop: new AbortController().signal,
+      hardStop: new AbortController().signal,
+      onProgress: (_snapshot, live) => seen.push(live),
+    },
+  );
+  t.ok(seen.length > 0, 'progress was reported');
+  const last = seen.at(-1)!;
+  t.equal(last.workers, 6, 'the workers of both threads');
+  t.equal(last.targetRate, 200, 'the rate shares of both threads');
+  t.ok(seen.every((s) => s.busy <= s.workers && s.inFlight <= s.workers));
+});
+
+t.test('sumLiveStates: counts and rate shares add; no rate in the closed model', async (t) => {
+  const a = { workers: 3, busy: 1, inFlight: 1, targetRate: 150 };
+  const b = { workers: 2, busy: 2, inFlight: 0, targetRate: 50 };
+  t.same(sumLiveStates([a, b]), { workers: 5, busy: 3, inFlight: 1, targetRate: 200 });
+  t.same(sumLiveStates([{ ...a, targetRate: undefined }]).targetRate, undefined);
 });

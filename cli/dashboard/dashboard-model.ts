@@ -1,0 +1,251 @@
+/**
+ * What one dashboard frame shows, computed from the latest snapshot, the live state and the plan.
+ * Pure: the screen layout (screen.ts) only arranges it. Definitions:
+ *
+ *   rates[s]      requests completed during whole second s of the run, for every second that has
+ *                 ended (s < floor(elapsed / 1 s)); a second with none is 0
+ *   progress      max(elapsed / run length, iterations / requests), clamped to 0..1, where the run
+ *                 length is the shorter of `duration` and the pattern's length
+ *   error rate    failures / requests over the run so far (what http_req_failed:rate gates on)
+ *   busy          workers running an iteration / workers
+ *   rate          requests of the last whole second / the pacer's rate now (open model only)
+ *   endpoints     service-time p50 / p95 / p99 over the run so far, ms, decoded only for the rows
+ *                 the screen shows (a HAR import may bring hundreds of endpoints; decoding one
+ *                 histogram and reading three percentiles costs ≈ 0.2 ms)
+ *   thresholds    evaluated on the snapshot as if the run ended now
+ */
+import type { Plan } from '../../dsl/plan/plan.js';
+import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';
+import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import { patternDurationMs } from '../../runtime/schedule/rate-function.js';
+import type { LiveState } from '../../runtime/segment/live-state.js';
+import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
+import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
+import type { ErrorEvent } from './error-feed.js';
+import { formatPercent, formatRate, formatSeconds } from './format.js';
+
+/** How a gauge reads: normal, worth a look, or bad. */
+export type Tone = 'ok' | 'warn' | 'bad';
+
+/** One gauge: a fraction drawn as a bar, and its figures as text. */
+export interface GaugeModel {
+  readonly label: string;
+  readonly fraction: number;
+  readonly text: string;
+  readonly tone: Tone;
+}
+
+/** A row of the status-code or error-kind table. */
+export interface CountRow {
+  readonly key: string;
+  readonly count: number;
+  /** count / requests. */
+  readonly share: number;
+}
+
+/** Latency percentiles of an endpoint, ms. */
+export interface Percentiles {
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+/** A row of the endpoint table. */
+export interface EndpointRow {
+  readonly name: string;
+  readonly requests: number;
+  readonly failureRate: number;
+  /** Computed on first call (only shown rows pay for it); undefined before any response. */
+  readonly percentiles: () => Percentiles | undefined;
+}
+
+/** Where the run is. */
+export type RunState = 'starting' | 'running' | 'stopping';
+
+/** Everything a frame shows. */
+export interface DashboardModel {
+  readonly title: string;
+  /** Workers and pacing, e.g. `10 workers · 200/s`. */
+  readonly load: string;
+  readonly state: RunState;
+  readonly elapsedMs: number;
+  readonly rates: readonly number[];
+  readonly gauges: readonly GaugeModel[];
+  readonly statusCodes: readonly CountRow[];
+  readonly errorKinds: readonly CountRow[];
+  readonly endpoints: readonly EndpointRow[];
+  readonly thresholds: readonly ThresholdResult[];
+  readonly latestErrors: readonly ErrorEvent[];
+}
+
+/** What a frame is computed from. */
+export interface ModelInput {
+  readonly plan: Plan;
+  readonly title: string;
+  readonly endpointNames: readonly string[];
+  readonly snapshot: ShardSnapshot | undefined;
+  readonly live: LiveState | undefined;
+  readonly stopping: boolean;
+  readonly latestErrors: readonly ErrorEvent[];
+}
+
+/** The frame's figures. */
+export function buildModel(input: ModelInput): DashboardModel {
+  const { plan, snapshot, live } = input;
+  const rates = snapshot === undefined ? [] : ratesPerSecond(snapshot);
+  const state: RunState = input.stopping
+    ? 'stopping'
+    : snapshot === undefined
+      ? 'starting'
+      : 'running';
+  return {
+    title: input.title,
+    load: describeLoad(plan),
+    state,
+    elapsedMs: snapshot?.elapsedMs ?? 0,
+    rates,
+    gauges: gauges(plan, snapshot, live, rates),
+    statusCodes: snapshot === undefined ? [] : statusRows(snapshot),
+    errorKinds: snapshot === undefined ? [] : errorRows(snapshot),
+    endpoints: snapshot === undefined ? [] : endpointRows(snapshot, input.endpointNames),
+    thresholds:
+      snapshot === undefined
+        ? []
+        : evaluateThresholds(plan.thresholds, snapshot, input.endpointNames),
+    latestErrors: input.latestErrors,
+  };
+}
+
+/** Requests completed in each whole second that has ended. */
+export function ratesPerSecond(snapshot: ShardSnapshot): number[] {
+  const ended = Math.floor(snapshot.elapsedMs / 1000);
+  const rates = new Array<number>(ended).fill(0);
+  for (const s of snapshot.series) if (s.second < ended) rates[s.second] = s.requests;
+  return rates;
+}
+
+/** How long dispatch lasts, ms; undefined when only a request count bounds the run. */
+export function runLengthMs(plan: Plan): number | undefined {
+  const pattern = plan.rate.kind === 'pattern' ? patternDurationMs(plan.rate.pattern) : undefined;
+  if (plan.durationMs === undefined) return pattern;
+  return pattern === undefined ? plan.durationMs : Math.min(plan.durationMs, pattern);
+}
+
+function describeLoad(plan: Plan): string {
+  const workers = `${plan.concurrency} worker${plan.concurrency === 1 ? '' : 's'}`;
+  switch (plan.rate.kind) {
+    case 'unlimited':
+      return `${workers} · closed model`;
+    case 'constant':
+      return `${workers} · ${plan.rate.rate}/s`;
+    case 'pattern':
+      return `${workers} · ${plan.rate.pattern.type} pattern`;
+  }
+}
+
+function gauges(
+  plan: Plan,
+  snapshot: ShardSnapshot | undefined,
+  live: LiveState | undefined,
+  rates: readonly number[],
+): GaugeModel[] {
+  const requests = snapshot?.requests ?? 0;
+  const failures = snapshot?.failures ?? 0;
+  const errorRate = requests === 0 ? 0 : failures / requests;
+  const list: GaugeModel[] = [
+    progressGauge(plan, snapshot),
+    {
+      label: 'errors',
+      fraction: errorRate,
+      text: `${formatPercent(errorRate)}  ${failures} of ${requests}`,
+      tone: failures === 0 ? 'ok' : 'bad',
+    },
+  ];
+  const workers = live?.workers ?? plan.concurrency;
+  const busy = live?.busy ?? 0;
+  list.push({
+    label: 'busy',
+    fraction: workers === 0 ? 0 : busy / workers,
+    text: `${busy} of ${workers} workers · ${live?.inFlight ?? 0} in flight`,
+    tone: plan.rate.kind !== 'unlimited' && busy === workers && workers > 0 ? 'warn' : 'ok',
+  });
+  const target = live?.targetRate;
+  if (target !== undefined) {
+    const current = rates[rates.length - 1] ?? 0;
+    const fraction = target > 0 ? current / target : current > 0 ? 1 : 0;
+    list.push({
+      label: plan.rate.kind === 'pattern' ? plan.rate.pattern.type : 'rate',
+      fraction,
+      text: `${formatRate(current)} of ${formatRate(target)} target`,
+      tone: rates.length > 0 && target > 0 && fraction < 0.9 ? 'warn' : 'ok',
+    });
+  }
+  return list;
+}
+
+function progressGauge(plan: Plan, snapshot: ShardSnapshot | undefined): GaugeModel {
+  const elapsed = snapshot?.elapsedMs ?? 0;
+  const lengthMs = runLengthMs(plan);
+  const parts: string[] = [];
+  let fraction = 0;
+  if (lengthMs !== undefined) {
+    fraction = Math.max(fraction, elapsed / lengthMs);
+    parts.push(`${formatSeconds(elapsed)} of ${formatSeconds(lengthMs)}`);
+  }
+  if (plan.requests !== undefined) {
+    const done = snapshot?.iterations ?? 0;
+    fraction = Math.max(fraction, done / plan.requests);
+    parts.push(`${done} of ${plan.requests} iterations`);
+  }
+  fraction = Math.min(1, fraction);
+  return {
+    label: 'progress',
+    fraction,
+    text: `${Math.floor(fraction * 100)}%  ${parts.join(' · ')}`,
+    tone: 'ok',
+  };
+}
+
+function statusRows(snapshot: ShardSnapshot): CountRow[] {
+  return Object.entries(snapshot.statusCodes)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([key, count]) => ({ key, count, share: count / Math.max(1, snapshot.requests) }));
+}
+
+function errorRows(snapshot: ShardSnapshot): CountRow[] {
+  return Object.entries(snapshot.errors)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([key, count]) => ({ key, count, share: count / Math.max(1, snapshot.requests) }));
+}
+
+function endpointRows(snapshot: ShardSnapshot, names: readonly string[]): EndpointRow[] {
+  return snapshot.endpoints.map((e, i) => ({
+    name: names[i] ?? `#${i}`,
+    requests: e.requests,
+    failureRate: e.requests === 0 ? 0 : e.failures / e.requests,
+    percentiles: once(() => percentiles(e.latency)),
+  }));
+}
+
+function percentiles(encoded: EncodedHistogram): Percentiles | undefined {
+  if (encoded === '') return undefined;
+  const histogram = decodeHistogram(encoded);
+  return {
+    p50: percentileMs(histogram, 50),
+    p95: percentileMs(histogram, 95),
+    p99: percentileMs(histogram, 99),
+  };
+}
+
+/** f, computed on the first call and remembered. */
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = f();
+      done = true;
+    }
+    return value;
+  };
+}

@@ -1,0 +1,138 @@
+import t from 'tap';
+import { buildModel, ratesPerSecond, runLengthMs } from '../../cli/dashboard/dashboard-model.js';
+import { Recorder } from '../../runtime/metrics/recorder.js';
+import type { LiveState } from '../../runtime/segment/live-state.js';
+import { loadFixture } from '../helpers/plan-fixture.js';
+
+const TARGET = 'http://127.0.0.1:9';
+
+function recorder(endpoints: number, openModel = false): Recorder {
+  return new Recorder({
+    endpointCount: endpoints,
+    segment: { index: 1, count: 1 },
+    startedAt: 0,
+    openModel,
+  });
+}
+
+t.test(
+  'requests/s of each ended second; missing seconds are 0; the current one waits',
+  async (t) => {
+    const r = recorder(1);
+    for (const second of [0, 0, 2, 3])
+      r.recordRequest(0, 200, undefined, 0, second * 1e6 + 10, -1, 0, 0);
+    t.same(ratesPerSecond(r.snapshot(3_500_000)), [2, 0, 1]);
+    t.same(ratesPerSecond(r.snapshot(999_000)), []);
+  },
+);
+
+t.test(
+  'run length: the shorter of duration and pattern; undefined with requests only',
+  async (t) => {
+    const dir = t.testdir();
+    t.equal(runLengthMs(loadFixture(dir, { target: TARGET, duration: '20s' }).plan), 20_000);
+    t.equal(runLengthMs(loadFixture(dir, { target: TARGET, requests: 10 }).plan), undefined);
+    const pattern = { type: 'ramp', from: 1, to: 10, duration: '10s' };
+    t.equal(
+      runLengthMs(loadFixture(dir, { target: TARGET, duration: '1m', pattern }).plan),
+      10_000,
+    );
+  },
+);
+
+t.test('gauges, tables and live thresholds from one snapshot', async (t) => {
+  const loaded = loadFixture(t.testdir(), {
+    target: TARGET,
+    duration: '10s',
+    requests: 1000,
+    rate: 100,
+    concurrency: 4,
+    endpoints: [
+      { name: 'home', url: '/' },
+      { name: 'api', url: '/api' },
+    ],
+    thresholds: ['http_req_failed:rate < 0.1', 'http_req_duration{endpoint=api}:p95 < 1'],
+  });
+  const r = recorder(2, true);
+  for (let i = 0; i < 400; i++) r.recordIteration();
+  for (let i = 0; i < 300; i++) r.recordRequest(0, 200, undefined, 0, 1000 + i, -1, 0, 0);
+  for (let i = 0; i < 100; i++) {
+    const failed = i < 60;
+    r.recordRequest(
+      1,
+      failed ? 503 : 200,
+      failed ? 'http_5xx' : undefined,
+      0,
+      2000 + 1e6,
+      -1,
+      0,
+      0,
+    );
+  }
+  const live: LiveState = { workers: 4, busy: 3, inFlight: 2, targetRate: 100 };
+  const model = buildModel({
+    plan: loaded.plan,
+    title: TARGET,
+    endpointNames: ['home', 'api'],
+    snapshot: r.snapshot(2_500_000),
+    live,
+    stopping: false,
+    latestErrors: [],
+  });
+  t.equal(model.state, 'running');
+  t.equal(model.load, '4 workers · 100/s');
+  t.same(model.rates, [300, 100]);
+  t.same(
+    model.gauges.map((g) => [g.label, g.fraction, g.text, g.tone]),
+    [
+      ['progress', 0.4, '40%  2.5s of 10.0s · 400 of 1000 iterations', 'ok'],
+      ['errors', 0.15, '15.00%  60 of 400', 'bad'],
+      ['busy', 0.75, '3 of 4 workers · 2 in flight', 'ok'],
+      ['rate', 1, '100/s of 100/s target', 'ok'],
+    ],
+  );
+  t.same(model.statusCodes, [
+    { key: '200', count: 340, share: 0.85 },
+    { key: '503', count: 60, share: 0.15 },
+  ]);
+  t.same(model.errorKinds, [{ key: 'http_5xx', count: 60, share: 0.15 }]);
+  t.same(
+    model.endpoints.map((e) => [e.name, e.requests, e.failureRate]),
+    [
+      ['home', 300, 0],
+      ['api', 100, 0.6],
+    ],
+  );
+  const p = model.endpoints[1]!.percentiles();
+  t.ok(p !== undefined && p.p50 > 1 && p.p95 >= p.p50 && p.p99 >= p.p95, 'percentiles in ms');
+  t.equal(model.endpoints[1]!.percentiles(), p, 'computed once');
+  t.same(
+    model.thresholds.map((x) => [x.threshold, x.pass]),
+    [
+      ['http_req_failed:rate < 0.1', false],
+      ['http_req_duration{endpoint=api}:p95 < 1', false],
+    ],
+  );
+});
+
+t.test('before the first snapshot, and while stopping', async (t) => {
+  const loaded = loadFixture(t.testdir(), { target: TARGET, duration: '5s', concurrency: 2 });
+  const input = {
+    plan: loaded.plan,
+    title: TARGET,
+    endpointNames: [],
+    snapshot: undefined,
+    live: undefined,
+    stopping: false,
+    latestErrors: [],
+  };
+  const starting = buildModel(input);
+  t.equal(starting.state, 'starting');
+  t.same(starting.rates, []);
+  t.same(
+    starting.gauges.map((g) => g.label),
+    ['progress', 'errors', 'busy'],
+    'no rate gauge in the closed model',
+  );
+  t.equal(buildModel({ ...input, stopping: true }).state, 'stopping');
+});
