@@ -47,6 +47,8 @@ async function throughput() {
       ['p50 ms', (r) => fmt(r.p50)],
       ['p99 ms', (r) => fmt(r.p99)],
       ['CPU s', (r) => fmt(r.cpuSeconds)],
+      // CPU per request: the generator's efficiency even when the target, not it, is the limit.
+      ['CPU µs/req', (r) => fmt((r.cpuSeconds / (r.rps * SECONDS)) * 1e6, 1)],
       ['max RSS MB', (r) => fmt(r.maxRssMb, 0)],
       ['× autocannon', (r) => fmt(r.rps / autocannon)],
     ]);
