@@ -15,7 +15,7 @@ import {
   type Layer,
   type Provenance,
 } from './layers.js';
-import type { FeederPlan, Plan, ScriptPlan } from './plan/plan.js';
+import type { FeederPlan, Plan, ScriptBundle } from './plan/plan.js';
 import { err, ok, type Result } from './result.js';
 import { configSchema, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
@@ -78,7 +78,7 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
   for (const layer of layers) issues.push(...findForbiddenKeys(layer));
   let validated = validateLayers(layers, issues);
   if (!validated.ok) return err({ issues: validated.error, warnings });
-  let script: ScriptPlan | undefined;
+  let script: ScriptBundle | undefined;
   if (validated.value.config.scenario !== undefined) {
     const scenario = loadScenario(validated.value.config.scenario, validated.value.provenance, {
       cwd: inputs.cwd,
@@ -139,7 +139,7 @@ function loadScenario(
   name: string,
   provenance: Provenance,
   dirs: { readonly cwd: string; readonly baseDir: string },
-): Result<{ script: ScriptPlan; layer: Layer | undefined }, ConfigIssue[]> {
+): Result<{ script: ScriptBundle; layer: Layer | undefined }, ConfigIssue[]> {
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigIssue, Source } from '../issues.js';
-import type { ScriptPlan } from '../plan/plan.js';
+import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 
 /** The alias target of `barrage` (the .ts source when barrage itself runs from sources). */
@@ -35,7 +35,7 @@ export interface ScenarioFile {
 }
 
 /** Bundles the scenario; every problem comes back as a ConfigIssue. */
-export function bundleScenario(file: ScenarioFile): Result<ScriptPlan, ConfigIssue[]> {
+export function bundleScenario(file: ScenarioFile): Result<ScriptBundle, ConfigIssue[]> {
   if (!existsSync(file.path)) {
     return err([
       {

@@ -6,7 +6,7 @@
  */
 import ivm from 'isolated-vm';
 import type { ConfigIssue } from '../issues.js';
-import type { ScriptPlan } from '../plan/plan.js';
+import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 
 /** Reading the options may take this long (top-level code of the scenario included). */
@@ -28,7 +28,7 @@ return options === undefined ? undefined : JSON.stringify(options);`;
 
 /** The scenario's options as plain data, undefined when it exports none. */
 export function readScenarioOptions(
-  script: ScriptPlan,
+  script: ScriptBundle,
 ): Result<Record<string, unknown> | undefined, ConfigIssue[]> {
   const isolate = new ivm.Isolate({ memoryLimit: OPTIONS_MEMORY_MB });
   try {
@@ -53,7 +53,7 @@ export function readScenarioOptions(
   }
 }
 
-function problem(script: ScriptPlan, expected: string, actual: string): ConfigIssue {
+function problem(script: ScriptBundle, expected: string, actual: string): ConfigIssue {
   return {
     code: 'script_error',
     source: { kind: 'scenario', file: script.file },
