@@ -47,7 +47,8 @@ export default tseslint.config(
   },
   {
     files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts'],
-    ignores: ['cli/bin.ts'],
+    // The two process entry points: the CLI, and the child process of a scripted segment.
+    ignores: ['cli/bin.ts', 'runtime/segment/child-entry.ts'],
     rules: noProcess,
   },
   {

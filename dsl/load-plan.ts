@@ -79,6 +79,7 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
   let validated = validateLayers(layers, issues);
   if (!validated.ok) return err({ issues: validated.error, warnings });
   let script: ScriptBundle | undefined;
+  let scenarioDir = baseDir;
   if (validated.value.config.scenario !== undefined) {
     const scenario = loadScenario(validated.value.config.scenario, validated.value.provenance, {
       cwd: inputs.cwd,
@@ -86,6 +87,7 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     });
     if (!scenario.ok) return err({ issues: scenario.error, warnings });
     script = scenario.value.script;
+    scenarioDir = scenario.value.dir;
     if (scenario.value.layer !== undefined) {
       // The scenario's options sit at the file's precedence, below the configuration file.
       const withOptions = [...layers, scenario.value.layer];
@@ -99,7 +101,10 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
   const refined = located(refineConfig(config));
   if (refined.length > 0) return err({ issues: refined, warnings });
-  const feeder = loadFeeder(config, baseDir, provenance);
+  // A feeder file named in the scenario's options is relative to the scenario file.
+  const feederBase =
+    provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
+  const feeder = loadFeeder(config, feederBase, provenance);
   if (!feeder.ok) return err({ issues: feeder.error, warnings });
   const compiled = compilePlan(config, {
     env: inputs.env,
@@ -139,7 +144,7 @@ function loadScenario(
   name: string,
   provenance: Provenance,
   dirs: { readonly cwd: string; readonly baseDir: string },
-): Result<{ script: ScriptBundle; layer: Layer | undefined }, ConfigIssue[]> {
+): Result<{ script: ScriptBundle; layer: Layer | undefined; dir: string }, ConfigIssue[]> {
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
@@ -152,7 +157,7 @@ function loadScenario(
   const script = bundled.value;
   const options = readScenarioOptions(script);
   if (!options.ok) return options;
-  if (options.value === undefined) return ok({ script, layer: undefined });
+  if (options.value === undefined) return ok({ script, layer: undefined, dir: dirname(path) });
   const at: Source = { kind: 'scenario', file: script.file };
   const refused = NOT_IN_OPTIONS.filter((key) => key in options.value!);
   if (refused.length > 0) {
@@ -169,6 +174,7 @@ function loadScenario(
   return ok({
     script,
     layer: { name: 'scenario', values: options.value, sourceOf: () => at, secretPaths: new Set() },
+    dir: dirname(path),
   });
 }
 

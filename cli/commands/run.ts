@@ -86,6 +86,8 @@ export class RunCommand extends PlanCommand {
         onProgress: (s) => {
           latest = s;
         },
+        execPath: this.context.execPath,
+        onWarning: (text) => this.context.stderr.write(`barrage: ${redactor.text(text)}\n`),
       });
       const raw = toRawResult(loaded, snapshot, fatal, redactor);
       const report = reportFromRaw(raw);

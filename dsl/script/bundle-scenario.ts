@@ -94,7 +94,12 @@ function compileIssue(m: Message, file: ScenarioFile, at: (name: string) => stri
     source:
       location === null
         ? { kind: 'file', file: file.shown }
-        : { kind: 'file', file: at(location.file), line: location.line, column: location.column + 1 },
+        : {
+            kind: 'file',
+            file: at(location.file),
+            line: location.line,
+            column: location.column + 1,
+          },
     path: ['scenario'],
     expected: 'a TypeScript scenario that compiles',
     actual: m.text,

@@ -79,17 +79,28 @@ export class Sandbox {
 
   /** Runs one iteration of a virtual user. */
   iterate(vu: number, info: unknown, data: unknown): Promise<SandboxOutcome> {
-    return this.#enter(vu, (ctx) => ctx.run, [info, data], (value) =>
-      value === null ? { kind: 'ok' } : { kind: 'error', error: value as ScriptErrorInfo },
+    return this.#enter(
+      vu,
+      (ctx) => ctx.run,
+      [info, data],
+      (value) =>
+        value === null ? { kind: 'ok' } : { kind: 'error', error: value as ScriptErrorInfo },
     );
   }
 
   /** Runs the scenario's setup() in a virtual user's context; its data comes back copied. */
   setup(vu: number): Promise<SandboxOutcome> {
-    return this.#enter(vu, (ctx) => ctx.setup, [], (value) => {
-      const result = value as { ok: boolean; data?: unknown; error?: ScriptErrorInfo };
-      return result.ok ? { kind: 'ok', data: result.data } : { kind: 'error', error: result.error! };
-    });
+    return this.#enter(
+      vu,
+      (ctx) => ctx.setup,
+      [],
+      (value) => {
+        const result = value as { ok: boolean; data?: unknown; error?: ScriptErrorInfo };
+        return result.ok
+          ? { kind: 'ok', data: result.data }
+          : { kind: 'error', error: result.error! };
+      },
+    );
   }
 
   /** Ends the sandbox. */
@@ -223,7 +234,11 @@ export class Sandbox {
     const now = this.nowMs();
     for (const ctx of this.#contexts.values()) {
       const active = ctx.active;
-      if (active !== undefined && active.inflight === 0 && now - active.idleSinceMs > this.limits.idleMs)
+      if (
+        active !== undefined &&
+        active.inflight === 0 &&
+        now - active.idleSinceMs > this.limits.idleMs
+      )
         active.finish({ kind: 'timeout' });
     }
   }
