@@ -8,6 +8,7 @@ import type { Plan } from '../dsl/plan/plan.js';
 import type { Clock } from './deps.js';
 import { alignEndpoints } from './metrics/align-endpoints.js';
 import { MergeMemo, mergeSnapshots } from './metrics/merge-stats.js';
+import { Recorder } from './metrics/recorder.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import { ChildHost } from './segment/child-host.js';
@@ -98,6 +99,16 @@ export async function execute(
   clearTimeout(pending);
   const snapshots = outcomes.flatMap((o) => (o.snapshot === undefined ? [] : [o.snapshot]));
   const fatal = outcomes.map((o) => ('lost' in o ? o.lost : o.fatal)).find((m) => m !== undefined);
-  if (snapshots.length === 0) throw new Error(fatal ?? 'no segment reported');
+  if (snapshots.length === 0) {
+    if (fatal === undefined) throw new Error('no segment reported');
+    // Lost before its first snapshot (e.g. a scenario's setup() failed): an empty result.
+    const empty = new Recorder({
+      endpointCount: plan.graph.endpoints.length,
+      segment: plan.segment,
+      startedAt: clock.wallMs(),
+      openModel: plan.rate.kind !== 'unlimited',
+    });
+    return { snapshot: empty.snapshot(0), fatal };
+  }
   return { snapshot: mergeSnapshots(alignEndpoints(snapshots)), fatal };
 }

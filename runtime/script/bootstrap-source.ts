@@ -21,15 +21,19 @@ const groups = [];
 const later = (op, args) =>
   new Promise((resolve, reject) => {
     const id = ++nextId;
-    pending.set(id, { resolve, reject });
+    // The call site, so that a refused call names the line of the scenario that made it.
+    const site = new Error(op);
+    pending.set(id, { resolve, reject, site });
     start(id, op, args);
   });
 const settle = (id, ok, value) => {
   const waiting = pending.get(id);
   if (waiting === undefined) return;
   pending.delete(id);
-  if (ok) waiting.resolve(value);
-  else waiting.reject(new Error(value));
+  if (ok) return waiting.resolve(value);
+  const error = new Error(value);
+  error.stack = 'Error: ' + value + String(waiting.site.stack).slice(String(waiting.site.stack).indexOf('\\n'));
+  waiting.reject(error);
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
