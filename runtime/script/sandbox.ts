@@ -8,9 +8,11 @@
  *   been idle — no host operation in flight, not settled — for longer than `idleMs`.
  * - Memory: an isolate past its limit is disposed by isolated-vm; every iteration in it fails and
  *   the next one builds a new isolate (module state is lost; variables live on the host).
- * How an entry failed is read from the isolate's state, not from message text: an error thrown
- * by apply() with the isolate disposed is the memory limit; any other is the CPU limit (user
- * errors never throw there: run() returns them as data).
+ * How an entry failed is read from the isolate's state and the entry's length, not from message
+ * text (isolated-vm's errors have no codes): an error thrown by apply() with the isolate disposed
+ * is the memory limit; one thrown after the entry ran for its whole limit is the CPU limit; any
+ * other is the script's own — a promise rejected and never handled, which isolated-vm reports
+ * through the entry that created it (errors thrown by the scenario come back as data from run()).
  */
 import ivm from 'isolated-vm';
 import type { ScriptPlan } from '../../dsl/plan/plan.js';
@@ -72,6 +74,7 @@ export class Sandbox {
     private readonly limits: SandboxLimits,
     private readonly ops: SandboxOps,
     private readonly nowMs: () => number,
+    private readonly onStray: (failure: SandboxOutcome & { kind: 'error' }) => void,
   ) {
     const period = Math.min(250, Math.max(10, limits.idleMs / 4));
     this.#watchdog = setInterval(() => this.#sweep(), period);
@@ -121,7 +124,7 @@ export class Sandbox {
     try {
       ctx = this.#context(vu);
     } catch (error) {
-      return Promise.resolve(this.#failure(error));
+      return Promise.resolve(this.#failure(error, 0));
     }
     return new Promise((resolve) => {
       const active: Active = {
@@ -134,6 +137,7 @@ export class Sandbox {
         },
       };
       ctx.active = active;
+      const enteredAt = this.nowMs();
       target(ctx)
         .apply(undefined, args, {
           arguments: { copy: true },
@@ -142,19 +146,20 @@ export class Sandbox {
         })
         .then(
           (value: unknown) => active.finish(read(value)),
-          (error: unknown) => active.finish(this.#failure(error)),
+          (error: unknown) => active.finish(this.#failure(error, this.nowMs() - enteredAt)),
         );
     });
   }
 
-  /** An error thrown by the isolate itself: the memory limit when it is gone, else the CPU limit. */
-  #failure(error: unknown): SandboxOutcome {
+  /** An error thrown by an entry that lasted `elapsedMs` (see the file comment). */
+  #failure(error: unknown, elapsedMs: number): SandboxOutcome {
     if (this.#isolate === undefined || this.#isolate.isDisposed) {
       this.#lost({ kind: 'memory' });
       return { kind: 'memory' };
     }
     if (error instanceof ScenarioLoadError) return { kind: 'error', error: error.info };
-    return { kind: 'timeout' };
+    if (elapsedMs >= this.limits.cpuMs) return { kind: 'timeout' };
+    return { kind: 'error', error: describe(error) };
   }
 
   /** The isolate is gone: every iteration in it ends, and the next one starts a new isolate. */
@@ -214,14 +219,19 @@ export class Sandbox {
     active.inflight++;
     const settle = (ok: boolean, value: unknown): void => {
       active.inflight--;
-      active.idleSinceMs = this.nowMs();
+      const enteredAt = (active.idleSinceMs = this.nowMs());
       if (ctx.active !== active) return;
       ctx.settle
         .apply(undefined, [id, ok, value], {
           arguments: { copy: true },
           timeout: this.limits.cpuMs,
         })
-        .catch((error: unknown) => active.finish(this.#failure(error)));
+        .catch((error: unknown) => {
+          const failure = this.#failure(error, this.nowMs() - enteredAt);
+          // A rejection nobody handled may surface after its iteration ended: still counted.
+          if (ctx.active === active) active.finish(failure);
+          else if (failure.kind === 'error') this.onStray(failure);
+        });
     };
     this.ops.later(vu, op, args).then(
       (value) => settle(true, value),

@@ -69,6 +69,7 @@ export async function runScenarioSetup(
     { memoryMb: SCRIPT_MEMORY_MB, cpuMs: plan.timeoutMs, idleMs: plan.timeoutMs },
     ops,
     () => now() / 1000,
+    () => undefined,
   );
   try {
     const outcome = await sandbox.setup(0);

@@ -67,6 +67,7 @@ export class ScriptRunner {
       { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
       ops,
       () => deps.now() / 1000,
+      (failure) => this.#failed(failure),
     );
   }
 
