@@ -3,7 +3,6 @@
  * embedded target:  barrage serve --port 8080  then
  *   barrage run --scenario scenarios/checkout.ts --target http://127.0.0.1:8080
  */
-/// <reference path="barrage.d.ts" />
 import { check, feed, group, http, sleep, vars, type VirtualUser } from 'barrage';
 
 export const options = {
@@ -15,6 +14,8 @@ export const options = {
 
 /** Runs once per run: the catalogue every virtual user browses. */
 export async function setup(): Promise<{ items: number[] }> {
+  const catalogue = await http.get('/json', { name: 'catalogue' });
+  check(catalogue, { 'catalogue is up': (r) => r.status === 200 });
   return { items: [1, 2, 3, 4, 5] };
 }
 

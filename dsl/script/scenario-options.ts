@@ -35,13 +35,13 @@ export function readScenarioOptions(
     const context = isolate.createContextSync();
     const factory = isolate
       .compileScriptSync(script.code, { filename: script.file })
-      .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS }) as ivm.Reference;
+      .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
     const text: unknown = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
       result: { copy: true },
       timeout: OPTIONS_TIMEOUT_MS,
     });
-    if (text === undefined) return ok(undefined);
-    const value: unknown = JSON.parse(String(text));
+    if (typeof text !== 'string') return ok(undefined);
+    const value: unknown = JSON.parse(text);
     if (value === null || typeof value !== 'object' || Array.isArray(value))
       return err([problem(script, 'an object of configuration keys', JSON.stringify(value))]);
     return ok(value as Record<string, unknown>);

@@ -180,7 +180,7 @@ export class Sandbox {
     const factory = this.#script.runSync(context, {
       reference: true,
       timeout: this.limits.cpuMs,
-    }) as ivm.Reference;
+    });
     const start = new ivm.Callback((id: number, op: string, args: unknown) =>
       this.#start(vu, id, op, args),
     );
@@ -190,7 +190,7 @@ export class Sandbox {
       handles = context.evalClosureSync(BOOTSTRAP_SOURCE, [start, call, factory.derefInto()], {
         result: { reference: true },
         timeout: this.limits.cpuMs,
-      }) as ivm.Reference;
+      });
     } catch (error) {
       context.release();
       if (isolate.isDisposed) throw error;
@@ -201,9 +201,9 @@ export class Sandbox {
     }
     const ctx: VuContext = {
       context,
-      run: handles.getSync(0, { reference: true }) as ivm.Reference,
-      settle: handles.getSync(1, { reference: true }) as ivm.Reference,
-      setup: handles.getSync(2, { reference: true }) as ivm.Reference,
+      run: handles.getSync(0, { reference: true }),
+      settle: handles.getSync(1, { reference: true }),
+      setup: handles.getSync(2, { reference: true }),
       active: undefined,
     };
     handles.release();
