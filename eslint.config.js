@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // TypeScript scenarios: `export default async function` is their contract (DESIGN.md §8).
-    files: ['scenarios/**/*.ts', 'test/fixtures/scenarios/**/*.ts'],
+    files: ['scenarios/**/*.ts', 'test/fixtures/scenarios/**/*.ts', 'bench/scenarios/**/*.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
