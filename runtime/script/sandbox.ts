@@ -181,8 +181,10 @@ export class Sandbox {
       reference: true,
       timeout: this.limits.cpuMs,
     });
-    const start = new ivm.Callback((id: number, op: string, args: unknown) =>
-      this.#start(vu, id, op, args),
+    // `ignored`: the isolate does not wait for the host to run it (it answers through settle).
+    const start = new ivm.Callback(
+      (id: number, op: string, args: unknown) => this.#start(vu, id, op, args),
+      { ignored: true },
     );
     const call = new ivm.Callback((op: string, args: unknown) => this.ops.call(vu, op, args));
     let handles: ivm.Reference;
