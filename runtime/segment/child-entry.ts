@@ -66,3 +66,7 @@ process.on('message', (message: HostToSegment) => {
 });
 // The parent is gone: nobody will read the results.
 process.on('disconnect', () => process.exit(1));
+// Ctrl+C reaches the whole process group: the parent decides (stop, then hard stop) and tells
+// this child over IPC, so the signal itself must not end it.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);

@@ -228,3 +228,61 @@ t.test('a scenario that does not compile is a validation error with its location
     /bad\.ts:1:16: scenario: expected imports of local files or 'barrage' only/,
   );
 });
+
+t.test('a setup() that throws fails the run before any load, with its report', async (t) => {
+  const server = await target(t);
+  const dir = mkdtempSync(join(tmpdir(), 'barrage-setup-'));
+  writeFileSync(
+    join(dir, 'setup.ts'),
+    "export function setup(): never {\n  throw new Error('no catalogue');\n}\nexport default async function (): Promise<void> {}\n",
+  );
+  const result = await run([
+    '--scenario',
+    join(dir, 'setup.ts'),
+    '--target',
+    server.url,
+    '-n',
+    '5',
+  ]);
+  t.equal(result.code, 1);
+  t.equal(json(result).total, 0, 'the report is printed');
+  t.match(
+    result.stderr,
+    /was lost: setup\(\) failed: script_error: .*setup\.ts:2:9: Error: no catalogue/,
+  );
+  t.equal(server.stats().total, 0);
+});
+
+t.test('Ctrl+C reaching the whole process group stops a scripted run cleanly', async (t) => {
+  const server = await target(t);
+  const { spawn } = await import('node:child_process');
+  const child = spawn(
+    BIN,
+    [
+      '--scenario',
+      join(FIXTURES, 'flow.ts'),
+      '--target',
+      server.url,
+      '-d',
+      '20s',
+      '-c',
+      '1',
+      '--json-output',
+    ],
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  // Signal the group once requests flow, as a terminal does.
+  while (server.stats().total < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+  process.kill(-child.pid!, 'SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  t.equal(code, 0, stderr);
+  const r = JSON.parse(stdout) as { interrupted: boolean; total: number; failures: number };
+  t.equal(r.interrupted, true);
+  t.ok(r.total > 0);
+  t.equal(r.failures, 0);
+  t.notMatch(stderr, /was lost/);
+});
