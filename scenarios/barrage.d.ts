@@ -42,6 +42,25 @@ declare module 'barrage' {
     request(method: string, url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
   };
 
+  /** Options of a WebSocket session. */
+  export interface WsSessionOptions {
+    /** Text messages sent in turn, each waiting for its reply. */
+    messages?: string[];
+    /** Pause after each reply, in milliseconds. */
+    interval?: number;
+    subprotocols?: string[];
+    /** Bound of each wait (handshake, reply, close) in milliseconds (default: the run's `timeout`). */
+    timeout?: number;
+    /** Name of the session in per-endpoint stats (default: `WS /path`). */
+    name?: string;
+  }
+
+  /** WebSocket sessions through the same runner as ws:// endpoints (WebSocket metrics). */
+  export const ws: {
+    /** connect → each message and its reply → close; `ok` when every step succeeded. */
+    session(url: string, opts?: WsSessionOptions): Promise<{ readonly ok: boolean }>;
+  };
+
   /** Records each named check in the `checks` metric; true when every one passed. */
   export function check<T>(value: T, checks: Record<string, (value: T) => unknown>): boolean;
 

@@ -75,6 +75,20 @@ const api = Object.freeze({
     patch: (url, body, opts) => request('PATCH', url, body, opts),
     request: (method, url, body, opts) => request(method, url, body, opts),
   }),
+  ws: Object.freeze({
+    session: (url, opts) => {
+      const o = opts === undefined || opts === null ? {} : opts;
+      const list = (value) => (Array.isArray(value) ? value.map(textOf) : []);
+      return later('ws', {
+        url: textOf(url),
+        messages: list(o.messages),
+        interval: typeof o.interval === 'number' ? o.interval : 0,
+        subprotocols: list(o.subprotocols),
+        timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
+        name: o.name === undefined ? undefined : prefix(textOf(o.name)),
+      });
+    },
+  }),
   check: (value, predicates) => {
     let all = true;
     for (const [name, predicate] of Object.entries(predicates)) {

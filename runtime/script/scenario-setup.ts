@@ -58,6 +58,7 @@ export async function runScenarioSetup(
     script,
     runner,
     recorder,
+    auth: undefined,
     feeder: undefined,
     onFeederExhausted: () => undefined,
     user: () => user,

@@ -1,7 +1,7 @@
 /**
  * The host side of the scenario API, per virtual user: http through the same request path as
- * YAML endpoints (IterationRunner.send: auth injection, deadline, retries, metrics), sleep, check,
- * vars, feed and JSONPath. http reaches only the target's origin and `allowed_hosts` (a host name
+ * YAML endpoints (IterationRunner.send: auth injection, deadline, retries, metrics), ws through
+ * the same session runner as ws:// endpoints, sleep, check, vars, feed and JSONPath. http reaches only the target's origin and `allowed_hosts` (a host name
  * allows every port of it; host:port only that port). A virtual user's requests go one at a time:
  * it owns one exchange, so concurrent calls (Promise.all) are sent in turn.
  *
@@ -11,6 +11,7 @@
 import { JSONPath } from 'jsonpath-plus';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
+import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import { CompiledRequest } from '../http/compiled-request.js';
@@ -18,6 +19,7 @@ import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { IterationRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
+import { createSessionRunner } from '../ws/ws-session.js';
 import type { SandboxOps } from './sandbox.js';
 
 /** Distinct request names kept apart in the reports. */
@@ -38,6 +40,16 @@ interface HttpArgs {
   readonly name: string | undefined;
 }
 
+/** What a scripted WebSocket session asks for. */
+interface WsArgs {
+  readonly url: string;
+  readonly messages: readonly string[];
+  readonly interval: number;
+  readonly subprotocols: readonly string[];
+  readonly timeout: number | undefined;
+  readonly name: string | undefined;
+}
+
 /** A virtual user as the operations see it. */
 export interface ScriptUser {
   readonly vu: VirtualUser;
@@ -53,6 +65,8 @@ export interface ScriptOpsDeps {
   readonly script: ScriptPlan;
   readonly runner: IterationRunner;
   readonly recorder: Recorder;
+  /** Authorization of WebSocket handshakes (HTTP requests get theirs in IterationRunner.send). */
+  readonly auth: AuthProvider | undefined;
   readonly feeder: Feeder | undefined;
   readonly onFeederExhausted: () => void;
   readonly user: (id: number) => ScriptUser;
@@ -75,9 +89,11 @@ export class ScriptOps implements SandboxOps {
 
   later(id: number, op: string, args: unknown): Promise<unknown> {
     if (op === 'sleep') return this.#sleep(args as number);
-    if (op !== 'http') return Promise.reject(new Error(`unknown operation ${op}`));
+    if (op !== 'http' && op !== 'ws') return Promise.reject(new Error(`unknown operation ${op}`));
     const user = this.deps.user(id);
-    const next = user.queue.then(() => this.#http(user, args as HttpArgs));
+    const next = user.queue.then(() =>
+      op === 'http' ? this.#http(user, args as HttpArgs) : this.#ws(user, args as WsArgs),
+    );
     user.queue = next.catch(() => undefined);
     return next;
   }
@@ -174,22 +190,70 @@ export class ScriptOps implements SandboxOps {
     };
   }
 
-  /** The absolute URL of a request, refused unless its origin is the target's or allowed. */
-  #resolve(url: string): URL {
+  /** One WebSocket session (ws-session.ts), recorded under its name; resolves to { ok }. */
+  async #ws(user: ScriptUser, args: WsArgs): Promise<unknown> {
+    const url = this.#resolve(args.url, 'ws');
+    const name = args.name ?? `WS ${url.pathname}`;
+    const index = this.#index(name);
+    const endpoint: EndpointPlan = {
+      index,
+      name,
+      protocol: 'ws',
+      method: 'GET',
+      origin: `${url.protocol}//${url.host}`,
+      path: [url.pathname + url.search],
+      url: args.url,
+      headers: [...this.deps.script.headers],
+      body: undefined,
+      extract: [],
+      setup: false,
+      weight: 1,
+      timeoutMs: args.timeout ?? this.deps.plan.timeoutMs,
+      ws: {
+        messages: args.messages.map((text) => ({ kind: 'text', text: [text] })),
+        intervalMs: Math.max(0, args.interval),
+        subprotocols: args.subprotocols,
+      },
+      needs: [],
+    };
+    // The session runner reads endpoints by index: a sparse list holding just this one.
+    const endpoints: EndpointPlan[] = [];
+    endpoints[index] = endpoint;
+    const run = createSessionRunner({
+      endpoints,
+      recorder: this.deps.recorder,
+      now: this.deps.now,
+      auth: this.deps.auth,
+      insecure: this.deps.plan.insecure,
+    })!;
+    const intended = user.intendedUs;
+    user.intendedUs = NO_INTENDED_TIME;
+    user.vu.vars.begin();
+    return { ok: await run(user.vu, index, intended) };
+  }
+
+  /**
+   * The absolute URL of a call, refused unless it is the target's host (and port) or allowed.
+   * http takes http(s) urls, ws takes ws(s) urls; relative urls are appended to the target (for
+   * ws, with its scheme made ws/wss).
+   */
+  #resolve(url: string, kind: 'http' | 'ws' = 'http'): URL {
     const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
     if (!absolute && this.#target === undefined)
-      throw new Error(`http: relative url "${url}" needs a target`);
-    const base = this.#target?.href.replace(/\/+$/, '') ?? '';
+      throw new Error(`${kind}: relative url "${url}" needs a target`);
+    let base = this.#target?.href.replace(/\/+$/, '') ?? '';
+    if (kind === 'ws') base = base.replace(/^http/i, 'ws');
     const parsed = new URL(absolute ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-      throw new Error(`http: ${parsed.protocol} urls are not supported`);
+    const schemes = kind === 'http' ? ['http:', 'https:'] : ['ws:', 'wss:'];
+    if (!schemes.includes(parsed.protocol))
+      throw new Error(`${kind}: ${parsed.protocol} urls are not supported`);
     const allowed =
-      parsed.origin === this.#target?.origin ||
+      parsed.host === this.#target?.host ||
       this.#allowed.has(parsed.host.toLowerCase()) ||
       this.#allowed.has(parsed.hostname.toLowerCase());
     if (!allowed)
       throw new Error(
-        `http: ${parsed.host} is not the target's host nor in allowed_hosts; the request was not sent`,
+        `${kind}: ${parsed.host} is not the target's host nor in allowed_hosts; nothing was sent`,
       );
     return parsed;
   }

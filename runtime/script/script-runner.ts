@@ -7,6 +7,7 @@
  * once through onError, with the position in the .ts source.
  */
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
+import type { AuthProvider } from '../auth/auth-provider.js';
 import type { ErrorKind } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { Recorder } from '../metrics/recorder.js';
@@ -29,6 +30,7 @@ export interface ScriptRunnerDeps {
   readonly script: ScriptPlan;
   readonly runner: IterationRunner;
   readonly recorder: Recorder;
+  readonly auth: AuthProvider | undefined;
   readonly feeder: Feeder | undefined;
   readonly onFeederExhausted: () => void;
   readonly hardStop: AbortSignal;
@@ -55,6 +57,7 @@ export class ScriptRunner {
       script: deps.script,
       runner: deps.runner,
       recorder: deps.recorder,
+      auth: deps.auth,
       feeder: deps.feeder,
       onFeederExhausted: deps.onFeederExhausted,
       user: (id) => this.#users.get(id)!,

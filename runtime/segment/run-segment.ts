@@ -118,6 +118,7 @@ export async function runSegment(
           script: plan.script,
           runner,
           recorder,
+          auth,
           feeder,
           onFeederExhausted: stop,
           hardStop: control.hardStop,
