@@ -70,13 +70,16 @@ async function scripted() {
       url: target.url,
       scenario: fileURLToPath(new URL('./scenarios/get-json.ts', import.meta.url)),
     });
-    table([yaml, script], [
-      ['tool', (r) => r.tool],
-      ['req/s', (r) => fmt(r.rps, 0)],
-      ['p50 ms', (r) => fmt(r.p50)],
-      ['p99 ms', (r) => fmt(r.p99)],
-      ['failures', (r) => r.result.failures],
-    ]);
+    table(
+      [yaml, script],
+      [
+        ['tool', (r) => r.tool],
+        ['req/s', (r) => fmt(r.rps, 0)],
+        ['p50 ms', (r) => fmt(r.p50)],
+        ['p99 ms', (r) => fmt(r.p99)],
+        ['failures', (r) => r.result.failures],
+      ],
+    );
     const ratio = script.rps / yaml.rps;
     console.log(
       `goal: scripted ≥ 0.50 × YAML requests/s → ${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
