@@ -6,7 +6,7 @@
  * it owns one exchange, so concurrent calls (Promise.all) are sent in turn.
  *
  * Request names (per-endpoint stats): `name` when given, else `METHOD path` without the query;
- * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME.
+ * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME; check names too.
  */
 import { JSONPath } from 'jsonpath-plus';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
@@ -79,6 +79,7 @@ export interface ScriptOpsDeps {
 /** The host operations of one segment. */
 export class ScriptOps implements SandboxOps {
   readonly #names = new Map<string, number>();
+  readonly #checks = new Set<string>();
   readonly #target: URL | undefined;
   readonly #allowed: ReadonlySet<string>;
 
@@ -103,7 +104,8 @@ export class ScriptOps implements SandboxOps {
     switch (op) {
       case 'check': {
         const [name, pass] = args as [string, boolean];
-        this.deps.recorder.recordCheck(name, pass);
+        if (!this.#checks.has(name) && this.#checks.size < MAX_NAMES) this.#checks.add(name);
+        this.deps.recorder.recordCheck(this.#checks.has(name) ? name : OTHER_NAME, pass);
         return undefined;
       }
       case 'vars.get':
