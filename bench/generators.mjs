@@ -14,8 +14,11 @@ export async function runBarrage({
   rate,
   threads = 1,
   extra = [],
+  scenario,
 }) {
   const args = [
+    // As the bin's shebang starts node (isolated-vm needs it for scenarios).
+    '--no-node-snapshot',
     BIN,
     'run',
     '--target',
@@ -30,10 +33,11 @@ export async function runBarrage({
     ...extra,
   ];
   if (rate !== undefined) args.push('-r', String(rate));
+  if (scenario !== undefined) args.push('--scenario', scenario);
   const run = await measure(core, process.execPath, args);
   const result = JSON.parse(run.stdout);
   return {
-    tool: `barrage${threads > 1 ? ` (${threads} threads)` : ''}`,
+    tool: `barrage${scenario === undefined ? '' : ' (TypeScript scenario)'}${threads > 1 ? ` (${threads} threads)` : ''}`,
     rps: result.requests_per_sec,
     p50: result.p50_latency_ms,
     p99: result.p99_latency_ms,

@@ -2,11 +2,12 @@
 // machine decides absolute numbers). Not part of `npm test`.
 //   BENCH_SECONDS         length of each throughput/rate phase (default 10)
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
-// Phases: throughput, rate, memory, dashboard; name some to run only those
+// Phases: throughput, scripted, rate, memory, dashboard; name some to run only those
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
+import { fileURLToPath } from 'node:url';
 import { runAutocannon, runBarrage, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
@@ -55,6 +56,38 @@ async function throughput() {
     const ratio = rows[0].rps / autocannon;
     console.log(
       `goal: barrage ≥ 1.10 × autocannon → ${fmt(ratio)} ${ratio >= 1.1 ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    target.stop();
+  }
+}
+
+async function scripted() {
+  const target = await startBarrageTarget(TARGET_CORE);
+  console.log(
+    `\n## TypeScript scenario vs YAML: one GET /json per iteration, concurrency 50, ${SECONDS}s, target ${target.name}`,
+  );
+  try {
+    const options = { concurrency: 50, seconds: SECONDS, core: GENERATOR_CORE };
+    const yaml = await runBarrage({ ...options, url: `${target.url}/json` });
+    const script = await runBarrage({
+      ...options,
+      url: target.url,
+      scenario: fileURLToPath(new URL('./scenarios/get-json.ts', import.meta.url)),
+    });
+    table(
+      [yaml, script],
+      [
+        ['tool', (r) => r.tool],
+        ['req/s', (r) => fmt(r.rps, 0)],
+        ['p50 ms', (r) => fmt(r.p50)],
+        ['p99 ms', (r) => fmt(r.p99)],
+        ['failures', (r) => r.result.failures],
+      ],
+    );
+    const ratio = script.rps / yaml.rps;
+    console.log(
+      `goal: scripted ≥ 0.50 × YAML requests/s → ${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
     );
   } finally {
     target.stop();
@@ -160,7 +193,7 @@ async function dashboard() {
 }
 
 const only = process.argv.slice(2);
-const phases = { throughput, rate: rateAccuracy, memory, dashboard };
+const phases = { throughput, scripted, rate: rateAccuracy, memory, dashboard };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
   if (only.length === 0 || only.includes(name)) await phase();

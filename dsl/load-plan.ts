@@ -3,7 +3,7 @@
  * Every problem of every layer is collected and returned together; nothing here throws for
  * user errors and nothing here sends traffic.
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
 import { lintPlan } from './compile/lint-plan.js';
 import { readFeeder } from './feeder/read-feeder.js';
@@ -18,10 +18,12 @@ import {
   type Layer,
   type Provenance,
 } from './layers.js';
-import type { FeederPlan, Plan } from './plan/plan.js';
+import type { FeederPlan, Plan, ScriptBundle } from './plan/plan.js';
 import { err, ok, type Result } from './result.js';
 import { configSchema, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
+import { bundleScenario } from './script/bundle-scenario.js';
+import { readScenarioOptions } from './script/scenario-options.js';
 import { toConfigIssues } from './schema/zod-issues.js';
 import { readEnvLayer } from './sources/env-source.js';
 import { readSourceFile } from './sources/file-source.js';
@@ -81,28 +83,50 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     layers.push(file.layer);
   }
   for (const layer of layers) issues.push(...findForbiddenKeys(layer));
-  const merged = mergeLayers(layers);
-  const har = inputs.har === undefined ? undefined : loadHar(inputs, merged.raw, issues);
-  const { raw, provenance } =
-    har === undefined || inputs.har?.file === undefined
+  const har =
+    inputs.har === undefined ? undefined : loadHar(inputs, mergeLayers(layers).raw, issues);
+  const harFile = inputs.har?.file;
+  // The HAR's endpoints join the merged layers before validation (docs/har.md).
+  const withHar = (merged: Merged): Merged =>
+    har === undefined || harFile === undefined
       ? merged
-      : mergeHar(merged.raw, merged.provenance, har, inputs.har.file);
-  const parsed = configSchema.safeParse(raw, { reportInput: true });
-  if (!parsed.success)
-    issues.push(...notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues));
-  if (!parsed.success || issues.length > 0) return err({ issues, warnings });
-  const config = parsed.data;
+      : mergeHar(merged.raw, merged.provenance, har, harFile);
+  let validated = validateLayers(layers, issues, withHar);
+  if (!validated.ok) return err({ issues: validated.error, warnings });
+  let script: ScriptBundle | undefined;
+  let scenarioDir = baseDir;
+  if (validated.value.config.scenario !== undefined) {
+    const scenario = loadScenario(validated.value.config.scenario, validated.value.provenance, {
+      cwd: inputs.cwd,
+      baseDir,
+    });
+    if (!scenario.ok) return err({ issues: scenario.error, warnings });
+    script = scenario.value.script;
+    scenarioDir = scenario.value.dir;
+    if (scenario.value.layer !== undefined) {
+      // The scenario's options sit at the file's precedence, below the configuration file.
+      const withOptions = [...layers, scenario.value.layer];
+      const more = findForbiddenKeys(scenario.value.layer);
+      validated = validateLayers(withOptions, more, withHar);
+      if (!validated.ok) return err({ issues: validated.error, warnings });
+    }
+  }
+  const { config, raw, provenance } = validated.value;
   const located = (list: readonly Refinement[]): ConfigIssue[] =>
     list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
   const refined = located(refineConfig(config));
   if (refined.length > 0) return err({ issues: refined, warnings });
-  const feeder = loadFeeder(config, baseDir, provenance);
+  // A feeder file named in the scenario's options is relative to the scenario file.
+  const feederBase =
+    provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
+  const feeder = loadFeeder(config, feederBase, provenance);
   if (!feeder.ok) return err({ issues: feeder.error, warnings });
   const compiled = compilePlan(config, {
     env: inputs.env,
     userAgent: inputs.userAgent,
     fallbackSeed: inputs.fallbackSeed,
     ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
+    ...(script === undefined ? {} : { script }),
   });
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
   warnings.push(
@@ -142,6 +166,71 @@ function loadHar(
   if (imported.ok) return imported.value;
   issues.push(...imported.error);
   return undefined;
+}
+
+/** Merged layers: the raw values and where each came from. */
+type Merged = { raw: Record<string, unknown>; provenance: Provenance };
+
+/**
+ * Merges layers, lets `extend` add to the result (the HAR's endpoints), and validates it against
+ * the schema; `issues` are the layers' own.
+ */
+function validateLayers(
+  layers: readonly Layer[],
+  issues: ConfigIssue[],
+  extend: (merged: Merged) => Merged,
+): Result<{ config: Config } & Merged, ConfigIssue[]> {
+  const { raw, provenance } = extend(mergeLayers(layers));
+  const parsed = configSchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success)
+    issues.push(...notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues));
+  if (!parsed.success || issues.length > 0) return err(issues);
+  return ok({ config: parsed.data, raw, provenance });
+}
+
+/** Keys a scenario's options may not set: what to run is the scenario itself. */
+const NOT_IN_OPTIONS = ['scenario', 'endpoints', 'flows'];
+
+/**
+ * Bundles the scenario (a path relative to the configuration file when the file named it, to the
+ * working directory otherwise) and reads its `options` into a layer.
+ */
+function loadScenario(
+  name: string,
+  provenance: Provenance,
+  dirs: { readonly cwd: string; readonly baseDir: string },
+): Result<{ script: ScriptBundle; layer: Layer | undefined; dir: string }, ConfigIssue[]> {
+  const source = provenance.sourceOf(['scenario']);
+  const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
+  const path = resolve(base, name);
+  const bundled = bundleScenario({
+    path,
+    shown: source.kind === 'file' ? relative(dirs.cwd, path) || name : name,
+    source,
+  });
+  if (!bundled.ok) return bundled;
+  const script = bundled.value;
+  const options = readScenarioOptions(script);
+  if (!options.ok) return options;
+  if (options.value === undefined) return ok({ script, layer: undefined, dir: dirname(path) });
+  const at: Source = { kind: 'scenario', file: script.file };
+  const refused = NOT_IN_OPTIONS.filter((key) => key in options.value!);
+  if (refused.length > 0) {
+    return err(
+      refused.map((key) => ({
+        code: 'invalid_value',
+        source: at,
+        path: [key],
+        expected: 'run settings in options (the scenario itself is what runs)',
+        actual: `options.${key}`,
+      })),
+    );
+  }
+  return ok({
+    script,
+    layer: { name: 'scenario', values: options.value, sourceOf: () => at, secretPaths: new Set() },
+    dir: dirname(path),
+  });
 }
 
 /** Reads the feeder file (relative to the configuration file) into the Plan's records. */

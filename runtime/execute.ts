@@ -6,10 +6,13 @@
  */
 import type { Plan } from '../dsl/plan/plan.js';
 import type { Clock } from './deps.js';
+import { alignEndpoints } from './metrics/align-endpoints.js';
 import { MergeMemo, mergeSnapshots } from './metrics/merge-stats.js';
+import { Recorder } from './metrics/recorder.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
+import { ChildHost } from './segment/child-host.js';
 import { SegmentHost } from './segment/segment-host.js';
 import { splitPlan } from './segment/split-plan.js';
 
@@ -24,19 +27,29 @@ export interface ExecuteOptions {
   readonly hardStop: AbortSignal;
   /** Cumulative merged snapshot and the live state every ~500 ms (dashboard, progress lines). */
   readonly onProgress?: (snapshot: ShardSnapshot, live: LiveState) => void;
+  /** The node binary for scripted segments' child processes (default: this one). */
+  readonly execPath?: string;
+  /** A line for the user while running (a TypeScript scenario's errors). */
+  readonly onWarning?: (text: string) => void;
 }
 
 /** The merged result of this process, and why it ended early when a segment failed fatally. */
 export type ExecuteOutcome = SegmentOutcome;
 
-/** Runs the plan to its end; returns the merged result of this process. */
+/** A segment running elsewhere: a worker thread, or a child process for scripted segments. */
+type Host = SegmentHost | ChildHost;
+
+/**
+ * Runs the plan to its end; returns the merged result of this process. Scripted segments always
+ * run in child processes (child-host.ts), even a single one.
+ */
 export async function execute(
   plan: Plan,
   clock: Clock,
   options: ExecuteOptions,
 ): Promise<ExecuteOutcome> {
   const specs = splitPlan(plan, options.threads);
-  if (specs.length === 1) {
+  if (specs.length === 1 && plan.script === undefined) {
     return runSegment(specs[0]!, clock, {
       stop: options.stop,
       hardStop: options.hardStop,
@@ -47,7 +60,7 @@ export async function execute(
   }
   const memo = new MergeMemo();
   let pending: NodeJS.Timeout | undefined;
-  const hosts: SegmentHost[] = [];
+  const hosts: Host[] = [];
   // Snapshots arrive per thread; merge them at most once a tick.
   const progress = (): void => {
     if (options.onProgress === undefined || pending !== undefined) return;
@@ -56,23 +69,49 @@ export async function execute(
       const latest = hosts.flatMap((h) => (h.latest === undefined ? [] : [h.latest]));
       const live = hosts.flatMap((h) => (h.live === undefined ? [] : [h.live]));
       if (latest.length > 0)
-        options.onProgress?.(mergeSnapshots(latest, memo), sumLiveStates(live));
+        options.onProgress?.(mergeSnapshots(alignEndpoints(latest), memo), sumLiveStates(live));
     }, SNAPSHOT_EVERY_MS / 4);
   };
-  for (const spec of specs) hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress));
-  const relay = (type: 'go' | 'stop' | 'hard-stop') => () => hosts.forEach((h) => h.send({ type }));
-  // Threads boot at different speeds: all begin dispatch together, once every one is ready.
-  void Promise.all(hosts.map((h) => h.ready)).then(relay('go'));
+  for (const spec of specs) {
+    hosts.push(
+      plan.script === undefined
+        ? new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress)
+        : new ChildHost(
+            spec,
+            SNAPSHOT_EVERY_MS,
+            { onSnapshot: progress, onScriptError: (text) => options.onWarning?.(text) },
+            options.execPath,
+          ),
+    );
+  }
+  const relay = (type: 'stop' | 'hard-stop') => () => hosts.forEach((h) => h.send({ type }));
+  // Segments boot at different speeds: all begin dispatch together, once every one is ready;
+  // a scenario's setup() data (from the first segment) goes to all of them with `go`.
+  void Promise.all(hosts.map((h) => h.ready)).then(() => {
+    const first = hosts[0];
+    const setup = first instanceof ChildHost ? first.setup : undefined;
+    hosts.forEach((h) => h.send(setup === undefined ? { type: 'go' } : { type: 'go', setup }));
+  });
   options.stop.addEventListener('abort', relay('stop'));
   options.hardStop.addEventListener('abort', relay('hard-stop'));
   if (options.stop.aborted) relay('stop')();
-  // A lost thread fails the run: the others stop too, and report what they have.
+  // A lost segment fails the run: the others stop too, and report what they have.
   for (const host of hosts)
     void host.outcome.then((o) => ('lost' in o ? relay('stop')() : undefined));
   const outcomes = await Promise.all(hosts.map((h) => h.outcome));
   clearTimeout(pending);
   const snapshots = outcomes.flatMap((o) => (o.snapshot === undefined ? [] : [o.snapshot]));
   const fatal = outcomes.map((o) => ('lost' in o ? o.lost : o.fatal)).find((m) => m !== undefined);
-  if (snapshots.length === 0) throw new Error(fatal ?? 'no segment reported');
-  return { snapshot: mergeSnapshots(snapshots), fatal };
+  if (snapshots.length === 0) {
+    if (fatal === undefined) throw new Error('no segment reported');
+    // Lost before its first snapshot (e.g. a scenario's setup() failed): an empty result.
+    const empty = new Recorder({
+      endpointCount: plan.graph.endpoints.length,
+      segment: plan.segment,
+      startedAt: clock.wallMs(),
+      openModel: plan.rate.kind !== 'unlimited',
+    });
+    return { snapshot: empty.snapshot(0), fatal };
+  }
+  return { snapshot: mergeSnapshots(alignEndpoints(snapshots)), fatal };
 }

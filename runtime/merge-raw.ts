@@ -4,6 +4,7 @@
  * wall clock first (each process counts seconds from its own dispatch start; with --start-at the
  * offsets are 0), then shards merge exactly.
  */
+import { alignEndpoints } from './metrics/align-endpoints.js';
 import { mergeSnapshots } from './metrics/merge-stats.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import type { RawResult } from './raw-result.js';
@@ -24,12 +25,15 @@ export function mergeRawResults(files: readonly NamedRaw[]): MergeOutcome {
   if (problems.length > 0) return { problems };
   const first = files[0]!.raw;
   const base = Math.min(...files.map((f) => f.raw.snapshot.startedAt));
-  const aligned = files.map((f) => alignTo(f.raw.snapshot, base));
+  // A TypeScript scenario's segments name their endpoints as they meet them: one table first.
+  const aligned = alignEndpoints(files.map((f) => alignTo(f.raw.snapshot, base)));
+  const snapshot = mergeSnapshots(aligned);
   return {
     merged: {
       ...first,
+      endpointNames: snapshot.endpointNames ?? first.endpointNames,
       segment: { index: 1, count: 1 },
-      snapshot: mergeSnapshots(aligned),
+      snapshot,
       fatal: files.map((f) => f.raw.fatal).find((m) => m !== undefined),
     },
   };

@@ -30,7 +30,7 @@ export function toRawResult(
     version: RAW_VERSION,
     fingerprint: planFingerprint(plan),
     segment: plan.segment,
-    endpointNames: plan.graph.endpoints.map((e) => e.name),
+    endpointNames: snapshot.endpointNames ?? plan.graph.endpoints.map((e) => e.name),
     thresholds: plan.thresholds,
     meta: { target: plan.target, concurrency: plan.concurrency, load: describeRate(plan.rate) },
     config: redactTree(loaded.raw, [], redactor) as Record<string, unknown>,

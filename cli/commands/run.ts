@@ -105,6 +105,8 @@ export class RunCommand extends PlanCommand {
           latest = s;
           view?.update(s, live);
         },
+        execPath: this.context.execPath,
+        onWarning: (text) => this.context.stderr.write(`barrage: ${redactor.text(text)}\n`),
       });
       // The terminal is restored before anything is printed below the dashboard.
       view.close();

@@ -77,11 +77,19 @@ export function renderPlanView(plan: Plan): string {
       `  feeder      ${feeder.file}: ${feeder.records.length} records (${feeder.fields.join(', ')}), ${feeder.order}${feeder.cycle ? ', cycling' : ', once'}`,
     );
   }
+  if (plan.script !== undefined) {
+    const kb = (Buffer.byteLength(plan.script.code) / 1024).toFixed(1);
+    const hosts = plan.allowedHosts.length === 0 ? 'none' : plan.allowedHosts.join(', ');
+    lines.push(
+      `  scenario    ${plan.script.file} (bundled, ${kb} KB); allowed hosts besides the target: ${hosts}`,
+    );
+  }
   const { endpoints, picks, flows } = plan.graph;
   const providers = variableProviders(plan);
   const share = (weight: number): string => `${((weight / picks.total) * 100).toFixed(1)}%`;
-  lines.push('  endpoints');
-  const nameWidth = Math.max(...endpoints.map((e) => e.name.length));
+  // A scenario's requests are known only when it runs.
+  if (plan.script === undefined) lines.push('  endpoints');
+  const nameWidth = Math.max(0, ...endpoints.map((e) => e.name.length));
   for (const endpoint of endpoints) {
     const role = endpoint.setup ? 'setup' : flows.length > 0 ? 'in flows' : share(endpoint.weight);
     const extracts =

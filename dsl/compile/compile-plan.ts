@@ -1,11 +1,11 @@
 /** Config (+ feeder records, + script bundle) → Plan: the only input the runtime needs. */
 import type { Config } from '../schema/config-schema.js';
 import type { Refinement } from '../schema/refinements.js';
-import type { FeederPlan, Plan, ScriptPlan } from '../plan/plan.js';
+import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
-import { compileGraph } from './scenario-graph.js';
+import { compileGraph, compileScriptHeaders } from './scenario-graph.js';
 
 /** When neither duration, requests nor a pattern bounds a run, it lasts this long. */
 export const DEFAULT_DURATION_MS = 10_000;
@@ -18,7 +18,7 @@ export interface CompileInputs {
   /** Used when the config has no seed. */
   readonly fallbackSeed: number;
   readonly feeder?: FeederPlan;
-  readonly script?: ScriptPlan;
+  readonly script?: ScriptBundle;
 }
 
 /** Compiles a validated Config; problems (such as an unset {{$env NAME}}) come back with paths. */
@@ -66,7 +66,10 @@ export function compilePlan(
           },
     auth: authPlan(config, env),
     feeder: inputs.feeder,
-    script: inputs.script,
+    script:
+      inputs.script === undefined
+        ? undefined
+        : { ...inputs.script, headers: compileScriptHeaders(config, inputs.userAgent, env) },
     seed: config.seed ?? inputs.fallbackSeed,
     threads: config.threads,
     segment: config.segment ?? { index: 1, count: 1 },

@@ -50,6 +50,18 @@ export function compileGraph(config: Config, userAgent: string, env: EnvResolver
   };
 }
 
+/** The headers every request of a TypeScript scenario starts from: top-level ones and User-Agent. */
+export function compileScriptHeaders(
+  config: Config,
+  userAgent: string,
+  env: EnvResolver,
+): HeaderPlan[] {
+  return mergeHeaders(config.headers, {}, userAgent, config.user_agent).map(([name, value]) => ({
+    name,
+    value: resolve(value, ['headers', name], env),
+  }));
+}
+
 /** Builds the cumulative weight table. */
 export function pickTable(items: readonly { item: PickItem; weight: number }[]): PickTable {
   const cumulative: number[] = [];

@@ -2,6 +2,7 @@
  * The Plan: a validated, compiled run, as plain readonly data. It is the only thing the runtime
  * reads (it crosses worker threads and child processes by structured clone).
  */
+import type { HeaderPlan } from './endpoint-plan.js';
 import type { RatePlan } from './rate-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
 import type { Template } from './template.js';
@@ -43,11 +44,18 @@ export interface FeederPlan {
   readonly records: readonly Readonly<Record<string, string>>[];
 }
 
-/** A bundled TypeScript scenario. */
-export interface ScriptPlan {
+/** A bundled TypeScript scenario file: `code` evaluates to a function of the sandbox API. */
+export interface ScriptBundle {
+  /** The file as the user named it. */
   readonly file: string;
   readonly code: string;
+  /** esbuild's source map (JSON text) of the bundle, one line below `code`'s first. */
   readonly sourceMap: string;
+}
+
+/** A bundled TypeScript scenario and the headers (top-level, User-Agent) its requests send. */
+export interface ScriptPlan extends ScriptBundle {
+  readonly headers: readonly HeaderPlan[];
 }
 
 /** Which share of a distributed run this process executes (1-based index). */

@@ -20,6 +20,8 @@ export const ERROR_KINDS = [
   'ws_abnormal_close',
   'ws_timeout',
   'script_error',
+  'script_timeout',
+  'script_memory',
   'other',
 ] as const;
 

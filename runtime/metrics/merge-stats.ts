@@ -55,6 +55,7 @@ export function mergeSnapshots(
     latency: addEncoded(snapshots.map((s) => s.latency)),
     intended: addEncoded(snapshots.map((s) => s.intended)),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),
+    ...(first.endpointNames === undefined ? {} : { endpointNames: first.endpointNames }),
     series: mergeSeries(
       snapshots.flatMap((s) => s.series),
       memo ?? NO_MEMO,

@@ -123,7 +123,9 @@ export class Recorder {
   readonly #segment: SegmentRef;
   readonly #startedAt: number;
   readonly #openModel: boolean;
-  readonly #endpoints: readonly EndpointFigures[];
+  readonly #endpoints: EndpointFigures[];
+  /** Names of endpoints added while running (TypeScript scenarios); undefined otherwise. */
+  #names: string[] | undefined;
   readonly #latency = new CachedHistogram();
   readonly #intended = new CachedHistogram();
   #iterations = 0;
@@ -185,6 +187,16 @@ export class Recorder {
   /** A request that failed before it was sent (missing variable, invalid request): no latency. */
   recordUnsent(endpoint: number, kind: ErrorKind, nowUs: number): void {
     this.#count(this.#endpoints[endpoint]!, this.#bucketAt(nowUs), kind);
+  }
+
+  /**
+   * Adds an endpoint discovered while running (a TypeScript scenario's request name); returns its
+   * index. Snapshots then carry the names, since each segment discovers them in its own order.
+   */
+  addEndpoint(name: string): number {
+    (this.#names ??= []).push(name);
+    this.#endpoints.push(new EndpointFigures());
+    return this.#endpoints.length - 1;
   }
 
   /** A permit taken. */
@@ -293,6 +305,7 @@ export class Recorder {
       latency: this.#latency.encode(),
       intended: this.#openModel ? this.#intended.encode() : '',
       endpoints: this.#endpoints.map((e) => e.snapshot()),
+      ...(this.#names === undefined ? {} : { endpointNames: [...this.#names] }),
       series: this.#series(Math.floor(elapsedUs / 1e6)),
       ws: this.#ws === undefined ? undefined : this.#ws.snapshot(),
       checks: this.#checks === undefined ? undefined : checksSnapshot(this.#checks),

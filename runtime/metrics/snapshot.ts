@@ -89,6 +89,11 @@ export interface ShardSnapshot {
   readonly intended: EncodedHistogram;
   /** By endpoint index. */
   readonly endpoints: readonly EndpointSnapshot[];
+  /**
+   * Endpoint names, when the endpoints were discovered while running (TypeScript scenarios);
+   * absent when they are the plan's. Shards are aligned by name before they merge.
+   */
+  readonly endpointNames?: readonly string[];
   readonly series: readonly SecondSnapshot[];
   readonly ws: WsSnapshot | undefined;
   readonly checks: ChecksSnapshot | undefined;

@@ -1,5 +1,5 @@
 /**
- * The messages between the main thread and a segment's worker thread: one typed union per
+ * The messages between the main thread and a segment's worker thread (or child process): one typed union per
  * direction (STYLE.md, vitest's worker boundary). Snapshots travel batched and encoded, a few per
  * second, never one message per sample.
  */
@@ -19,13 +19,21 @@ export interface SegmentStart {
   readonly snapshotEveryMs: number;
 }
 
-/** Main thread → segment. `go` starts dispatch once every thread is ready, so all begin together. */
+/**
+ * Main thread → segment. `go` starts dispatch once every thread is ready, so all begin together;
+ * for a TypeScript scenario it carries setup()'s data. A child process gets its SegmentStart as
+ * the first message (`start`).
+ */
 export type HostToSegment =
-  { readonly type: 'go' } | { readonly type: 'stop' } | { readonly type: 'hard-stop' };
+  | { readonly type: 'go'; readonly setup?: unknown }
+  | { readonly type: 'stop' }
+  | { readonly type: 'hard-stop' }
+  | { readonly type: 'start'; readonly start: SegmentStart };
 
 /** Segment → main thread. */
 export type SegmentToHost =
-  | { readonly type: 'ready' }
+  | { readonly type: 'ready'; readonly setup?: unknown }
+  | { readonly type: 'script-error'; readonly text: string }
   | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot; readonly live: LiveState }
   | { readonly type: 'done'; readonly outcome: SegmentOutcome }
   | { readonly type: 'failed'; readonly message: string };

@@ -22,6 +22,7 @@ import { PermitQueue } from '../schedule/permit-queue.js';
 import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
 import { patternDurationMs, patternPeak, rateAt } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
+import { ScriptRunner } from '../script/script-runner.js';
 import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
@@ -39,6 +40,10 @@ export interface SegmentControl {
   readonly snapshotEveryMs?: number;
   /** Resolves when dispatch may begin (worker threads start together); absent: at once. */
   readonly ready?: () => Promise<void>;
+  /** A TypeScript scenario's setup() data (after ready), copied into every iteration. */
+  readonly setupData?: () => unknown;
+  /** A distinct error of a TypeScript scenario, as a line for the user. */
+  readonly onScriptError?: (text: string) => void;
 }
 
 /** A segment's outcome: its shard, and the message of a fatal error that ended it early. */
@@ -81,20 +86,21 @@ export async function runSegment(
       stop();
     },
   });
+  const feeder =
+    plan.feeder === undefined
+      ? undefined
+      : createFeeder(
+          plan.feeder,
+          spec.records,
+          seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
+        );
   const runner = new IterationRunner({
     graph: plan.graph,
     requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
     recorder,
     now,
     auth,
-    feeder:
-      plan.feeder === undefined
-        ? undefined
-        : createFeeder(
-            plan.feeder,
-            spec.records,
-            seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
-          ),
+    feeder,
     onFeederExhausted: stop,
     retry: plan.retry,
     budget:
@@ -105,6 +111,23 @@ export async function runSegment(
     ws,
     picks: seededRandom(deriveSeed(plan.seed, spec.thread, spec.firstWorkerId, 0x9e11)),
   });
+  const script =
+    plan.script === undefined
+      ? undefined
+      : new ScriptRunner({
+          plan,
+          script: plan.script,
+          runner,
+          recorder,
+          auth,
+          feeder,
+          onFeederExhausted: stop,
+          hardStop: control.hardStop,
+          now,
+          setupData: control.setupData?.(),
+          onError: control.onScriptError ?? (() => undefined),
+        });
+  const iterations: Iterations = script ?? runner;
   const users = Array.from(
     { length: spec.workers },
     (_, i) =>
@@ -125,7 +148,7 @@ export async function runSegment(
   if (control.stop.aborted) stop();
   let endUs = 0;
   try {
-    const workers = users.map((vu) => work(vu, runner, dispatch.source));
+    const workers = users.map((vu) => work(vu, iterations, dispatch.source));
     // Let the workers reach take() first, so the first permits find them waiting, not late.
     await new Promise((resolve) => setImmediate(resolve));
     // The first OAuth 2.0 token is fetched before dispatch, so that its latency is not charged to
@@ -140,13 +163,17 @@ export async function runSegment(
     control.hardStop.removeEventListener('abort', onHardStop);
     timers.stop();
     auth?.close();
+    script?.close();
     await Promise.all(users.map((vu) => vu.close()));
   }
   if (control.stop.aborted) recorder.markInterrupted();
   return { snapshot: recorder.snapshot(endUs), fatal };
 }
 
-async function work(vu: VirtualUser, runner: IterationRunner, source: PermitSource): Promise<void> {
+/** What workers run: the YAML scenario graph's iterations, or a TypeScript scenario's. */
+type Iterations = Pick<IterationRunner, 'setup' | 'run'>;
+
+async function work(vu: VirtualUser, runner: Iterations, source: PermitSource): Promise<void> {
   vu.busy = true;
   await runner.setup(vu);
   for (;;) {

@@ -21,7 +21,7 @@ port.on('message', (message: HostToSegment) => {
   else if (message.type === 'stop') {
     stop.abort();
     go();
-  } else hardStop.abort();
+  } else if (message.type === 'hard-stop') hardStop.abort();
 });
 send({ type: 'ready' });
 

@@ -61,7 +61,7 @@ export class SegmentHost {
           settled = true;
           this.#latest = message.outcome.snapshot;
           resolve(message.outcome);
-        } else lost(message.message);
+        } else if (message.type === 'failed') lost(message.message);
       });
       this.#worker.on('error', (error) => lost(error.message));
       this.#worker.on('exit', (code) => lost(`exited with code ${code}`));

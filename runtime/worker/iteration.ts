@@ -86,14 +86,28 @@ export class IterationRunner {
 
   /** One logical request (with its retries); true when it succeeded. */
   async request(vu: VirtualUser, index: number, intendedUs: number): Promise<boolean> {
-    const { requests, recorder, now } = this.deps;
-    const compiled = requests[index]!;
-    const endpoint = compiled.endpoint;
+    const compiled = this.deps.requests[index]!;
     vu.vars.begin();
-    if (endpoint.protocol === 'ws')
+    if (compiled.endpoint.protocol === 'ws')
       return this.deps.ws === undefined
         ? this.#unsent(index, 'invalid_request')
         : this.deps.ws(vu, index, intendedUs);
+    return this.send(vu, compiled, index, intendedUs);
+  }
+
+  /**
+   * Sends an HTTP request (auth injection, one deadline per attempt, retries) and records it
+   * under endpoint `index`; true when it succeeded. The exchange keeps the response for the
+   * caller (extractors here, a TypeScript scenario's response object).
+   */
+  async send(
+    vu: VirtualUser,
+    compiled: CompiledRequest,
+    index: number,
+    intendedUs: number,
+  ): Promise<boolean> {
+    const { recorder, now } = this.deps;
+    const endpoint = compiled.endpoint;
     let authorization: string | undefined;
     if (this.deps.auth !== undefined) {
       const value = this.deps.auth.authorization(vu.vars, vu.random);

@@ -1,0 +1,21 @@
+/**
+ * What `import { http, … } from 'barrage'` becomes inside a bundled scenario: bundle-scenario.ts
+ * aliases the module name to this file, and the sandbox's bootstrap passes the API to the bundle
+ * as the parameter `__barrageApi` (no global holds it). Never imported by barrage itself.
+ */
+declare const __barrageApi: Readonly<Record<string, unknown>>;
+
+/** HTTP requests through barrage's request path. */
+export const http = __barrageApi.http;
+/** WebSocket sessions. */
+export const ws = __barrageApi.ws;
+/** Records named checks (the `checks` metric). */
+export const check = __barrageApi.check;
+/** Waits, in seconds. */
+export const sleep = __barrageApi.sleep;
+/** Runs a function under a group name. */
+export const group = __barrageApi.group;
+/** The virtual user's variable store. */
+export const vars = __barrageApi.vars;
+/** The next feeder record. */
+export const feed = __barrageApi.feed;

@@ -1,0 +1,139 @@
+/**
+ * Iterations of a TypeScript scenario (DESIGN.md §3: one permit = one call of the default
+ * export). Each virtual user runs in its own context of the segment's sandbox. A failed iteration
+ * (a throw or rejection, the CPU or idle limit, the memory limit) is counted as one failed
+ * request of the line SCRIPT_LINE with its kind (script_error, script_timeout, script_memory), so
+ * it shows in Failed and in the error table; the run carries on. Each distinct error is reported
+ * once through onError, with the position in the .ts source.
+ */
+import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
+import type { AuthProvider } from '../auth/auth-provider.js';
+import type { ErrorKind } from '../failure/error-kind.js';
+import type { Feeder } from '../feeder/feeder.js';
+import type { Recorder } from '../metrics/recorder.js';
+import type { IterationRunner } from '../worker/iteration.js';
+import type { VirtualUser } from '../worker/virtual-user.js';
+import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
+import { ScriptOps, type ScriptUser } from './script-ops.js';
+import { SourcePositions } from './source-position.js';
+
+/** The line failed iterations are counted under. */
+export const SCRIPT_LINE = '(iteration)';
+/** Memory limit of a segment's isolate, MB (soft: V8 may overshoot it 2–3×). */
+export const SCRIPT_MEMORY_MB = 128;
+/** Distinct error messages reported per segment; later ones are only counted. */
+const MAX_REPORTED = 20;
+
+/** What a scripted segment needs. */
+export interface ScriptRunnerDeps {
+  readonly plan: Plan;
+  readonly script: ScriptPlan;
+  readonly runner: IterationRunner;
+  readonly recorder: Recorder;
+  readonly auth: AuthProvider | undefined;
+  readonly feeder: Feeder | undefined;
+  readonly onFeederExhausted: () => void;
+  readonly hardStop: AbortSignal;
+  /** µs since dispatch start. */
+  readonly now: () => number;
+  /** The copy of setup()'s return value every iteration receives. */
+  readonly setupData: unknown;
+  /** A distinct script error, as a line for the user (positions in the .ts sources). */
+  readonly onError: (text: string) => void;
+}
+
+/** Runs iterations of a scenario for the workers of one segment. */
+export class ScriptRunner {
+  readonly #sandbox: Sandbox;
+  readonly #users = new Map<number, ScriptUser>();
+  readonly #positions: SourcePositions;
+  readonly #reported = new Set<string>();
+  #line: number | undefined;
+
+  constructor(private readonly deps: ScriptRunnerDeps) {
+    this.#positions = new SourcePositions(deps.script);
+    const ops = new ScriptOps({
+      plan: deps.plan,
+      script: deps.script,
+      runner: deps.runner,
+      recorder: deps.recorder,
+      auth: deps.auth,
+      feeder: deps.feeder,
+      onFeederExhausted: deps.onFeederExhausted,
+      user: (id) => this.#users.get(id)!,
+      hardStop: deps.hardStop,
+      now: deps.now,
+    });
+    const limitMs = deps.plan.timeoutMs;
+    this.#sandbox = new Sandbox(
+      deps.script,
+      { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
+      ops,
+      () => deps.now() / 1000,
+      (failure) => this.#failed(failure),
+    );
+  }
+
+  /** Nothing per worker: setup() runs once per run (scenario-setup.ts). */
+  setup(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** One permit: one call of the scenario's default export. */
+  async run(vu: VirtualUser, intendedUs: number): Promise<void> {
+    this.deps.recorder.recordIteration();
+    vu.iteration++;
+    let user = this.#users.get(vu.id);
+    if (user === undefined) {
+      user = { vu, intendedUs, queue: Promise.resolve() };
+      this.#users.set(vu.id, user);
+    }
+    user.intendedUs = intendedUs;
+    const outcome = await this.#sandbox.iterate(
+      vu.id,
+      { id: vu.id, iteration: vu.iteration },
+      this.deps.setupData,
+    );
+    if (outcome.kind !== 'ok') this.#failed(outcome);
+  }
+
+  /** Ends the sandbox. */
+  close(): void {
+    this.#sandbox.dispose();
+  }
+
+  #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>): void {
+    const kind: ErrorKind =
+      outcome.kind === 'error'
+        ? 'script_error'
+        : outcome.kind === 'timeout'
+          ? 'script_timeout'
+          : 'script_memory';
+    this.#line ??= this.deps.recorder.addEndpoint(SCRIPT_LINE);
+    this.deps.recorder.recordUnsent(this.#line, kind, this.deps.now());
+    const text = describeFailure(outcome, this.#positions, this.deps.plan.timeoutMs);
+    if (this.#reported.size < MAX_REPORTED && !this.#reported.has(text)) {
+      this.#reported.add(text);
+      this.deps.onError(text);
+    }
+  }
+}
+
+/** One line for the user: kind, .ts position, error. */
+export function describeFailure(
+  outcome: Exclude<SandboxOutcome, { kind: 'ok' }>,
+  positions: SourcePositions,
+  limitMs: number,
+): string {
+  if (outcome.kind === 'timeout')
+    return `script_timeout: an iteration ran or awaited something other than barrage's API for more than ${limitMs} ms (timeout); it was cut`;
+  if (outcome.kind === 'memory')
+    return `script_memory: the scenario's isolate passed its memory limit (${SCRIPT_MEMORY_MB} MB); its iterations failed and it was restarted`;
+  return `script_error: ${errorText(outcome.error, positions)}`;
+}
+
+/** `file.ts:line:col: Name: message` (the position of the first frame in the user's code). */
+export function errorText(error: ScriptErrorInfo, positions: SourcePositions): string {
+  const at = positions.firstPosition(error.stack);
+  return `${at === undefined ? '' : `${at}: `}${error.name}: ${error.message}`;
+}

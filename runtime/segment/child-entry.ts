@@ -1,0 +1,72 @@
+/**
+ * Child-process entry of a scripted segment (child-host.ts): gets its SegmentStart as the first
+ * IPC message; the first segment runs the scenario's setup() and sends its data with `ready`;
+ * on `go` it runs runSegment, sends snapshots, script errors and the outcome, and exits. Like
+ * cli/bin.ts it is an entry point, so it is the other file allowed to touch `process`.
+ */
+import { systemClock } from '../deps.js';
+import { runScenarioSetup } from '../script/scenario-setup.js';
+import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
+import { runSegment } from './run-segment.js';
+
+const stop = new AbortController();
+const hardStop = new AbortController();
+let go: () => void = () => undefined;
+const started = new Promise<void>((resolve) => (go = resolve));
+let setupData: unknown;
+
+function send(message: SegmentToHost): void {
+  if (process.connected) process.send?.(message);
+}
+
+/** Sends the last message, then exits once it is written. */
+function finish(message: SegmentToHost): void {
+  if (!process.connected) process.exit(1);
+  process.send?.(message, () => process.exit(0));
+}
+
+async function begin(start: SegmentStart): Promise<void> {
+  const { spec } = start;
+  const script = spec.plan.script;
+  if (script !== undefined && spec.thread === 0) {
+    const setup = await runScenarioSetup(spec.plan, script, systemClock, hardStop.signal);
+    if (!setup.ok) return finish({ type: 'failed', message: setup.message });
+    setupData = setup.data;
+  }
+  send({ type: 'ready', setup: setupData });
+  const outcome = await runSegment(spec, systemClock, {
+    stop: stop.signal,
+    hardStop: hardStop.signal,
+    onSnapshot: (snapshot, live) => send({ type: 'snapshot', snapshot, live }),
+    snapshotEveryMs: start.snapshotEveryMs,
+    ready: () => started,
+    setupData: () => setupData,
+    onScriptError: (text) => send({ type: 'script-error', text }),
+  });
+  finish({ type: 'done', outcome });
+}
+
+process.on('message', (message: HostToSegment) => {
+  if (message.type === 'start') {
+    begin(message.start).catch((error: unknown) =>
+      // A bug in the segment: the host reports it and the run fails with what was collected.
+      finish({
+        type: 'failed',
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      }),
+    );
+  } else if (message.type === 'go') {
+    // The first segment's own data stays as it is; the others get the copy it sent.
+    if (setupData === undefined) setupData = message.setup;
+    go();
+  } else if (message.type === 'stop') {
+    stop.abort();
+    go();
+  } else hardStop.abort();
+});
+// The parent is gone: nobody will read the results.
+process.on('disconnect', () => process.exit(1));
+// Ctrl+C reaches the whole process group: the parent decides (stop, then hard stop) and tells
+// this child over IPC, so the signal itself must not end it.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);

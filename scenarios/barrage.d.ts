@@ -1,0 +1,87 @@
+/**
+ * Typings of barrage's scenario API (docs/scenarios.md). Scenario files import from 'barrage';
+ * add this file to your editor's project (a `/// <reference path="barrage.d.ts" />` line, or
+ * tsconfig `include`) to get completion and checks.
+ */
+declare module 'barrage' {
+  /** Options of one request. */
+  export interface RequestOptions {
+    /** Request headers; they replace top-level `headers` of the same name. */
+    headers?: Record<string, string>;
+    /** Deadline of this request in milliseconds (default: the run's `timeout`). */
+    timeout?: number;
+    /** Name of the request in per-endpoint stats (default: `METHOD /path`). */
+    name?: string;
+  }
+
+  /** A request body: text as is; any other value is sent as JSON (content-type set). */
+  export type Body = string | number | boolean | null | object | undefined;
+
+  /** A response. Network failures resolve too: status 0 and `error` set to the kind. */
+  export interface Response {
+    /** HTTP status; 0 when no response arrived. */
+    readonly status: number;
+    /** Headers, lower-case names. */
+    readonly headers: Readonly<Record<string, string>>;
+    /** The body as text (at most 1 MiB kept). */
+    readonly body: string;
+    /** The failure kind (`timeout`, `refused`, `http_5xx`…) when the request failed. */
+    readonly error: string | undefined;
+    readonly timings: { readonly duration: number };
+    /** The body parsed as JSON, or the first value at a JSONPath (no filter expressions). */
+    json(path?: string): unknown;
+  }
+
+  /** HTTP requests through barrage's request path (metrics, auth, retries). */
+  export const http: {
+    get(url: string, opts?: RequestOptions): Promise<Response>;
+    del(url: string, opts?: RequestOptions): Promise<Response>;
+    post(url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
+    put(url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
+    patch(url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
+    request(method: string, url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
+  };
+
+  /** Options of a WebSocket session. */
+  export interface WsSessionOptions {
+    /** Text messages sent in turn, each waiting for its reply. */
+    messages?: string[];
+    /** Pause after each reply, in milliseconds. */
+    interval?: number;
+    subprotocols?: string[];
+    /** Bound of each wait (handshake, reply, close) in milliseconds (default: the run's `timeout`). */
+    timeout?: number;
+    /** Name of the session in per-endpoint stats (default: `WS /path`). */
+    name?: string;
+  }
+
+  /** WebSocket sessions through the same runner as ws:// endpoints (WebSocket metrics). */
+  export const ws: {
+    /** connect → each message and its reply → close; `ok` when every step succeeded. */
+    session(url: string, opts?: WsSessionOptions): Promise<{ readonly ok: boolean }>;
+  };
+
+  /** Records each named check in the `checks` metric; true when every one passed. */
+  export function check<T>(value: T, checks: Record<string, (value: T) => unknown>): boolean;
+
+  /** Waits this many seconds (the only timer in the sandbox). */
+  export function sleep(seconds: number): Promise<void>;
+
+  /** Runs fn with `name` prefixed to the names of its checks and named requests. */
+  export function group<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+
+  /** The virtual user's variables (shared with auth templates such as `{{token}}`). */
+  export const vars: {
+    get(key: string): string | undefined;
+    set(key: string, value: unknown): void;
+  };
+
+  /** The next feeder record (also stored in vars), or null when the feeder is used up. */
+  export function feed(): Record<string, string> | null;
+
+  /** What an iteration is told about its virtual user. */
+  export interface VirtualUser {
+    readonly id: number;
+    readonly iteration: number;
+  }
+}
