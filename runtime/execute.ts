@@ -14,6 +14,7 @@ import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import { ChildHost } from './segment/child-host.js';
 import { SegmentHost } from './segment/segment-host.js';
+import type { SegmentLink } from './segment/segment-link.js';
 import { splitPlan } from './segment/split-plan.js';
 
 /** Period of live snapshots (the dashboard refreshes every 500 ms: spec §8). */
@@ -37,7 +38,6 @@ export interface ExecuteOptions {
 export type ExecuteOutcome = SegmentOutcome;
 
 /** A segment running elsewhere: a worker thread, or a child process for scripted segments. */
-type Host = SegmentHost | ChildHost;
 
 /**
  * Runs the plan to its end; returns the merged result of this process. Scripted segments always
@@ -60,7 +60,7 @@ export async function execute(
   }
   const memo = new MergeMemo();
   let pending: NodeJS.Timeout | undefined;
-  const hosts: Host[] = [];
+  const hosts: SegmentLink[] = [];
   // Snapshots arrive per thread; merge them at most once a tick.
   const progress = (): void => {
     if (options.onProgress === undefined || pending !== undefined) return;
@@ -88,8 +88,7 @@ export async function execute(
   // Segments boot at different speeds: all begin dispatch together, once every one is ready;
   // a scenario's setup() data (from the first segment) goes to all of them with `go`.
   void Promise.all(hosts.map((h) => h.ready)).then(() => {
-    const first = hosts[0];
-    const setup = first instanceof ChildHost ? first.setup : undefined;
+    const setup = hosts[0]?.setup;
     hosts.forEach((h) => h.send(setup === undefined ? { type: 'go' } : { type: 'go', setup }));
   });
   options.stop.addEventListener('abort', relay('stop'));
