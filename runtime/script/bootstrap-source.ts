@@ -3,18 +3,24 @@
  * closure: its host handles arrive only as the closure's arguments, never on the global, and the
  * API it builds wraps them in plain functions, so user code can reach neither the handles nor any
  * Reference or ExternalCopy. Arguments:
- *   $0 start(id, op, args)   host operation that settles later (http, sleep): the host calls
- *                            settle(id, ok, value) when it is done
+ *   $0 start(id, op, json)   host operation that settles later (http, sleep), its arguments as
+ *                            JSON text: the host calls settle(id, ok, value) when it is done,
+ *                            value being JSON text when ok (or undefined), else a message
  *   $1 call(op, args)        host operation answered at once (check, vars, feed, jsonpath)
- *   $2 factory(api)          the bundled scenario (ScriptPlan.code), run once here
- * It returns [run, settle, setup], which the host keeps as References (host side only).
- * run(vu, data) resolves to null, or to { name, message, stack } when the iteration threw.
+ *   $2 end(token, result)    an entry started by run or setup has finished
+ *   $3 factory(api)          the bundled scenario (ScriptPlan.code), run once here
+ * It returns [run, settle, setup], which the host keeps as References (host side only) and calls
+ * synchronously (a synchronous call costs a fraction of an asynchronous one, which hops threads).
+ * Values cross as primitives and JSON text: copying an object across costs more than its JSON.
+ * run(token, id, iteration, data) ends with end(token, null), or end(token, { name, message, stack }) when
+ * the iteration threw; setup(token) with end(token, { ok, data } or { ok: false, error }).
  */
 export const BOOTSTRAP_SOURCE = `
 'use strict';
 const start = $0;
 const call = $1;
-const factory = $2;
+const end = $2;
+const factory = $3;
 const pending = new Map();
 let nextId = 0;
 const groups = [];
@@ -24,13 +30,13 @@ const later = (op, args) =>
     // The call site, so that a refused call names the line of the scenario that made it.
     const site = new Error(op);
     pending.set(id, { resolve, reject, site });
-    start(id, op, args);
+    start(id, op, JSON.stringify(args));
   });
 const settle = (id, ok, value) => {
   const waiting = pending.get(id);
   if (waiting === undefined) return;
   pending.delete(id);
-  if (ok) return waiting.resolve(value);
+  if (ok) return waiting.resolve(value === undefined ? undefined : JSON.parse(value));
   const error = new Error(value);
   error.stack = 'Error: ' + value + String(waiting.site.stack).slice(String(waiting.site.stack).indexOf('\\n'));
   waiting.reject(error);
@@ -130,7 +136,7 @@ const describe = (error) => {
     return { name: 'Error', message: 'an error that cannot be described', stack: '' };
   }
 };
-const run = async (vu, data) => {
+const runIteration = async (vu, data) => {
   try {
     if (typeof scenario.default !== 'function')
       throw new TypeError('the scenario has no default export function');
@@ -140,13 +146,19 @@ const run = async (vu, data) => {
     return describe(error);
   }
 };
-const setup = async () => {
+const setupEntry = async () => {
   if (typeof scenario.setup !== 'function') return { ok: true, data: undefined };
   try {
     return { ok: true, data: await scenario.setup() };
   } catch (error) {
     return { ok: false, error: describe(error) };
   }
+};
+const run = (token, id, iteration, data) => {
+  runIteration({ id, iteration }, data).then((result) => end(token, result));
+};
+const setup = (token) => {
+  setupEntry().then((result) => end(token, result));
 };
 return [run, settle, setup];
 `;

@@ -9,7 +9,7 @@
  * - Memory: an isolate past its limit is disposed by isolated-vm; every iteration in it fails and
  *   the next one builds a new isolate (module state is lost; variables live on the host).
  * How an entry failed is read from the isolate's state and the entry's length, not from message
- * text (isolated-vm's errors have no codes): an error thrown by apply() with the isolate disposed
+ * text (isolated-vm's errors have no codes): an error thrown by applySync() with the isolate disposed
  * is the memory limit; one thrown after the entry ran for its whole limit is the CPU limit; any
  * other is the script's own — a promise rejected and never handled, which isolated-vm reports
  * through the entry that created it (errors thrown by the scenario come back as data from run()).
@@ -49,6 +49,10 @@ export interface SandboxLimits {
 }
 
 interface Active {
+  /** Which entry this is: a late end() of an entry already cut must not end the next one. */
+  readonly token: number;
+  /** Reads the entry's result. */
+  readonly read: (value: unknown) => SandboxOutcome;
   inflight: number;
   idleSinceMs: number;
   finish(outcome: SandboxOutcome): void;
@@ -68,6 +72,7 @@ export class Sandbox {
   #script: ivm.Script | undefined;
   readonly #contexts = new Map<number, VuContext>();
   readonly #watchdog: NodeJS.Timeout;
+  #tokens = 0;
 
   constructor(
     private readonly plan: ScriptPlan,
@@ -81,11 +86,11 @@ export class Sandbox {
   }
 
   /** Runs one iteration of a virtual user. */
-  iterate(vu: number, info: unknown, data: unknown): Promise<SandboxOutcome> {
+  iterate(vu: number, iteration: number, data: unknown): Promise<SandboxOutcome> {
     return this.#enter(
       vu,
       (ctx) => ctx.run,
-      [info, data],
+      [vu, iteration, data],
       (value) =>
         value === null ? { kind: 'ok' } : { kind: 'error', error: value as ScriptErrorInfo },
     );
@@ -127,7 +132,10 @@ export class Sandbox {
       return Promise.resolve(this.#failure(error, 0));
     }
     return new Promise((resolve) => {
+      const token = ++this.#tokens;
       const active: Active = {
+        token,
+        read,
         inflight: 0,
         idleSinceMs: this.nowMs(),
         finish: (outcome) => {
@@ -138,16 +146,14 @@ export class Sandbox {
       };
       ctx.active = active;
       const enteredAt = this.nowMs();
-      target(ctx)
-        .apply(undefined, args, {
+      try {
+        target(ctx).applySync(undefined, [token, ...args], {
           arguments: { copy: true },
-          result: { promise: true, copy: true },
           timeout: this.limits.cpuMs,
-        })
-        .then(
-          (value: unknown) => active.finish(read(value)),
-          (error: unknown) => active.finish(this.#failure(error, this.nowMs() - enteredAt)),
-        );
+        });
+      } catch (error) {
+        active.finish(this.#failure(error, this.nowMs() - enteredAt));
+      }
     });
   }
 
@@ -183,13 +189,16 @@ export class Sandbox {
     });
     // `ignored`: the isolate does not wait for the host to run it (it answers through settle).
     const start = new ivm.Callback(
-      (id: number, op: string, args: unknown) => this.#start(vu, id, op, args),
+      (id: number, op: string, json: string) => this.#start(vu, id, op, JSON.parse(json)),
       { ignored: true },
     );
     const call = new ivm.Callback((op: string, args: unknown) => this.ops.call(vu, op, args));
+    const end = new ivm.Callback((token: number, value: unknown) => this.#end(vu, token, value), {
+      ignored: true,
+    });
     let handles: ivm.Reference;
     try {
-      handles = context.evalClosureSync(BOOTSTRAP_SOURCE, [start, call, factory.derefInto()], {
+      handles = context.evalClosureSync(BOOTSTRAP_SOURCE, [start, call, end, factory.derefInto()], {
         result: { reference: true },
         timeout: this.limits.cpuMs,
       });
@@ -213,6 +222,12 @@ export class Sandbox {
     return ctx;
   }
 
+  /** An entry of a virtual user's script has finished (the end() of the bootstrap). */
+  #end(vu: number, token: number, value: unknown): void {
+    const active = this.#contexts.get(vu)?.active;
+    if (active?.token === token) active.finish(active.read(value));
+  }
+
   /** A host operation asked for by a virtual user's script. */
   #start(vu: number, id: number, op: string, args: unknown): void {
     const ctx = this.#contexts.get(vu);
@@ -223,17 +238,18 @@ export class Sandbox {
       active.inflight--;
       const enteredAt = (active.idleSinceMs = this.nowMs());
       if (ctx.active !== active) return;
-      ctx.settle
-        .apply(undefined, [id, ok, value], {
+      try {
+        const text = ok && value !== undefined ? JSON.stringify(value) : value;
+        ctx.settle.applySync(undefined, [id, ok, text], {
           arguments: { copy: true },
           timeout: this.limits.cpuMs,
-        })
-        .catch((error: unknown) => {
-          const failure = this.#failure(error, this.nowMs() - enteredAt);
-          // A rejection nobody handled may surface after its iteration ended: still counted.
-          if (ctx.active === active) active.finish(failure);
-          else if (failure.kind === 'error') this.onStray(failure);
         });
+      } catch (error) {
+        const failure = this.#failure(error, this.nowMs() - enteredAt);
+        // A rejection nobody handled may surface after its iteration ended: still counted.
+        if (ctx.active === active) active.finish(failure);
+        else if (failure.kind === 'error') this.onStray(failure);
+      }
     };
     this.ops.later(vu, op, args).then(
       (value) => settle(true, value),

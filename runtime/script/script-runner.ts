@@ -89,11 +89,7 @@ export class ScriptRunner {
       this.#users.set(vu.id, user);
     }
     user.intendedUs = intendedUs;
-    const outcome = await this.#sandbox.iterate(
-      vu.id,
-      { id: vu.id, iteration: vu.iteration },
-      this.deps.setupData,
-    );
+    const outcome = await this.#sandbox.iterate(vu.id, vu.iteration, this.deps.setupData);
     if (outcome.kind !== 'ok') this.#failed(outcome);
   }
 
