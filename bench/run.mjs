@@ -159,6 +159,7 @@ async function memory() {
       '-d',
       `${MEMORY_SECONDS}s`,
       '--json-output',
+      '--quiet',
     ]);
     const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     const samples = [];
