@@ -6,15 +6,10 @@
  * it shows in Failed and in the error table; the run carries on. Each distinct error is reported
  * once through onError, with the position in the .ts source.
  */
-import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
-import type { AuthProvider } from '../auth/auth-provider.js';
 import type { ErrorKind } from '../failure/error-kind.js';
-import type { Feeder } from '../feeder/feeder.js';
-import type { Recorder } from '../metrics/recorder.js';
-import type { IterationRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
-import { ScriptOps, type ScriptUser } from './script-ops.js';
+import { ScriptOps, type ScriptOpsDeps, type ScriptUser } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
 
 /** The line failed iterations are counted under. */
@@ -24,18 +19,8 @@ export const SCRIPT_MEMORY_MB = 128;
 /** Distinct error messages reported per segment; later ones are only counted. */
 const MAX_REPORTED = 20;
 
-/** What a scripted segment needs. */
-export interface ScriptRunnerDeps {
-  readonly plan: Plan;
-  readonly script: ScriptPlan;
-  readonly runner: IterationRunner;
-  readonly recorder: Recorder;
-  readonly auth: AuthProvider | undefined;
-  readonly feeder: Feeder | undefined;
-  readonly onFeederExhausted: () => void;
-  readonly hardStop: AbortSignal;
-  /** µs since dispatch start. */
-  readonly now: () => number;
+/** What a scripted segment needs: what its operations need, but the user table it keeps. */
+export interface ScriptRunnerDeps extends Omit<ScriptOpsDeps, 'user'> {
   /** The copy of setup()'s return value every iteration receives. */
   readonly setupData: unknown;
   /** A distinct script error, as a line for the user (positions in the .ts sources). */
@@ -52,18 +37,7 @@ export class ScriptRunner {
 
   constructor(private readonly deps: ScriptRunnerDeps) {
     this.#positions = new SourcePositions(deps.script);
-    const ops = new ScriptOps({
-      plan: deps.plan,
-      script: deps.script,
-      runner: deps.runner,
-      recorder: deps.recorder,
-      auth: deps.auth,
-      feeder: deps.feeder,
-      onFeederExhausted: deps.onFeederExhausted,
-      user: (id) => this.#users.get(id)!,
-      hardStop: deps.hardStop,
-      now: deps.now,
-    });
+    const ops = new ScriptOps({ ...deps, user: (id) => this.#users.get(id)! });
     const limitMs = deps.plan.timeoutMs;
     this.#sandbox = new Sandbox(
       deps.script,
