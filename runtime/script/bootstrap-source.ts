@@ -1,45 +1,103 @@
 /**
- * The bootstrap that runs in each virtual user's context (DESIGN.md §9). It is evaluated as a
- * closure: its host handles arrive only as the closure's arguments, never on the global, and the
- * API it builds wraps them in plain functions, so user code can reach neither the handles nor any
- * Reference or ExternalCopy. Arguments:
- *   $0 start(id, op, json)   host operation that settles later (http, sleep), its arguments as
- *                            JSON text: the host calls settle(id, ok, value) when it is done,
- *                            value being JSON text when ok (or undefined), else a message
- *   $1 call(op, args)        host operation answered at once (check, vars, feed, jsonpath)
- *   $2 end(token, result)    an entry started by run or setup has finished
- *   $3 factory(api)          the bundled scenario (ScriptPlan.code), run once here
- * It returns [run, settle, setup], which the host keeps as References (host side only) and calls
- * synchronously (a synchronous call costs a fraction of an asynchronous one, which hops threads).
- * Values cross as primitives and JSON text: copying an object across costs more than its JSON.
- * run(token, id, iteration, data) ends with end(token, null), or end(token, { name, message, stack }) when
- * the iteration threw; setup(token) with end(token, { ok, data } or { ok: false, error }).
+ * The sources evaluated in a segment's isolate (DESIGN.md §9). Host and isolate talk through a
+ * hub — a context of its own that holds no user code — in batches of primitive records: the host
+ * sends every message of an event-loop turn with one call of pump(json) and collects what the
+ * isolate's code asked for in the meantime with one call of take(). A crossing costs as much as a
+ * good part of a scripted request, so batching them is what keeps scripted load close to YAML's.
+ *
+ * HUB_SOURCE is evaluated as a closure and returns [add, pump, take, post]:
+ *   add(vu, entry)    registers a virtual user's entry function
+ *   pump(json)        delivers a flat array of records [vu, kind, a, b] to the entries
+ *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take,
+ *                     as JSON text ('' when there is none)
+ *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
+ *
+ * BOOTSTRAP_SOURCE runs in each virtual user's context. It is evaluated as a closure: its host
+ * handles arrive only as the closure's arguments, never on the global, and the API it builds
+ * wraps them in plain functions, so user code can reach neither the handles nor any Reference or
+ * ExternalCopy, nor the hub. Arguments:
+ *   $0 post          the hub's post
+ *   $1 call(op, args)  host operation answered at once (check, vars, feed, jsonpath)
+ *   $2 factory(api)  the bundled scenario (ScriptPlan.code), run once here
+ *   $3 vu            the virtual user's number
+ *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
+ *                    gets its own copy
+ * It returns entry(kind, a, b), which takes the records the host sends:
+ *   RUN    (a token, b iteration)  runs an iteration
+ *   OK     (a id, b JSON text or '' for undefined)  a host operation settled
+ *   FAILED (a id, b message)       a host operation was refused: the call throws
+ *   SETUP  (a token)               runs setup()
+ * and posts:
+ *   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
+ *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
+ *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error })
  */
+/** Kinds of records: host → isolate (RUN, OK, FAILED, SETUP), isolate → host (START, END). */
+export const RECORD = { RUN: 0, OK: 1, FAILED: 2, SETUP: 3, START: 0, END: 1 } as const;
+
+/** The hub's closure (see the file comment). */
+export const HUB_SOURCE = `
+'use strict';
+const entries = new Map();
+let out = [];
+const post = (vu, kind, a, b, c) => {
+  out.push(vu, kind, a, b, c);
+};
+const add = (vu, entry) => {
+  entries.set(vu, entry);
+};
+const pump = (json) => {
+  const records = JSON.parse(json);
+  for (let i = 0; i < records.length; i += 4) {
+    const entry = entries.get(records[i]);
+    try {
+      if (entry !== undefined) entry(records[i + 1], records[i + 2], records[i + 3]);
+    } catch {}
+  }
+};
+const take = () => {
+  if (out.length === 0) return '';
+  const json = JSON.stringify(out);
+  out = [];
+  return json;
+};
+return [add, pump, take, post];
+`;
+
+/** A virtual user's closure (see the file comment). */
 export const BOOTSTRAP_SOURCE = `
 'use strict';
-const start = $0;
+const post = $0;
 const call = $1;
-const end = $2;
-const factory = $3;
+const factory = $2;
+const vuNumber = $3;
+const dataJson = $4;
 const pending = new Map();
 let nextId = 0;
 const groups = [];
-const later = (op, args) =>
-  new Promise((resolve, reject) => {
+class Refusal {
+  constructor(message) {
+    this.message = message;
+  }
+}
+const wait = (op, args) =>
+  new Promise((resolve) => {
     const id = ++nextId;
-    // The call site, so that a refused call names the line of the scenario that made it.
-    const site = new Error(op);
-    pending.set(id, { resolve, reject, site });
-    start(id, op, JSON.stringify(args));
+    pending.set(id, resolve);
+    post(vuNumber, ${RECORD.START}, id, op, JSON.stringify(args));
   });
-const settle = (id, ok, value) => {
-  const waiting = pending.get(id);
-  if (waiting === undefined) return;
+// Async, as is request(): a refusal thrown here carries the scenario's own frames (V8's async
+// stack traces), so its line is known without capturing a stack for every call.
+const later = async (op, args) => {
+  const value = await wait(op, args);
+  if (value instanceof Refusal) throw new Error(value.message);
+  return value;
+};
+const settle = (id, value) => {
+  const resolve = pending.get(id);
+  if (resolve === undefined) return;
   pending.delete(id);
-  if (ok) return waiting.resolve(value === undefined ? undefined : JSON.parse(value));
-  const error = new Error(value);
-  error.stack = 'Error: ' + value + String(waiting.site.stack).slice(String(waiting.site.stack).indexOf('\\n'));
-  waiting.reject(error);
+  resolve(value);
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
@@ -55,13 +113,13 @@ const response = (r) =>
       return call('jsonpath', [r.body, textOf(path)]);
     },
   });
-const request = (method, url, body, opts) => {
+const request = async (method, url, body, opts) => {
   const o = opts === undefined || opts === null ? {} : opts;
   const headers = {};
   for (const [k, v] of Object.entries(o.headers === undefined ? {} : o.headers))
     headers[textOf(k)] = textOf(v);
   const isText = body === undefined || body === null || typeof body === 'string';
-  return later('http', {
+  const result = await later('http', {
     method: textOf(method).toUpperCase(),
     url: textOf(url),
     body: isText ? (body === null ? undefined : body) : JSON.stringify(body),
@@ -70,7 +128,8 @@ const request = (method, url, body, opts) => {
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
     name: o.name === undefined ? undefined : prefix(textOf(o.name)),
     group: groups.length === 0 ? undefined : groups.join(' › '),
-  }).then(response);
+  });
+  return response(result);
 };
 const api = Object.freeze({
   http: Object.freeze({
@@ -147,18 +206,22 @@ const runIteration = async (vu, data) => {
   }
 };
 const setupEntry = async () => {
-  if (typeof scenario.setup !== 'function') return { ok: true, data: undefined };
+  if (typeof scenario.setup !== 'function') return JSON.stringify({ ok: true });
   try {
-    return { ok: true, data: await scenario.setup() };
+    return JSON.stringify({ ok: true, data: await scenario.setup() });
   } catch (error) {
-    return { ok: false, error: describe(error) };
+    return JSON.stringify({ ok: false, error: describe(error) });
   }
 };
-const run = (token, id, iteration, data) => {
-  runIteration({ id, iteration }, data).then((result) => end(token, result));
+const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
+return (kind, a, b) => {
+  if (kind === ${RECORD.RUN}) {
+    const data = dataJson === undefined ? undefined : JSON.parse(dataJson);
+    runIteration({ id: vuNumber, iteration: b }, data).then((result) =>
+      end(a, result === null ? '' : JSON.stringify(result)),
+    );
+  } else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : JSON.parse(b));
+  else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
+  else if (kind === ${RECORD.SETUP}) setupEntry().then((json) => end(a, json));
 };
-const setup = (token) => {
-  setupEntry().then((result) => end(token, result));
-};
-return [run, settle, setup];
 `;

@@ -65,13 +65,13 @@ export async function runScenarioSetup(
     hardStop,
     now,
   });
-  const sandbox = new Sandbox(
-    script,
-    { memoryMb: SCRIPT_MEMORY_MB, cpuMs: plan.timeoutMs, idleMs: plan.timeoutMs },
+  const sandbox = new Sandbox({
+    plan: script,
+    limits: { memoryMb: SCRIPT_MEMORY_MB, cpuMs: plan.timeoutMs, idleMs: plan.timeoutMs },
     ops,
-    () => now() / 1000,
-    () => undefined,
-  );
+    nowMs: () => now() / 1000,
+    onStray: () => undefined,
+  });
   try {
     const outcome = await sandbox.setup(0);
     if (outcome.kind === 'ok') return { ok: true, data: outcome.data };

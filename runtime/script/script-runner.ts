@@ -39,13 +39,14 @@ export class ScriptRunner {
     this.#positions = new SourcePositions(deps.script);
     const ops = new ScriptOps({ ...deps, user: (id) => this.#users.get(id)! });
     const limitMs = deps.plan.timeoutMs;
-    this.#sandbox = new Sandbox(
-      deps.script,
-      { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
+    this.#sandbox = new Sandbox({
+      plan: deps.script,
+      limits: { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
       ops,
-      () => deps.now() / 1000,
-      (failure) => this.#failed(failure),
-    );
+      data: deps.setupData,
+      nowMs: () => deps.now() / 1000,
+      onStray: (failure) => this.#failed(failure),
+    });
   }
 
   /** Nothing per worker: setup() runs once per run (scenario-setup.ts). */
@@ -63,7 +64,7 @@ export class ScriptRunner {
       this.#users.set(vu.id, user);
     }
     user.intendedUs = intendedUs;
-    const outcome = await this.#sandbox.iterate(vu.id, vu.iteration, this.deps.setupData);
+    const outcome = await this.#sandbox.iterate(vu.id, vu.iteration);
     if (outcome.kind !== 'ok') this.#failed(outcome);
   }
 
