@@ -38,8 +38,11 @@ export type SandboxOutcome =
 
 /** The host side of the API, per virtual user. */
 export interface SandboxOps {
-  /** An operation that settles later (http, sleep); rejects with a message the script sees. */
-  later(vu: number, op: string, args: unknown): Promise<unknown>;
+  /**
+   * An operation that settles later (http, ws, sleep), its arguments as JSON text; rejects with a
+   * message the script sees.
+   */
+  later(vu: number, op: string, json: string): Promise<unknown>;
   /** An operation answered at once (check, vars, feed, jsonpath); throws to the script. */
   call(vu: number, op: string, args: unknown): unknown;
 }
@@ -282,7 +285,7 @@ export class Sandbox {
       active.idleSinceMs = this.deps.nowMs();
       if (ctx.active === active && this.#contexts.get(vu) === ctx) this.#send(vu, kind, id, value);
     };
-    this.deps.ops.later(vu, op, JSON.parse(json)).then(
+    this.deps.ops.later(vu, op, json).then(
       (value) => settle(RECORD.OK, value === undefined ? '' : JSON.stringify(value)),
       (error: unknown) =>
         settle(RECORD.FAILED, error instanceof Error ? error.message : String(error)),

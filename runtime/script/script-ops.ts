@@ -28,6 +28,10 @@ export const MAX_NAMES = 100;
 export const OTHER_NAME = '(other)';
 /** Longest single sleep(): a script cannot park a worker for longer. */
 const MAX_SLEEP_MS = 3_600_000;
+/** Compiled requests kept, by their call's arguments (the set starts over when full). */
+const MAX_CACHED_REQUESTS = 1000;
+/** Longest arguments (JSON text) a compiled request is kept for: large bodies are not. */
+const MAX_CACHED_KEY = 2048;
 
 /** What a scripted request asks for (built by the bootstrap). */
 interface HttpArgs {
@@ -82,18 +86,20 @@ export class ScriptOps implements SandboxOps {
   readonly #checks = new Set<string>();
   readonly #target: URL | undefined;
   readonly #allowed: ReadonlySet<string>;
+  /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
+  readonly #requests = new Map<string, CompiledRequest>();
 
   constructor(private readonly deps: ScriptOpsDeps) {
     this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
     this.#allowed = new Set(deps.plan.allowedHosts.map((h) => h.toLowerCase()));
   }
 
-  later(id: number, op: string, args: unknown): Promise<unknown> {
-    if (op === 'sleep') return this.#sleep(args as number);
+  later(id: number, op: string, json: string): Promise<unknown> {
+    if (op === 'sleep') return this.#sleep(JSON.parse(json) as number);
     if (op !== 'http' && op !== 'ws') return Promise.reject(new Error(`unknown operation ${op}`));
     const user = this.deps.user(id);
     const next = user.queue.then(() =>
-      op === 'http' ? this.#http(user, args as HttpArgs) : this.#ws(user, args as WsArgs),
+      op === 'http' ? this.#http(user, json) : this.#ws(user, JSON.parse(json) as WsArgs),
     );
     user.queue = next.catch(() => undefined);
     return next;
@@ -149,39 +155,14 @@ export class ScriptOps implements SandboxOps {
     });
   }
 
-  async #http(user: ScriptUser, args: HttpArgs): Promise<unknown> {
-    const url = this.#resolve(args.url);
+  async #http(user: ScriptUser, json: string): Promise<unknown> {
+    const request = this.#compiled(json);
     const { vu } = user;
-    const headers = this.deps.script.headers.filter(
-      (h) => !Object.keys(args.headers).some((n) => n.toLowerCase() === h.name.toLowerCase()),
-    );
-    const own = Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] }));
-    if (args.json && !own.some((h) => h.name.toLowerCase() === 'content-type'))
-      own.push({ name: 'content-type', value: ['application/json'] });
-    const name = args.name ?? `${args.method} ${url.pathname}`;
-    const index = this.#index(name);
-    const endpoint: EndpointPlan = {
-      index,
-      name,
-      protocol: 'http',
-      method: args.method,
-      origin: url.origin,
-      path: [url.pathname + url.search],
-      url: args.url,
-      headers: [...headers, ...own],
-      body: args.body === undefined ? undefined : [args.body],
-      extract: [],
-      setup: false,
-      weight: 1,
-      timeoutMs: args.timeout ?? this.deps.plan.timeoutMs,
-      ws: undefined,
-      needs: [],
-    };
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
     vu.vars.begin();
     const start = this.deps.now();
-    await this.deps.runner.send(vu, new CompiledRequest(endpoint, true), index, intended);
+    await this.deps.runner.send(vu, request, request.endpoint.index, intended);
     const exchange = vu.exchange;
     return {
       status: exchange.status,
@@ -190,6 +171,47 @@ export class ScriptOps implements SandboxOps {
       error: exchange.error === undefined ? undefined : classifyError(exchange.error),
       timings: { duration: (this.deps.now() - start) / 1000 },
     };
+  }
+
+  /** The request a call's arguments (JSON text) describe, compiled once per distinct call. */
+  #compiled(json: string): CompiledRequest {
+    const known = this.#requests.get(json);
+    if (known !== undefined) return known;
+    const args = JSON.parse(json) as HttpArgs;
+    const url = this.#resolve(args.url);
+    const headers = this.deps.script.headers.filter(
+      (h) => !Object.keys(args.headers).some((n) => n.toLowerCase() === h.name.toLowerCase()),
+    );
+    const own = Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] }));
+    if (args.json && !own.some((h) => h.name.toLowerCase() === 'content-type'))
+      own.push({ name: 'content-type', value: ['application/json'] });
+    const name = args.name ?? `${args.method} ${url.pathname}`;
+    const index = this.#index(name);
+    const request = new CompiledRequest(
+      {
+        index,
+        name,
+        protocol: 'http',
+        method: args.method,
+        origin: url.origin,
+        path: [url.pathname + url.search],
+        url: args.url,
+        headers: [...headers, ...own],
+        body: args.body === undefined ? undefined : [args.body],
+        extract: [],
+        setup: false,
+        weight: 1,
+        timeoutMs: args.timeout ?? this.deps.plan.timeoutMs,
+        ws: undefined,
+        needs: [],
+      },
+      true,
+    );
+    if (json.length <= MAX_CACHED_KEY) {
+      if (this.#requests.size >= MAX_CACHED_REQUESTS) this.#requests.clear();
+      this.#requests.set(json, request);
+    }
+    return request;
   }
 
   /** One WebSocket session (ws-session.ts), recorded under its name; resolves to { ok }. */
@@ -281,14 +303,14 @@ function jsonPath(body: string, path: string): unknown {
 
 /** Raw undici headers as an object with lower-case names (repeated names joined by ", "). */
 function headerObject(raw: readonly Buffer[] | null): Record<string, string> {
-  const out = new Map<string, string>();
-  if (raw === null) return {};
+  // No prototype: a header named __proto__ stays a plain key (it crosses as JSON).
+  const out = Object.create(null) as Record<string, string>;
+  if (raw === null) return out;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toString('latin1').toLowerCase();
     const value = raw[i + 1]!.toString('utf8');
-    const before = out.get(name);
-    out.set(name, before === undefined ? value : `${before}, ${value}`);
+    const before = out[name];
+    out[name] = before === undefined ? value : `${before}, ${value}`;
   }
-  // fromEntries defines own properties: a header named __proto__ stays a plain key.
-  return Object.fromEntries(out);
+  return out;
 }
