@@ -1,13 +1,14 @@
 /**
  * The sources evaluated in a segment's isolate (DESIGN.md §9). Host and isolate talk through a
  * hub — a context of its own that holds no user code — in batches of primitive records: the host
- * sends every message of an event-loop turn with one call of pump(json) and collects what the
+ * sends every message of an event-loop turn with one call of pump(records) and collects what the
  * isolate's code asked for in the meantime with one call of take(). A crossing costs as much as a
  * good part of a scripted request, so batching them is what keeps scripted load close to YAML's.
  *
  * HUB_SOURCE is evaluated as a closure and returns [add, pump, take, post]:
  *   add(vu, entry)    registers a virtual user's entry function
- *   pump(json)        delivers a flat array of records [vu, kind, a, b] to the entries
+ *   pump(records)     delivers a flat array of records [vu, kind, a, b] to the entries (copied
+ *                     in: cheaper than JSON, which would escape the JSON texts they carry)
  *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take,
  *                     as JSON text ('' when there is none)
  *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
@@ -46,8 +47,7 @@ const post = (vu, kind, a, b, c) => {
 const add = (vu, entry) => {
   entries.set(vu, entry);
 };
-const pump = (json) => {
-  const records = JSON.parse(json);
+const pump = (records) => {
   for (let i = 0; i < records.length; i += 4) {
     const entry = entries.get(records[i]);
     try {
@@ -86,10 +86,9 @@ const wait = (op, args) =>
     pending.set(id, resolve);
     post(vuNumber, ${RECORD.START}, id, op, JSON.stringify(args));
   });
-// Async, as is request(): a refusal thrown here carries the scenario's own frames (V8's async
-// stack traces), so its line is known without capturing a stack for every call.
-const later = async (op, args) => {
-  const value = await wait(op, args);
+// Called by the async functions that await wait(): a refusal thrown here carries the scenario's
+// own frames (V8's async stack traces), so its line is known without capturing a stack per call.
+const settled = (value) => {
   if (value instanceof Refusal) throw new Error(value.message);
   return value;
 };
@@ -119,7 +118,7 @@ const request = async (method, url, body, opts) => {
   for (const [k, v] of Object.entries(o.headers === undefined ? {} : o.headers))
     headers[textOf(k)] = textOf(v);
   const isText = body === undefined || body === null || typeof body === 'string';
-  const result = await later('http', {
+  const result = await wait('http', {
     method: textOf(method).toUpperCase(),
     url: textOf(url),
     body: isText ? (body === null ? undefined : body) : JSON.stringify(body),
@@ -129,7 +128,7 @@ const request = async (method, url, body, opts) => {
     name: o.name === undefined ? undefined : prefix(textOf(o.name)),
     group: groups.length === 0 ? undefined : groups.join(' › '),
   });
-  return response(result);
+  return response(settled(result));
 };
 const api = Object.freeze({
   http: Object.freeze({
@@ -141,10 +140,10 @@ const api = Object.freeze({
     request: (method, url, body, opts) => request(method, url, body, opts),
   }),
   ws: Object.freeze({
-    session: (url, opts) => {
+    session: async (url, opts) => {
       const o = opts === undefined || opts === null ? {} : opts;
       const list = (value) => (Array.isArray(value) ? value.map(textOf) : []);
-      return later('ws', {
+      const result = await wait('ws', {
         url: textOf(url),
         messages: list(o.messages),
         interval: typeof o.interval === 'number' ? o.interval : 0,
@@ -152,6 +151,7 @@ const api = Object.freeze({
         timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
         name: o.name === undefined ? undefined : prefix(textOf(o.name)),
       });
+      return settled(result);
     },
   }),
   check: (value, predicates) => {
@@ -168,7 +168,7 @@ const api = Object.freeze({
     }
     return all;
   },
-  sleep: (seconds) => later('sleep', Number(seconds)),
+  sleep: async (seconds) => settled(await wait('sleep', Number(seconds))),
   group: async (name, fn) => {
     groups.push(textOf(name));
     try {

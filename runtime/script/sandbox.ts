@@ -181,7 +181,7 @@ export class Sandbox {
     if (hub === undefined) return;
     const enteredAt = this.deps.nowMs();
     try {
-      hub.pump.applySync(undefined, [JSON.stringify(records)], {
+      hub.pump.applySync(undefined, [records], {
         arguments: { copy: true },
         timeout: this.deps.limits.cpuMs,
       });
