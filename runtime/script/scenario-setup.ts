@@ -2,7 +2,7 @@
  * The scenario's optional `setup()`, run once per run before traffic (by the first scripted
  * segment; the host hands its data to the others). It has a virtual user of its own (id 0) and
  * the same API, but its requests are not part of the measured load: they go to a recorder of its
- * own. Its return value is copied (structured clone) into every iteration.
+ * own. Its return value is copied (as JSON) into every iteration.
  */
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';

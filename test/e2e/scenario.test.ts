@@ -118,6 +118,37 @@ t.test(
   },
 );
 
+t.test(
+  'misbehaving iterations of several virtual users, sharing batches, are contained',
+  async (t) => {
+    const server = await target(t);
+    const result = await run([
+      '--scenario',
+      join(FIXTURES, 'misbehave.ts'),
+      '--target',
+      server.url,
+      '-n',
+      '16',
+      '-c',
+      '4',
+      '--timeout',
+      '300ms',
+    ]);
+    t.equal(result.code, 0, result.stderr);
+    const r = json(result);
+    // A cut batch also cuts the other iterations it carried (before or after their request), and
+    // rejections never handled that surface in one batch count once: so at least the four loops
+    // and the four throws are counted, and each iteration either sent its request or was cut.
+    const cut = r.errors.script_timeout ?? 0;
+    const thrown = r.errors.script_error ?? 0;
+    t.ok(cut >= 4, `script_timeout ${cut}`);
+    t.ok(thrown >= 4, `script_error ${thrown}`);
+    // Requests in flight while a loop held the event loop may time out: sent counts them too.
+    const sent = r.endpoints.find((e) => e.name === 'GET /json')?.requests ?? 0;
+    t.ok(sent + cut >= 16, `${sent} sent, ${cut} cut: no iteration vanished`);
+  },
+);
+
 t.test('an await that never settles is cut by the host watchdog', async (t) => {
   const server = await target(t);
   const result = await run([
