@@ -214,14 +214,19 @@ const setupEntry = async () => {
   }
 };
 const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
+// Scenario code starts in a job of this context's own, never inside the hub's call: V8 lets
+// eval and the Function constructor work only when the context entered last is the caller's
+// own, and the hub's pump is entered from the host (later continuations run as jobs already).
+const started = Promise.resolve();
 return (kind, a, b) => {
   if (kind === ${RECORD.RUN}) {
     const data = dataJson === undefined ? undefined : JSON.parse(dataJson);
-    runIteration({ id: vuNumber, iteration: b }, data).then((result) =>
-      end(a, result === null ? '' : JSON.stringify(result)),
-    );
+    started
+      .then(() => runIteration({ id: vuNumber, iteration: b }, data))
+      .then((result) => end(a, result === null ? '' : JSON.stringify(result)));
   } else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : JSON.parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
-  else if (kind === ${RECORD.SETUP}) setupEntry().then((json) => end(a, json));
+  else if (kind === ${RECORD.SETUP})
+    started.then(setupEntry).then((json) => end(a, json));
 };
 `;
