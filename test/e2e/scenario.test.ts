@@ -54,7 +54,10 @@ t.test('a scripted flow gives the same totals as the equivalent YAML', async (t)
   const byName = (r: JsonResult) =>
     Object.fromEntries(r.endpoints.map((e) => [e.name, [e.requests, e.failures]]));
   t.same(byName(b), byName(a));
-  t.same(b.checks?.by_name, { 'me is 200': { passes: 10, fails: 0 } });
+  t.same(b.checks?.by_name, {
+    'me is 200': { passes: 10, fails: 0 },
+    'the response as the script sees it': { passes: 10, fails: 0 },
+  });
 });
 
 t.test('each escape attempt is refused', async (t) => {
