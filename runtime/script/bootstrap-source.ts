@@ -8,7 +8,7 @@
  * HUB_SOURCE is evaluated as a closure and returns [add, pump, take, post]:
  *   add(vu, entry)    registers a virtual user's entry function
  *   pump(records)     delivers a flat array of records [vu, kind, a, b] to the entries (copied
- *                     in: values that are flat arrays of primitives copy cheaper than JSON)
+ *                     in: cheaper than JSON, which would escape the JSON texts they carry)
  *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take,
  *                     as JSON text ('' when there is none)
  *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
@@ -25,7 +25,7 @@
  *                    gets its own copy
  * It returns entry(kind, a, b), which takes the records the host sends:
  *   RUN    (a token, b iteration)  runs an iteration
- *   OK     (a id, b its value, copied)  a host operation settled
+ *   OK     (a id, b JSON text or '' for undefined)  a host operation settled
  *   FAILED (a id, b message)       a host operation was refused: the call throws
  *   SETUP  (a token)               runs setup()
  * and posts:
@@ -100,25 +100,18 @@ const settle = (id, value) => {
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
-// An http result arrives as [status, body, error, duration ms, headers as JSON text]; the
-// headers are parsed when the script first reads them (most scripts never do).
-const response = (r) => {
-  let headers;
-  return Object.freeze({
-    status: r[0],
-    get headers() {
-      headers ??= Object.freeze(JSON.parse(r[4]));
-      return headers;
-    },
-    body: r[1],
-    error: r[2],
-    timings: Object.freeze({ duration: r[3] }),
+const response = (r) =>
+  Object.freeze({
+    status: r.status,
+    headers: Object.freeze(r.headers),
+    body: r.body,
+    error: r.error,
+    timings: Object.freeze(r.timings),
     json(path) {
-      if (path === undefined) return JSON.parse(r[1]);
-      return call('jsonpath', [r[1], textOf(path)]);
+      if (path === undefined) return JSON.parse(r.body);
+      return call('jsonpath', [r.body, textOf(path)]);
     },
   });
-};
 const request = async (method, url, body, opts) => {
   const o = opts === undefined || opts === null ? {} : opts;
   const headers = {};
@@ -231,7 +224,7 @@ return (kind, a, b) => {
     started
       .then(() => runIteration({ id: vuNumber, iteration: b }, data))
       .then((result) => end(a, result === null ? '' : JSON.stringify(result)));
-  } else if (kind === ${RECORD.OK}) settle(a, b);
+  } else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : JSON.parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
   else if (kind === ${RECORD.SETUP})
     started.then(setupEntry).then((json) => end(a, json));

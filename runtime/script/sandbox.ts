@@ -39,8 +39,7 @@ export type SandboxOutcome =
 /** The host side of the API, per virtual user. */
 export interface SandboxOps {
   /**
-   * An operation that settles later (http, ws, sleep), its arguments as JSON text; resolves to a
-   * value the isolate gets a copy of (primitives, arrays, plain objects), or rejects with a
+   * An operation that settles later (http, ws, sleep), its arguments as JSON text; rejects with a
    * message the script sees.
    */
   later(vu: number, op: string, json: string): Promise<unknown>;
@@ -101,7 +100,7 @@ export class Sandbox {
   readonly #watchdog: NodeJS.Timeout;
   readonly #data: string | undefined;
   /** Records [vu, kind, a, b] for the next pump. */
-  #inbox: unknown[] = [];
+  #inbox: (number | string)[] = [];
   #flush: NodeJS.Immediate | undefined;
   #tokens = 0;
 
@@ -168,7 +167,7 @@ export class Sandbox {
   }
 
   /** Queues a record for the isolate; the pump runs once the event loop's turn is done. */
-  #send(vu: number, kind: number, a: number, b: unknown): void {
+  #send(vu: number, kind: number, a: number, b: number | string): void {
     this.#inbox.push(vu, kind, a, b);
     this.#flush ??= setImmediate(() => this.#pump());
   }
@@ -281,13 +280,13 @@ export class Sandbox {
     const active = ctx?.active;
     if (ctx === undefined || active === undefined) return;
     active.inflight++;
-    const settle = (kind: number, value: unknown): void => {
+    const settle = (kind: number, value: string): void => {
       active.inflight--;
       active.idleSinceMs = this.deps.nowMs();
       if (ctx.active === active && this.#contexts.get(vu) === ctx) this.#send(vu, kind, id, value);
     };
     this.deps.ops.later(vu, op, json).then(
-      (value) => settle(RECORD.OK, value),
+      (value) => settle(RECORD.OK, value === undefined ? '' : JSON.stringify(value)),
       (error: unknown) =>
         settle(RECORD.FAILED, error instanceof Error ? error.message : String(error)),
     );

@@ -44,12 +44,6 @@ interface HttpArgs {
   readonly name: string | undefined;
 }
 
-/**
- * What a scripted request resolves to, as the bootstrap reads it: status, body, error kind,
- * duration (ms) and the headers as JSON text. A flat array copies into the isolate cheaply.
- */
-type HttpResult = [number, string, string | undefined, number, string];
-
 /** What a scripted WebSocket session asks for. */
 interface WsArgs {
   readonly url: string;
@@ -170,14 +164,13 @@ export class ScriptOps implements SandboxOps {
     const start = this.deps.now();
     await this.deps.runner.send(vu, request, request.endpoint.index, intended);
     const exchange = vu.exchange;
-    const result: HttpResult = [
-      exchange.status,
-      exchange.body() ?? '',
-      exchange.error === undefined ? undefined : classifyError(exchange.error),
-      (this.deps.now() - start) / 1000,
-      JSON.stringify(headerObject(exchange.headers)),
-    ];
-    return result;
+    return {
+      status: exchange.status,
+      headers: headerObject(exchange.headers),
+      body: exchange.body() ?? '',
+      error: exchange.error === undefined ? undefined : classifyError(exchange.error),
+      timings: { duration: (this.deps.now() - start) / 1000 },
+    };
   }
 
   /** The request a call's arguments (JSON text) describe, compiled once per distinct call. */
