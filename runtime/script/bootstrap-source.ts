@@ -72,6 +72,8 @@ const call = $1;
 const factory = $2;
 const vuNumber = $3;
 const dataJson = $4;
+// Taken before the scenario's code runs: what the scenario does to its JSON global is its own.
+const { stringify, parse } = JSON;
 const pending = new Map();
 let nextId = 0;
 const groups = [];
@@ -84,7 +86,7 @@ const wait = (op, args) =>
   new Promise((resolve) => {
     const id = ++nextId;
     pending.set(id, resolve);
-    post(vuNumber, ${RECORD.START}, id, op, JSON.stringify(args));
+    post(vuNumber, ${RECORD.START}, id, op, stringify(args));
   });
 // Called by the async functions that await wait(): a refusal thrown here carries the scenario's
 // own frames (V8's async stack traces), so its line is known without capturing a stack per call.
@@ -108,7 +110,7 @@ const response = (r) =>
     error: r.error,
     timings: Object.freeze(r.timings),
     json(path) {
-      if (path === undefined) return JSON.parse(r.body);
+      if (path === undefined) return parse(r.body);
       return call('jsonpath', [r.body, textOf(path)]);
     },
   });
@@ -121,7 +123,7 @@ const request = async (method, url, body, opts) => {
   const result = await wait('http', {
     method: textOf(method).toUpperCase(),
     url: textOf(url),
-    body: isText ? (body === null ? undefined : body) : JSON.stringify(body),
+    body: isText ? (body === null ? undefined : body) : stringify(body),
     json: !isText,
     headers,
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
@@ -206,11 +208,11 @@ const runIteration = async (vu, data) => {
   }
 };
 const setupEntry = async () => {
-  if (typeof scenario.setup !== 'function') return JSON.stringify({ ok: true });
+  if (typeof scenario.setup !== 'function') return stringify({ ok: true });
   try {
-    return JSON.stringify({ ok: true, data: await scenario.setup() });
+    return stringify({ ok: true, data: await scenario.setup() });
   } catch (error) {
-    return JSON.stringify({ ok: false, error: describe(error) });
+    return stringify({ ok: false, error: describe(error) });
   }
 };
 const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
@@ -220,11 +222,11 @@ const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
 const started = Promise.resolve();
 return (kind, a, b) => {
   if (kind === ${RECORD.RUN}) {
-    const data = dataJson === undefined ? undefined : JSON.parse(dataJson);
+    const data = dataJson === undefined ? undefined : parse(dataJson);
     started
       .then(() => runIteration({ id: vuNumber, iteration: b }, data))
-      .then((result) => end(a, result === null ? '' : JSON.stringify(result)));
-  } else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : JSON.parse(b));
+      .then((result) => end(a, result === null ? '' : stringify(result)));
+  } else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
   else if (kind === ${RECORD.SETUP})
     started.then(setupEntry).then((json) => end(a, json));
