@@ -55,10 +55,20 @@ declare module 'barrage' {
     name?: string;
   }
 
+  /** How a WebSocket session ended. */
+  export interface WsSession {
+    /** Every step succeeded: handshake, each message's reply, close. */
+    readonly ok: boolean;
+    /** The handshake's HTTP status: 101 when accepted, 0 when none came. */
+    readonly status: number;
+    /** The error kind when it failed (`ws_handshake`, `timeout`, `refused`, …), as in the reports. */
+    readonly error?: string;
+  }
+
   /** WebSocket sessions through the same runner as ws:// endpoints (WebSocket metrics). */
   export const ws: {
-    /** connect → each message and its reply → close; `ok` when every step succeeded. */
-    session(url: string, opts?: WsSessionOptions): Promise<{ readonly ok: boolean }>;
+    /** connect → each message and its reply → close. */
+    session(url: string, opts?: WsSessionOptions): Promise<WsSession>;
   };
 
   /** Records each named check in the `checks` metric; true when every one passed. */

@@ -214,7 +214,7 @@ export class ScriptOps implements SandboxOps {
     return request;
   }
 
-  /** One WebSocket session (ws-session.ts), recorded under its name; resolves to { ok }. */
+  /** One WebSocket session (ws-session.ts), recorded under its name; resolves to its outcome. */
   async #ws(user: ScriptUser, args: WsArgs): Promise<unknown> {
     const url = this.#resolve(args.url, 'ws');
     const name = args.name ?? `WS ${url.pathname}`;
@@ -253,7 +253,7 @@ export class ScriptOps implements SandboxOps {
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
     user.vu.vars.begin();
-    return { ok: await run(user.vu, index, intended) };
+    return await run(user.vu, index, intended);
   }
 
   /**

@@ -22,12 +22,21 @@ import { runExtractors } from '../vars/extract.js';
 import type { VirtualUser } from './virtual-user.js';
 import { weightedPick } from './weighted-pick.js';
 
-/** Runs a WebSocket endpoint's session; returns true on success. */
+/** How a WebSocket session ended. */
+export interface SessionOutcome {
+  readonly ok: boolean;
+  /** The handshake's HTTP status (101 when it was accepted), 0 when none came. */
+  readonly status: number;
+  /** The error kind when it failed. */
+  readonly error: ErrorKind | undefined;
+}
+
+/** Runs a WebSocket endpoint's session. */
 export type SessionRunner = (
   vu: VirtualUser,
   endpoint: number,
   intendedUs: number,
-) => Promise<boolean>;
+) => Promise<SessionOutcome>;
 
 /** What iterations need from their segment. */
 export interface IterationDeps {
@@ -91,7 +100,7 @@ export class IterationRunner {
     if (compiled.endpoint.protocol === 'ws')
       return this.deps.ws === undefined
         ? this.#unsent(index, 'invalid_request')
-        : this.deps.ws(vu, index, intendedUs);
+        : (await this.deps.ws(vu, index, intendedUs)).ok;
     return this.send(vu, compiled, index, intendedUs);
   }
 

@@ -25,7 +25,7 @@ import { NO_TOKEN, type Authorization, type AuthProvider } from '../auth/auth-pr
 import { classifyError, type ErrorKind } from '../failure/error-kind.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { runExtractors } from '../vars/extract.js';
-import type { SessionRunner } from '../worker/iteration.js';
+import type { SessionOutcome, SessionRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { CompiledSession, type SessionPayload } from './compiled-session.js';
 import { SessionSocket } from './session-socket.js';
@@ -59,13 +59,13 @@ class WsSessionRunner {
     );
   }
 
-  /** One session of endpoint `index`; true when it succeeded. */
-  async run(vu: VirtualUser, index: number): Promise<boolean> {
+  /** One session of endpoint `index`. */
+  async run(vu: VirtualUser, index: number): Promise<SessionOutcome> {
     const session = this.#sessions[index];
     if (session === undefined) return this.#unsent(index, 'invalid_request');
     const authorization = await this.#authorization(session, vu);
     // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted (as HTTP).
-    if (authorization === NO_TOKEN) return false;
+    if (authorization === NO_TOKEN) return { ok: false, status: 0, error: 'aborted' };
     const target = session.target(vu.vars, vu.random, authorization);
     if (target === undefined) return this.#unsent(index, 'missing_variable');
     const { recorder, now } = this.#deps;
@@ -98,7 +98,7 @@ class WsSessionRunner {
     }
     const connectUs = socket.openedAtUs < 0 ? -1 : socket.openedAtUs - startUs;
     recorder.recordWsSession(index, socket.status, kind, connectUs, startUs, now());
-    return kind === undefined;
+    return { ok: kind === undefined, status: socket.status, error: kind };
   }
 
   /** The flow once the handshake is sent: open, messages and replies, pauses, close. */
@@ -145,9 +145,9 @@ class WsSessionRunner {
     return typeof value === 'object' ? await value : value;
   }
 
-  #unsent(index: number, kind: ErrorKind): false {
+  #unsent(index: number, kind: ErrorKind): SessionOutcome {
     this.#deps.recorder.recordUnsent(index, kind, this.#deps.now());
-    return false;
+    return { ok: false, status: 0, error: kind };
   }
 }
 

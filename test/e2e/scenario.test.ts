@@ -321,24 +321,32 @@ t.test('Ctrl+C reaching the whole process group stops a scripted run cleanly', a
   t.notMatch(stderr, /was lost/);
 });
 
-t.test('ws.session runs through the WebSocket runner and its metrics', async (t) => {
-  const server = await target(t);
-  const result = await run([
-    '--scenario',
-    join(FIXTURES, 'websocket.ts'),
-    '--target',
-    server.url,
-    '-n',
-    '3',
-    '-c',
-    '1',
-  ]);
-  t.equal(result.code, 0, result.stderr);
-  const r = JSON.parse(result.stdout) as JsonResult & {
-    websocket?: { sessions: number; msgs_sent: number; msgs_received: number };
-  };
-  t.same(r.checks?.by_name, { 'session ok': { passes: 3, fails: 0 } });
-  t.match(r.websocket, { sessions: 3, msgs_sent: 6, msgs_received: 6 });
-  t.same(r.status_codes, { '101': 3 });
-  t.ok(r.endpoints.some((e) => e.name === 'echo' && e.requests === 3));
-});
+t.test(
+  'ws.session runs through the WebSocket runner and its metrics, and tells how it ended',
+  async (t) => {
+    const server = await target(t);
+    const result = await run([
+      '--scenario',
+      join(FIXTURES, 'websocket.ts'),
+      '--target',
+      server.url,
+      '-n',
+      '3',
+      '-c',
+      '1',
+    ]);
+    t.equal(result.code, 0, result.stderr);
+    const r = JSON.parse(result.stdout) as JsonResult & {
+      websocket?: { sessions: number; msgs_sent: number; msgs_received: number };
+    };
+    t.same(r.checks?.by_name, {
+      'session ok': { passes: 3, fails: 0 },
+      'refused handshake': { passes: 3, fails: 0 },
+    });
+    t.match(r.websocket, { sessions: 6, msgs_sent: 6, msgs_received: 6 });
+    t.same(r.status_codes, { '101': 3, '400': 3 });
+    t.same(r.errors, { ws_handshake: 3 });
+    t.ok(r.endpoints.some((e) => e.name === 'echo' && e.requests === 3 && e.failures === 0));
+    t.ok(r.endpoints.some((e) => e.name === 'refused' && e.requests === 3 && e.failures === 3));
+  },
+);
