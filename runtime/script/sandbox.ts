@@ -82,9 +82,8 @@ interface VuContext {
   active: Active | undefined;
 }
 
-/** The hub's functions, host side. */
+/** The hub's functions, host side (they keep its context alive). */
 interface Hub {
-  readonly context: ivm.Context;
   readonly add: ivm.Reference;
   readonly pump: ivm.Reference;
   readonly take: ivm.Reference;
@@ -307,10 +306,9 @@ export class Sandbox {
   }
 }
 
-/** The hub's context and functions (HUB_SOURCE). */
+/** The hub's functions (HUB_SOURCE), in a context of their own. */
 function createHub(isolate: ivm.Isolate, cpuMs: number): Hub {
-  const context = isolate.createContextSync();
-  const handles = context.evalClosureSync(HUB_SOURCE, [], {
+  const handles = isolate.createContextSync().evalClosureSync(HUB_SOURCE, [], {
     result: { reference: true },
     timeout: cpuMs,
   });
@@ -318,7 +316,7 @@ function createHub(isolate: ivm.Isolate, cpuMs: number): Hub {
     handles.getSync(i, { reference: true }),
   ) as [ivm.Reference, ivm.Reference, ivm.Reference, ivm.Reference];
   handles.release();
-  return { context, add, pump, take, post };
+  return { add, pump, take, post };
 }
 
 /** The scenario's top-level code threw while a context was being built. */

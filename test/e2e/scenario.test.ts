@@ -38,6 +38,27 @@ function run(args: readonly string[]): Promise<CliResult> {
   return runInProcess(['run', '--json-output', '--no-dashboard', ...args]);
 }
 
+/** A fixture scenario against `server`, `requests` iterations on `concurrency` virtual users. */
+function runFixture(
+  file: string,
+  server: TargetServer,
+  requests: number,
+  concurrency: number,
+  ...extra: string[]
+): Promise<CliResult> {
+  return run([
+    '--scenario',
+    join(FIXTURES, file),
+    '--target',
+    server.url,
+    '-n',
+    String(requests),
+    '-c',
+    String(concurrency),
+    ...extra,
+  ]);
+}
+
 t.test('a scripted flow gives the same totals as the equivalent YAML', async (t) => {
   const server = await target(t);
   const common = ['--target', server.url, '-n', '10', '-c', '2'];
@@ -62,16 +83,7 @@ t.test('a scripted flow gives the same totals as the equivalent YAML', async (t)
 
 t.test('each escape attempt is refused', async (t) => {
   const server = await target(t);
-  const result = await run([
-    '--scenario',
-    join(FIXTURES, 'escape.ts'),
-    '--target',
-    server.url,
-    '-n',
-    '1',
-    '-c',
-    '1',
-  ]);
+  const result = await runFixture('escape.ts', server, 1, 1);
   t.equal(result.code, 0, result.stderr);
   const checks = json(result).checks;
   t.ok(checks !== undefined);
@@ -85,18 +97,7 @@ t.test(
   'throws, rejections never awaited and infinite loops are counted; the run carries on',
   async (t) => {
     const server = await target(t);
-    const result = await run([
-      '--scenario',
-      join(FIXTURES, 'misbehave.ts'),
-      '--target',
-      server.url,
-      '-n',
-      '8',
-      '-c',
-      '1',
-      '--timeout',
-      '300ms',
-    ]);
+    const result = await runFixture('misbehave.ts', server, 8, 1, '--timeout', '300ms');
     t.equal(result.code, 0, result.stderr);
     const r = json(result);
     t.equal(r.status_codes['200'], 8, 'every iteration sent its request');
@@ -125,18 +126,7 @@ t.test(
   'misbehaving iterations of several virtual users, sharing batches, are contained',
   async (t) => {
     const server = await target(t);
-    const result = await run([
-      '--scenario',
-      join(FIXTURES, 'misbehave.ts'),
-      '--target',
-      server.url,
-      '-n',
-      '16',
-      '-c',
-      '4',
-      '--timeout',
-      '300ms',
-    ]);
+    const result = await runFixture('misbehave.ts', server, 16, 4, '--timeout', '300ms');
     t.equal(result.code, 0, result.stderr);
     const r = json(result);
     // A cut batch also cuts the other iterations it carried (before or after their request), and
@@ -154,18 +144,7 @@ t.test(
 
 t.test('an await that never settles is cut by the host watchdog', async (t) => {
   const server = await target(t);
-  const result = await run([
-    '--scenario',
-    join(FIXTURES, 'awaits.ts'),
-    '--target',
-    server.url,
-    '-n',
-    '3',
-    '-c',
-    '1',
-    '--timeout',
-    '300ms',
-  ]);
+  const result = await runFixture('awaits.ts', server, 3, 1, '--timeout', '300ms');
   t.equal(result.code, 0, result.stderr);
   t.same(json(result).errors, { script_timeout: 1 });
   t.equal(json(result).successes, 3);
@@ -173,18 +152,7 @@ t.test('an await that never settles is cut by the host watchdog', async (t) => {
 
 t.test('unbounded allocation is contained: the run ends cleanly with its report', async (t) => {
   const server = await target(t);
-  const result = await run([
-    '--scenario',
-    join(FIXTURES, 'memory.ts'),
-    '--target',
-    server.url,
-    '-n',
-    '2',
-    '-c',
-    '1',
-    '--timeout',
-    '5s',
-  ]);
+  const result = await runFixture('memory.ts', server, 2, 1, '--timeout', '5s');
   // Either the isolate is disposed (script_memory) or V8 aborts the child (a lost segment, exit 1);
   // never a crash of barrage itself, and the report is printed either way.
   t.ok(result.code === 0 || result.code === 1, `exit ${result.code}`);
@@ -325,16 +293,7 @@ t.test(
   'ws.session runs through the WebSocket runner and its metrics, and tells how it ended',
   async (t) => {
     const server = await target(t);
-    const result = await run([
-      '--scenario',
-      join(FIXTURES, 'websocket.ts'),
-      '--target',
-      server.url,
-      '-n',
-      '3',
-      '-c',
-      '1',
-    ]);
+    const result = await runFixture('websocket.ts', server, 3, 1);
     t.equal(result.code, 0, result.stderr);
     const r = JSON.parse(result.stdout) as JsonResult & {
       websocket?: { sessions: number; msgs_sent: number; msgs_received: number };
