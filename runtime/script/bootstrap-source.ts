@@ -7,10 +7,10 @@
  *
  * HUB_SOURCE is evaluated as a closure and returns [add, pump, take, post]:
  *   add(vu, entry)    registers a virtual user's entry function
- *   pump(records)     delivers a flat array of records [vu, kind, a, b] to the entries (copied
+ *   pump(records)     delivers a flat array of records [vu, kind, a, b, c] to the entries (copied
  *                     in: cheaper than JSON, which would escape the JSON texts they carry)
  *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take,
- *                     as JSON text ('' when there is none)
+ *                     as JSON text ('' when there is none); it runs no code of the scenario's
  *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
  *
  * BOOTSTRAP_SOURCE runs in each virtual user's context. It is evaluated as a closure: its host
@@ -23,18 +23,34 @@
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
- * It returns entry(kind, a, b), which takes the records the host sends:
- *   RUN    (a token, b iteration)  runs an iteration
- *   OK     (a id, b JSON text or '' for undefined)  a host operation settled
- *   FAILED (a id, b message)       a host operation was refused: the call throws
- *   SETUP  (a token)               runs setup()
+ * It returns entry(kind, a, b, c), which takes the records the host sends:
+ *   RUN      (a token, b iteration)  runs an iteration
+ *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
+ *   RESPONSE (a id, b status, c JSON text of the rest)  an http call settled: the rest is parsed
+ *            only when the script reads more than the status (parsing every response cost more
+ *            than a tenth of a scripted request)
+ *   FAILED   (a id, b message)       a host operation was refused: the call throws
+ *   SETUP    (a token)               runs setup()
  * and posts:
  *   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
  *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
  *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error })
  */
-/** Kinds of records: host → isolate (RUN, OK, FAILED, SETUP), isolate → host (START, END). */
-export const RECORD = { RUN: 0, OK: 1, FAILED: 2, SETUP: 3, START: 0, END: 1 } as const;
+/**
+ * Kinds of records: host → isolate (RUN, OK, RESPONSE, FAILED, SETUP), isolate → host (START,
+ * END). Records are five values wide both ways: [vu, kind, a, b, c].
+ */
+export const RECORD = {
+  RUN: 0,
+  OK: 1,
+  RESPONSE: 2,
+  FAILED: 3,
+  SETUP: 4,
+  START: 0,
+  END: 1,
+} as const;
+/** Values in a record. */
+export const RECORD_WIDTH = 5;
 
 /** The hub's closure (see the file comment). */
 export const HUB_SOURCE = `
@@ -48,10 +64,10 @@ const add = (vu, entry) => {
   entries.set(vu, entry);
 };
 const pump = (records) => {
-  for (let i = 0; i < records.length; i += 4) {
+  for (let i = 0; i < records.length; i += 5) {
     const entry = entries.get(records[i]);
     try {
-      if (entry !== undefined) entry(records[i + 1], records[i + 2], records[i + 3]);
+      if (entry !== undefined) entry(records[i + 1], records[i + 2], records[i + 3], records[i + 4]);
     } catch {}
   }
 };
@@ -102,23 +118,63 @@ const settle = (id, value) => {
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
-const response = (r) =>
-  Object.freeze({
-    status: r.status,
-    headers: Object.freeze(r.headers),
-    body: r.body,
-    error: r.error,
-    timings: Object.freeze(r.timings),
-    json(path) {
-      if (path === undefined) return parse(r.body);
-      return call('jsonpath', [r.body, textOf(path)]);
-    },
-  });
+// A response: its status at once, the rest ({ headers, body, error, timings }) parsed from its
+// JSON text when first read; headers come as a flat list of lower-case names and values, and
+// repeated names are joined by ", ". The fields are getters; toJSON gives them all to
+// JSON.stringify.
+class Response {
+  #status;
+  #json;
+  #rest = undefined;
+  constructor(status, json) {
+    this.#status = status;
+    this.#json = json;
+  }
+  #read() {
+    if (this.#rest === undefined) {
+      const rest = parse(this.#json);
+      // No prototype: a header named __proto__ stays a plain key.
+      const headers = Object.create(null);
+      for (let i = 0; i + 1 < rest.headers.length; i += 2) {
+        const [name, value] = [rest.headers[i], rest.headers[i + 1]];
+        headers[name] = headers[name] === undefined ? value : headers[name] + ', ' + value;
+      }
+      rest.headers = Object.freeze(headers);
+      Object.freeze(rest.timings);
+      this.#rest = Object.freeze(rest);
+    }
+    return this.#rest;
+  }
+  get status() {
+    return this.#status;
+  }
+  get headers() {
+    return this.#read().headers;
+  }
+  get body() {
+    return this.#read().body;
+  }
+  get error() {
+    return this.#read().error;
+  }
+  get timings() {
+    return this.#read().timings;
+  }
+  json(path) {
+    if (path === undefined) return parse(this.body);
+    return call('jsonpath', [this.body, textOf(path)]);
+  }
+  toJSON() {
+    return { status: this.#status, ...this.#read() };
+  }
+}
+Object.freeze(Response.prototype);
+const NO_OPTIONS = Object.freeze({});
 const request = async (method, url, body, opts) => {
-  const o = opts === undefined || opts === null ? {} : opts;
+  const o = opts === undefined || opts === null ? NO_OPTIONS : opts;
   const headers = {};
-  for (const [k, v] of Object.entries(o.headers === undefined ? {} : o.headers))
-    headers[textOf(k)] = textOf(v);
+  if (o.headers !== undefined)
+    for (const [k, v] of Object.entries(o.headers)) headers[textOf(k)] = textOf(v);
   const isText = body === undefined || body === null || typeof body === 'string';
   const result = await wait('http', {
     method: textOf(method).toUpperCase(),
@@ -130,7 +186,7 @@ const request = async (method, url, body, opts) => {
     name: o.name === undefined ? undefined : prefix(textOf(o.name)),
     group: groups.length === 0 ? undefined : groups.join(' › '),
   });
-  return response(settled(result));
+  return settled(result);
 };
 const api = Object.freeze({
   http: Object.freeze({
@@ -197,15 +253,18 @@ const describe = (error) => {
     return { name: 'Error', message: 'an error that cannot be described', stack: '' };
   }
 };
-const runIteration = async (vu, data) => {
+const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
+// An iteration, which posts its own END record.
+const runIteration = async (token, iteration, data) => {
+  let json = '';
   try {
     if (typeof scenario.default !== 'function')
       throw new TypeError('the scenario has no default export function');
-    await scenario.default(vu, data);
-    return null;
+    await scenario.default({ id: vuNumber, iteration }, data);
   } catch (error) {
-    return describe(error);
+    json = stringify(describe(error));
   }
+  end(token, json);
 };
 const setupEntry = async () => {
   if (typeof scenario.setup !== 'function') return stringify({ ok: true });
@@ -215,18 +274,16 @@ const setupEntry = async () => {
     return stringify({ ok: false, error: describe(error) });
   }
 };
-const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
 // Scenario code starts in a job of this context's own, never inside the hub's call: V8 lets
 // eval and the Function constructor work only when the context entered last is the caller's
 // own, and the hub's pump is entered from the host (later continuations run as jobs already).
 const started = Promise.resolve();
-return (kind, a, b) => {
+return (kind, a, b, c) => {
   if (kind === ${RECORD.RUN}) {
     const data = dataJson === undefined ? undefined : parse(dataJson);
-    started
-      .then(() => runIteration({ id: vuNumber, iteration: b }, data))
-      .then((result) => end(a, result === null ? '' : stringify(result)));
-  } else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
+    started.then(() => runIteration(a, b, data));
+  } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c)));
+  else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
   else if (kind === ${RECORD.SETUP})
     started.then(setupEntry).then((json) => end(a, json));

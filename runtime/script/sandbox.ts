@@ -19,7 +19,7 @@
  */
 import ivm from 'isolated-vm';
 import type { ScriptPlan } from '../../dsl/plan/plan.js';
-import { BOOTSTRAP_SOURCE, HUB_SOURCE, RECORD } from './bootstrap-source.js';
+import { BOOTSTRAP_SOURCE, HUB_SOURCE, RECORD, RECORD_WIDTH } from './bootstrap-source.js';
 import { BUNDLE_NAME } from './source-position.js';
 
 /** A script error as plain data. */
@@ -36,13 +36,21 @@ export type SandboxOutcome =
   | { readonly kind: 'timeout' }
   | { readonly kind: 'memory' };
 
+/** What a host operation settled with, as it crosses into the isolate. */
+export interface Settled {
+  /** The value as JSON text ('' for undefined); for an http response, all but its status. */
+  readonly json: string;
+  /** An http response's status: the script reads it without parsing the rest. */
+  readonly status?: number;
+}
+
 /** The host side of the API, per virtual user. */
 export interface SandboxOps {
   /**
    * An operation that settles later (http, ws, sleep), its arguments as JSON text; rejects with a
    * message the script sees.
    */
-  later(vu: number, op: string, json: string): Promise<unknown>;
+  later(vu: number, op: string, json: string): Promise<Settled>;
   /** An operation answered at once (check, vars, feed, jsonpath); throws to the script. */
   call(vu: number, op: string, args: unknown): unknown;
 }
@@ -98,7 +106,7 @@ export class Sandbox {
   readonly #contexts = new Map<number, VuContext>();
   readonly #watchdog: NodeJS.Timeout;
   readonly #data: string | undefined;
-  /** Records [vu, kind, a, b] for the next pump. */
+  /** Records [vu, kind, a, b, c] for the next pump. */
   #inbox: (number | string)[] = [];
   #flush: NodeJS.Immediate | undefined;
   #tokens = 0;
@@ -166,8 +174,8 @@ export class Sandbox {
   }
 
   /** Queues a record for the isolate; the pump runs once the event loop's turn is done. */
-  #send(vu: number, kind: number, a: number, b: number | string): void {
-    this.#inbox.push(vu, kind, a, b);
+  #send(vu: number, kind: number, a: number, b: number | string, c: number | string = 0): void {
+    this.#inbox.push(vu, kind, a, b, c);
     this.#flush ??= setImmediate(() => this.#pump());
   }
 
@@ -188,18 +196,22 @@ export class Sandbox {
       const failure = this.#failure(error, this.deps.nowMs() - enteredAt);
       if (failure.kind === 'memory') return;
       if (failure.kind === 'error') this.deps.onStray(failure);
-      else for (let i = 0; i < records.length; i += 4) this.#cut(records[i] as number, failure);
+      else
+        for (let i = 0; i < records.length; i += RECORD_WIDTH)
+          this.#cut(records[i] as number, failure);
     }
     let json: string;
     try {
-      json = hub.take.applySync(undefined, [], { timeout: this.deps.limits.cpuMs }) as string;
+      // No timeout: take runs only the hub's own code (V8 empties the microtask queue when it
+      // terminates a pump), and each timed call costs isolated-vm a timer entry.
+      json = hub.take.applySync(undefined, []) as string;
     } catch (error) {
       this.#failure(error, 0);
       return;
     }
     if (json === '') return;
     const posted = JSON.parse(json) as (number | string)[];
-    for (let i = 0; i < posted.length; i += 5) {
+    for (let i = 0; i < posted.length; i += RECORD_WIDTH) {
       const vu = posted[i] as number;
       if (posted[i + 1] === RECORD.START)
         this.#start(vu, posted[i + 2] as number, posted[i + 3] as string, posted[i + 4] as string);
@@ -279,13 +291,14 @@ export class Sandbox {
     const active = ctx?.active;
     if (ctx === undefined || active === undefined) return;
     active.inflight++;
-    const settle = (kind: number, value: string): void => {
+    const settle = (kind: number, b: number | string, c?: string): void => {
       active.inflight--;
       active.idleSinceMs = this.deps.nowMs();
-      if (ctx.active === active && this.#contexts.get(vu) === ctx) this.#send(vu, kind, id, value);
+      if (ctx.active === active && this.#contexts.get(vu) === ctx) this.#send(vu, kind, id, b, c);
     };
     this.deps.ops.later(vu, op, json).then(
-      (value) => settle(RECORD.OK, value === undefined ? '' : JSON.stringify(value)),
+      ({ json, status }) =>
+        status === undefined ? settle(RECORD.OK, json) : settle(RECORD.RESPONSE, status, json),
       (error: unknown) =>
         settle(RECORD.FAILED, error instanceof Error ? error.message : String(error)),
     );

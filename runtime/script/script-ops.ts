@@ -20,7 +20,10 @@ import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { IterationRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
-import type { SandboxOps } from './sandbox.js';
+import type { SandboxOps, Settled } from './sandbox.js';
+
+/** How an operation with no value (sleep) settles. */
+const NOTHING: Settled = { json: '' };
 
 /** Distinct request names kept apart in the reports. */
 export const MAX_NAMES = 100;
@@ -94,8 +97,8 @@ export class ScriptOps implements SandboxOps {
     this.#allowed = new Set(deps.plan.allowedHosts.map((h) => h.toLowerCase()));
   }
 
-  later(id: number, op: string, json: string): Promise<unknown> {
-    if (op === 'sleep') return this.#sleep(JSON.parse(json) as number);
+  later(id: number, op: string, json: string): Promise<Settled> {
+    if (op === 'sleep') return this.#sleep(JSON.parse(json) as number).then(() => NOTHING);
     if (op !== 'http' && op !== 'ws') return Promise.reject(new Error(`unknown operation ${op}`));
     const user = this.deps.user(id);
     const next = user.queue.then(() =>
@@ -155,7 +158,7 @@ export class ScriptOps implements SandboxOps {
     });
   }
 
-  async #http(user: ScriptUser, json: string): Promise<unknown> {
+  async #http(user: ScriptUser, json: string): Promise<Settled> {
     const request = this.#compiled(json);
     const { vu } = user;
     const intended = user.intendedUs;
@@ -164,13 +167,13 @@ export class ScriptOps implements SandboxOps {
     const start = this.deps.now();
     await this.deps.runner.send(vu, request, request.endpoint.index, intended);
     const exchange = vu.exchange;
-    return {
-      status: exchange.status,
-      headers: headerObject(exchange.headers),
+    const rest = {
+      headers: headerList(exchange.headers),
       body: exchange.body() ?? '',
       error: exchange.error === undefined ? undefined : classifyError(exchange.error),
       timings: { duration: (this.deps.now() - start) / 1000 },
     };
+    return { status: exchange.status, json: JSON.stringify(rest) };
   }
 
   /** The request a call's arguments (JSON text) describe, compiled once per distinct call. */
@@ -215,7 +218,7 @@ export class ScriptOps implements SandboxOps {
   }
 
   /** One WebSocket session (ws-session.ts), recorded under its name; resolves to its outcome. */
-  async #ws(user: ScriptUser, args: WsArgs): Promise<unknown> {
+  async #ws(user: ScriptUser, args: WsArgs): Promise<Settled> {
     const url = this.#resolve(args.url, 'ws');
     const name = args.name ?? `WS ${url.pathname}`;
     const index = this.#index(name);
@@ -253,7 +256,7 @@ export class ScriptOps implements SandboxOps {
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
     user.vu.vars.begin();
-    return await run(user.vu, index, intended);
+    return { json: JSON.stringify(await run(user.vu, index, intended)) };
   }
 
   /**
@@ -301,16 +304,14 @@ function jsonPath(body: string, path: string): unknown {
   return matches[0];
 }
 
-/** Raw undici headers as an object with lower-case names (repeated names joined by ", "). */
-function headerObject(raw: readonly Buffer[] | null): Record<string, string> {
-  // No prototype: a header named __proto__ stays a plain key (it crosses as JSON).
-  const out = Object.create(null) as Record<string, string>;
+/**
+ * Raw undici headers as a flat list [name, value, …] with lower-case names; the script's
+ * response makes it an object when first read (bootstrap-source.ts).
+ */
+function headerList(raw: readonly Buffer[] | null): string[] {
+  const out: string[] = [];
   if (raw === null) return out;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1').toLowerCase();
-    const value = raw[i + 1]!.toString('utf8');
-    const before = out[name];
-    out[name] = before === undefined ? value : `${before}, ${value}`;
-  }
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    out.push(raw[i]!.toString('latin1').toLowerCase(), raw[i + 1]!.toString('utf8'));
   return out;
 }

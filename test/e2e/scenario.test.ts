@@ -1,5 +1,7 @@
 import t, { type Test } from 'tap';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,8 +80,39 @@ t.test('a scripted flow gives the same totals as the equivalent YAML', async (t)
   t.same(b.checks?.by_name, {
     'me is 200': { passes: 10, fails: 0 },
     'the response as the script sees it': { passes: 10, fails: 0 },
+    'the response stringifies with its fields': { passes: 10, fails: 0 },
+    'the status cannot be changed': { passes: 10, fails: 0 },
   });
 });
+
+t.test(
+  'a script reads response headers: repeated names joined, __proto__ a plain key',
+  async (t) => {
+    const server = createServer((_req, res) => {
+      res.setHeader('x-twice', ['a', 'b']);
+      res.setHeader('__proto__', 'plain');
+      res.setHeader('X-Mixed-Case', 'yes');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await run([
+      '--scenario',
+      join(FIXTURES, 'headers.ts'),
+      '--target',
+      url,
+      '-n',
+      '2',
+    ]);
+    t.equal(result.code, 0, result.stderr);
+    t.same(json(result).checks?.by_name, {
+      'a repeated header is joined by ", "': { passes: 2, fails: 0 },
+      'a header named __proto__ is a plain key': { passes: 2, fails: 0 },
+      'names are lower case': { passes: 2, fails: 0 },
+    });
+  },
+);
 
 t.test('each escape attempt is refused', async (t) => {
   const server = await target(t);
