@@ -52,7 +52,7 @@ export async function runScenarioSetup(
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
   });
-  const user = { vu, intendedUs: -1, queue: Promise.resolve() as Promise<unknown> };
+  const user = { vu, intendedUs: -1, pending: 0, last: undefined };
   const ops = new ScriptOps({
     plan,
     script,

@@ -62,8 +62,10 @@ export interface ScriptUser {
   readonly vu: VirtualUser;
   /** Intended time of the iteration's permit, given to its first request only. */
   intendedUs: number;
-  /** The request chain of this user (one exchange at a time). */
-  queue: Promise<unknown>;
+  /** Its http and ws calls not yet settled: they go one at a time (it owns one exchange). */
+  pending: number;
+  /** The last of them, which the next one waits for. */
+  last: Promise<unknown> | undefined;
 }
 
 /** What the operations need from their segment. */
@@ -101,10 +103,20 @@ export class ScriptOps implements SandboxOps {
     if (op === 'sleep') return this.#sleep(JSON.parse(json) as number).then(() => NOTHING);
     if (op !== 'http' && op !== 'ws') return Promise.reject(new Error(`unknown operation ${op}`));
     const user = this.deps.user(id);
-    const next = user.queue.then(() =>
-      op === 'http' ? this.#http(user, json) : this.#ws(user, JSON.parse(json) as WsArgs),
-    );
-    user.queue = next.catch(() => undefined);
+    const run = async (): Promise<Settled> => {
+      try {
+        return op === 'http'
+          ? await this.#http(user, json)
+          : await this.#ws(user, JSON.parse(json) as WsArgs);
+      } finally {
+        user.pending--;
+      }
+    };
+    // The common case, no call in flight, starts at once rather than through a promise chain.
+    const idle = user.pending === 0;
+    user.pending++;
+    const next = idle ? run() : user.last!.then(run, run);
+    user.last = next;
     return next;
   }
 

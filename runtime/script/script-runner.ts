@@ -60,7 +60,7 @@ export class ScriptRunner {
     vu.iteration++;
     let user = this.#users.get(vu.id);
     if (user === undefined) {
-      user = { vu, intendedUs, queue: Promise.resolve() };
+      user = { vu, intendedUs, pending: 0, last: undefined };
       this.#users.set(vu.id, user);
     }
     user.intendedUs = intendedUs;

@@ -114,6 +114,22 @@ t.test(
   },
 );
 
+t.test(
+  'calls a virtual user makes together are sent in turn and settle each on its own',
+  async (t) => {
+    const server = await target(t);
+    const result = await runFixture('concurrent.ts', server, 3, 1);
+    t.equal(result.code, 0, result.stderr);
+    const out = json(result);
+    t.equal(out.total, 12, 'four requests sent per iteration; the refused one never was');
+    t.same(out.status_codes, { '200': 9, '503': 3 });
+    t.same(out.checks?.by_name, {
+      'calls made together each get their own response': { passes: 3, fails: 0 },
+      'a refused call does not hold up the next': { passes: 3, fails: 0 },
+    });
+  },
+);
+
 t.test('each escape attempt is refused', async (t) => {
   const server = await target(t);
   const result = await runFixture('escape.ts', server, 1, 1);
