@@ -64,7 +64,7 @@ const add = (vu, entry) => {
   entries.set(vu, entry);
 };
 const pump = (records) => {
-  for (let i = 0; i < records.length; i += 5) {
+  for (let i = 0; i < records.length; i += ${RECORD_WIDTH}) {
     const entry = entries.get(records[i]);
     try {
       if (entry !== undefined) entry(records[i + 1], records[i + 2], records[i + 3], records[i + 4]);
