@@ -104,13 +104,18 @@ export async function execute(
   if (snapshots.length === 0) {
     if (fatal === undefined) throw new Error('no segment reported');
     // Lost before its first snapshot (e.g. a scenario's setup() failed): an empty result.
-    const empty = new Recorder({
-      endpointCount: plan.graph.endpoints.length,
-      segment: plan.segment,
-      startedAt: clock.wallMs(),
-      openModel: plan.rate.kind !== 'unlimited',
-    });
-    return { snapshot: empty.snapshot(0), fatal };
+    return { snapshot: emptySnapshot(plan, clock), fatal };
   }
   return { snapshot: mergeSnapshots(alignEndpoints(snapshots)), fatal };
+}
+
+/** The result of a run that has recorded nothing yet. */
+export function emptySnapshot(plan: Plan, clock: Clock): ShardSnapshot {
+  const empty = new Recorder({
+    endpointCount: plan.graph.endpoints.length,
+    segment: plan.segment,
+    startedAt: clock.wallMs(),
+    openModel: plan.rate.kind !== 'unlimited',
+  });
+  return empty.snapshot(0);
 }

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import type { Loaded } from '../../dsl/load-plan.js';
 import type { Template } from '../../dsl/plan/template.js';
 import { systemClock } from '../../runtime/deps.js';
-import { execute } from '../../runtime/execute.js';
+import { emptySnapshot, execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import type { UserSignal } from '../context.js';
@@ -85,10 +85,13 @@ export class RunCommand extends PlanCommand {
       }
       hardStop.abort();
       view?.close();
-      if (latest !== undefined)
-        this.#print(
-          reportFromRaw(toRawResult(loaded, { ...latest, interrupted: true }, undefined, redactor)),
-        );
+      // Before the first snapshot (in its first half second) the run has recorded nothing yet.
+      const collected = latest ?? emptySnapshot(loaded.plan, systemClock);
+      this.#print(
+        reportFromRaw(
+          toRawResult(loaded, { ...collected, interrupted: true }, undefined, redactor),
+        ),
+      );
       this.context.exitNow(ExitCode.Interrupted);
     };
     const unsubscribe = this.context.onSignal(interrupt);
