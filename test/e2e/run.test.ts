@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { createServer, type Server, type Socket } from 'node:net';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
+import { eventually } from '../helpers/eventually.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 import { startTargetProcess } from '../helpers/target-process.js';
 
@@ -256,7 +257,13 @@ t.test(
     const server = await target(t);
     const interrupt = (args: string[]) =>
       runCli(['run', '--target', `${server.url}/delay/20`, '-c', '5', '-d', '30s', ...args], {
-        onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500),
+        onSpawn: (child) => {
+          const served = server.stats().total;
+          // Once the run is sending (however long the machine took to start it), and a while on.
+          void eventually(() => server.stats().total >= served + 20).then(() =>
+            child.kill('SIGINT'),
+          );
+        },
       });
     const plain = await interrupt([]);
     t.equal(plain.code, 0);
@@ -275,8 +282,11 @@ t.test('a second SIGINT exits at once with 130, still printing what was collecte
     ['run', '--target', `${server.url}/delay/3000`, '-c', '3', '-d', '30s'],
     {
       onSpawn: (child) => {
-        setTimeout(() => child.kill('SIGINT'), 1200);
-        setTimeout(() => child.kill('SIGINT'), 1600);
+        // Both once the run's requests are in flight, however long the machine took to start it.
+        void eventually(() => server.stats().total >= 3).then(() => {
+          child.kill('SIGINT');
+          setTimeout(() => child.kill('SIGINT'), 400);
+        });
       },
     },
   );
@@ -372,7 +382,8 @@ t.test('a target killed mid-run: failures with their kind, the run ends normally
     '1s',
     '--json-output',
   ]);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Killed once it has served part of the run, however long the machine took to start it.
+  await eventually(async () => (await proc.stats()).total >= 40);
   await proc.stop();
   const result = await run;
   t.equal(result.code, 0, result.stderr);
