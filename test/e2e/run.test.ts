@@ -118,7 +118,8 @@ t.test('coordinated omission is made visible (target stopped 2 s at 500/s)', asy
     '10',
     '--json-output',
   ]);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Stopped once the run is well under way, however long the machine took to start it.
+  await eventually(async () => (await proc.stats()).total >= 500);
   proc.child.kill('SIGSTOP');
   await new Promise((resolve) => setTimeout(resolve, 2000));
   proc.child.kill('SIGCONT');

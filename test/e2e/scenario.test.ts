@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
 import { runInProcess, type CliResult } from '../helpers/in-process-cli.js';
+import { eventually } from '../helpers/eventually.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/scenarios/', import.meta.url));
@@ -327,7 +328,7 @@ t.test('Ctrl+C reaching the whole process group stops a scripted run cleanly', a
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   // Signal the group once requests flow, as a terminal does.
-  while (server.stats().total < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => server.stats().total >= 3);
   process.kill(-child.pid!, 'SIGINT');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   t.equal(code, 0, stderr);
