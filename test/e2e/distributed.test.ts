@@ -20,7 +20,8 @@ t.test('three segments merged equal one process, exactly', async (t) => {
   t.teardown(() => server.close());
   const config = `target: ${server.url}/delay/2\nrequests: 300\nconcurrency: 6\nthresholds: ["http_requests:count == 300"]\n`;
   const dir = t.testdir({ 'load.yaml': config });
-  const startAt = new Date(Date.now() + 2000).toISOString();
+  // Far enough ahead that three CLIs have started by then, even on a busy machine.
+  const startAt = new Date(Date.now() + 6000).toISOString();
   const segments = await Promise.all(
     [1, 2, 3].map((i) =>
       i === 2
@@ -60,7 +61,7 @@ t.test('three segments merged equal one process, exactly', async (t) => {
   for (const raw of raws)
     t.ok(
       Math.abs(raw.snapshot.startedAt - Date.parse(startAt)) < 250,
-      'dispatch began at --start-at',
+      `dispatch began at --start-at (${raw.snapshot.startedAt - Date.parse(startAt)} ms off)`,
     );
 
   const merged = await runCli(
