@@ -30,6 +30,10 @@ interface JsonResult {
 
 const json = (r: { stdout: string }): JsonResult => JSON.parse(r.stdout) as JsonResult;
 
+/** checks.by_name when every named check passed `times` times and never failed. */
+const passedAll = (times: number, ...names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { passes: times, fails: 0 }]));
+
 async function target(t: Test): Promise<TargetServer> {
   const server = await startTargetServer();
   t.teardown(() => server.close());
@@ -44,7 +48,7 @@ function run(args: readonly string[]): Promise<CliResult> {
 /** A fixture scenario against `server`, `requests` iterations on `concurrency` virtual users. */
 function runFixture(
   file: string,
-  server: TargetServer,
+  server: Pick<TargetServer, 'url'>,
   requests: number,
   concurrency: number,
   ...extra: string[]
@@ -78,12 +82,16 @@ t.test('a scripted flow gives the same totals as the equivalent YAML', async (t)
   const byName = (r: JsonResult) =>
     Object.fromEntries(r.endpoints.map((e) => [e.name, [e.requests, e.failures]]));
   t.same(byName(b), byName(a));
-  t.same(b.checks?.by_name, {
-    'me is 200': { passes: 10, fails: 0 },
-    'the response as the script sees it': { passes: 10, fails: 0 },
-    'the response stringifies with its fields': { passes: 10, fails: 0 },
-    'the status cannot be changed': { passes: 10, fails: 0 },
-  });
+  t.same(
+    b.checks?.by_name,
+    passedAll(
+      10,
+      'me is 200',
+      'the response as the script sees it',
+      'the response stringifies with its fields',
+      'the status cannot be changed',
+    ),
+  );
 });
 
 t.test(
@@ -98,20 +106,17 @@ t.test(
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.teardown(() => server.close());
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const result = await run([
-      '--scenario',
-      join(FIXTURES, 'headers.ts'),
-      '--target',
-      url,
-      '-n',
-      '2',
-    ]);
+    const result = await runFixture('headers.ts', { url }, 2, 1);
     t.equal(result.code, 0, result.stderr);
-    t.same(json(result).checks?.by_name, {
-      'a repeated header is joined by ", "': { passes: 2, fails: 0 },
-      'a header named __proto__ is a plain key': { passes: 2, fails: 0 },
-      'names are lower case': { passes: 2, fails: 0 },
-    });
+    t.same(
+      json(result).checks?.by_name,
+      passedAll(
+        2,
+        'a repeated header is joined by ", "',
+        'a header named __proto__ is a plain key',
+        'names are lower case',
+      ),
+    );
   },
 );
 
@@ -124,10 +129,14 @@ t.test(
     const out = json(result);
     t.equal(out.total, 12, 'four requests sent per iteration; the refused one never was');
     t.same(out.status_codes, { '200': 9, '503': 3 });
-    t.same(out.checks?.by_name, {
-      'calls made together each get their own response': { passes: 3, fails: 0 },
-      'a refused call does not hold up the next': { passes: 3, fails: 0 },
-    });
+    t.same(
+      out.checks?.by_name,
+      passedAll(
+        3,
+        'calls made together each get their own response',
+        'a refused call does not hold up the next',
+      ),
+    );
   },
 );
 
@@ -348,10 +357,7 @@ t.test(
     const r = JSON.parse(result.stdout) as JsonResult & {
       websocket?: { sessions: number; msgs_sent: number; msgs_received: number };
     };
-    t.same(r.checks?.by_name, {
-      'session ok': { passes: 3, fails: 0 },
-      'refused handshake': { passes: 3, fails: 0 },
-    });
+    t.same(r.checks?.by_name, passedAll(3, 'session ok', 'refused handshake'));
     t.match(r.websocket, { sessions: 6, msgs_sent: 6, msgs_received: 6 });
     t.same(r.status_codes, { '101': 3, '400': 3 });
     t.same(r.errors, { ws_handshake: 3 });
