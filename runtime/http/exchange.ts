@@ -1,13 +1,15 @@
 /**
  * One HTTP exchange at a time for one virtual user: an undici dispatch handler reused for every
- * request (STYLE.md rule 8: no per-request closures or objects beyond the promise). It uses the
+ * request (STYLE.md rule 8: no per-request closures or objects). It uses the
  * handler interface undici's Client core speaks natively (onConnect/onHeaders/onData/onComplete/
  * onError); the newer onRequestStart interface is wrapped by undici in an adapter that parses the
  * headers into an object on every response, which this path does not need.
  *
  * The body is read fully and counted, but kept only up to `keepBytes` (for extractors). Nothing is
- * decompressed: dispatch() hands over the bytes as sent. Errors resolve the promise (they are data
- * here: `error` is set) so the caller needs no try/catch on the hot path.
+ * decompressed: dispatch() hands over the bytes as sent. Completion calls the caller's callback,
+ * not a promise: a promise per request, and the await behind it, cost about a tenth of the
+ * throughput (docs/performance.md). Errors complete it too (they are data here: `error` is set),
+ * so the caller needs no try/catch on the hot path.
  */
 import type { Dispatcher } from 'undici';
 
@@ -25,8 +27,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #done: (() => void) | null = null;
   #pendingAbort: Error | null = null;
 
-  /** Resets for a new request; the promise resolves when it completes or fails. */
-  start(keepBytes: number, keepHeaders: boolean): Promise<void> {
+  /**
+   * Resets for a new request; `done` is called once, when it completes or fails. It may be called
+   * during dispatch() itself (undici fails an invalid request at once), so the caller must be ready.
+   */
+  start(keepBytes: number, keepHeaders: boolean, done: () => void): void {
     this.status = 0;
     this.bytesIn = 0;
     this.error = undefined;
@@ -37,9 +42,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.#keepHeaders = keepHeaders;
     this.#abort = null;
     this.#pendingAbort = null;
-    return new Promise((resolve) => {
-      this.#done = resolve;
-    });
+    this.#done = done;
   }
 
   /** Aborts the exchange in flight (deadline or hard stop); the reason becomes `error`. */

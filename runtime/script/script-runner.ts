@@ -7,6 +7,7 @@
  * once through onError, with the position in the .ts source.
  */
 import type { ErrorKind } from '../failure/error-kind.js';
+import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
 import { ScriptOps, type ScriptOpsDeps, type ScriptUser } from './script-ops.js';
@@ -55,7 +56,11 @@ export class ScriptRunner {
   }
 
   /** One permit: one call of the scenario's default export. */
-  async run(vu: VirtualUser, intendedUs: number): Promise<void> {
+  run(vu: VirtualUser, intendedUs: number, callbacks: IterationCallbacks): void {
+    this.#run(vu, intendedUs).then(callbacks.ended, callbacks.failed);
+  }
+
+  async #run(vu: VirtualUser, intendedUs: number): Promise<void> {
     this.deps.recorder.recordIteration();
     vu.iteration++;
     let user = this.#users.get(vu.id);

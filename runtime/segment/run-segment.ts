@@ -173,17 +173,52 @@ export async function runSegment(
 /** What workers run: the YAML scenario graph's iterations, or a TypeScript scenario's. */
 type Iterations = Pick<IterationRunner, 'setup' | 'run'>;
 
-async function work(vu: VirtualUser, runner: Iterations, source: PermitSource): Promise<void> {
-  vu.busy = true;
-  await runner.setup(vu);
-  for (;;) {
-    vu.busy = false;
-    const taken = source.take();
-    const intended = typeof taken === 'number' ? taken : await taken;
-    if (intended === DONE) return;
+/**
+ * One worker: takes permits and runs iterations until the source says DONE; rejects when an
+ * iteration fails on a bug. Callbacks, not an async loop, for the reason iteration.ts gives. An
+ * iteration that ends before run() returns (nothing was sent) lets the event loop turn before
+ * the next one, so a worker whose every iteration ends at once cannot starve the timers that
+ * stop the run.
+ */
+function work(vu: VirtualUser, runner: Iterations, source: PermitSource): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail: (error: unknown) => void = reject;
+    let running = false;
+    let endedEarly = false;
+    const begin = (intended: number): void => {
+      if (intended === DONE) {
+        resolve();
+        return;
+      }
+      vu.busy = true;
+      running = true;
+      endedEarly = false;
+      try {
+        runner.run(vu, intended, callbacks);
+      } catch (error) {
+        fail(error);
+        return;
+      } finally {
+        running = false;
+      }
+      if (endedEarly) setImmediate(next);
+    };
+    const next = (): void => {
+      vu.busy = false;
+      const taken = source.take();
+      if (typeof taken === 'number') begin(taken);
+      else taken.then(begin, fail);
+    };
+    const callbacks = {
+      ended: (): void => {
+        if (running) endedEarly = true;
+        else next();
+      },
+      failed: fail,
+    };
     vu.busy = true;
-    await runner.run(vu, intended);
-  }
+    runner.setup(vu).then(next, fail);
+  });
 }
 
 interface Dispatch {

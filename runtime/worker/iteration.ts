@@ -5,11 +5,15 @@
  * A permit is one logical request: retries are counted apart and the latency recorded is the
  * final attempt's (service time), while the intended-time latency runs from the permit's
  * scheduled time to the final completion.
+ *
+ * The path is written with callbacks, not async functions: each level of async function costs a
+ * promise and a microtask per request, and four of them cost more than a tenth of the
+ * throughput (docs/performance.md). Each virtual user's place (the iteration's steps, the request
+ * in flight) lives in a Cursor reused for every request, with its callbacks bound once.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetryPlan } from '../../dsl/plan/plan.js';
 import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
-import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
+import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
 import { classifyError, classifyStatus, type ErrorKind } from '../failure/error-kind.js';
 import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
@@ -58,17 +62,79 @@ export interface IterationDeps {
   readonly picks: Random;
 }
 
+/** Called when an iteration is over, and when one failed on a bug (it then ends the worker). */
+export interface IterationCallbacks {
+  readonly ended: () => void;
+  readonly failed: (error: unknown) => void;
+}
+
+/** Called when a logical request is over: true when it succeeded. */
+type RequestDone = (ok: boolean) => void;
+
+/** One virtual user's place in its iteration and in its request in flight. */
+class Cursor {
+  /** The iteration: endpoint indexes in order, the next one, the permit's intended time. */
+  steps: readonly number[] = [];
+  next = 0;
+  intendedUs = NO_INTENDED_TIME;
+  iteration: IterationCallbacks | undefined;
+  /** The logical request in flight. */
+  compiled: CompiledRequest | undefined;
+  index = 0;
+  requestIntendedUs = NO_INTENDED_TIME;
+  authorization: string | undefined;
+  bytesOut = 0;
+  attempt = 0;
+  startUs = 0;
+  endUs = 0;
+  kind: ErrorKind | undefined;
+  done: RequestDone = () => undefined;
+  fail: (error: unknown) => void = () => undefined;
+  /** True while undici's dispatch() runs (it may fail the request before it returns). */
+  dispatching = false;
+  /** Bound once: the exchange's completion, the end of a step, the end of a retry's backoff. */
+  readonly exchanged: () => void;
+  readonly #resumed: () => void;
+  readonly stepDone: RequestDone;
+  readonly backedOff: () => void;
+
+  constructor(
+    readonly vu: VirtualUser,
+    runner: IterationRunner,
+    onExchange: (cursor: Cursor) => void,
+    onStep: (cursor: Cursor) => void,
+    onBackoff: (cursor: Cursor) => void,
+  ) {
+    this.#resumed = () => runner.guard(this, onExchange);
+    // The next request is dispatched from the completion callback, which undici allows after a
+    // response but not during dispatch() or from its error path (which asserts that the queue
+    // it fails stays empty): after an error, the worker goes on in the next turn.
+    this.exchanged = () => {
+      if (this.dispatching || vu.exchange.error !== undefined) setImmediate(this.#resumed);
+      else this.#resumed();
+    };
+    this.stepDone = () => onStep(this);
+    this.backedOff = () => runner.guard(this, onBackoff);
+  }
+}
+
 /** Runs setup steps and iterations for the workers of one segment. */
 export class IterationRunner {
-  constructor(private readonly deps: IterationDeps) {}
+  readonly #cursors = new Map<VirtualUser, Cursor>();
+  /** A single endpoint's one-step list, by endpoint index. */
+  readonly #single: readonly (readonly number[])[];
+
+  constructor(private readonly deps: IterationDeps) {
+    this.#single = deps.requests.map((_, i) => [i]);
+  }
 
   /** The setup endpoints, once per worker, in order. */
   async setup(vu: VirtualUser): Promise<void> {
     for (const index of this.deps.graph.setup) await this.request(vu, index, NO_INTENDED_TIME);
   }
 
-  /** One permit. */
-  async run(vu: VirtualUser, intendedUs: number): Promise<void> {
+  /** One permit; `callbacks.ended` is called when its iteration is over (perhaps before this returns). */
+  run(vu: VirtualUser, intendedUs: number, callbacks: IterationCallbacks): void {
     const { graph, recorder, feeder } = this.deps;
     recorder.recordIteration();
     vu.iteration++;
@@ -76,6 +142,7 @@ export class IterationRunner {
       const record = feeder.next();
       if (record === undefined) {
         this.deps.onFeederExhausted();
+        callbacks.ended();
         return;
       }
       vu.vars.merge(record);
@@ -84,106 +151,233 @@ export class IterationRunner {
       graph.picks.items.length === 1
         ? graph.picks.items[0]!
         : weightedPick(graph.picks, this.deps.picks);
-    if (item.kind === 'endpoint') {
-      await this.request(vu, item.index, intendedUs);
-      return;
-    }
-    const steps = graph.flows[item.index]!.steps;
-    for (let i = 0; i < steps.length; i++)
-      await this.request(vu, steps[i]!, i === 0 ? intendedUs : NO_INTENDED_TIME);
+    const cursor = this.#cursor(vu);
+    cursor.steps =
+      item.kind === 'endpoint' ? this.#single[item.index]! : graph.flows[item.index]!.steps;
+    cursor.next = 0;
+    cursor.intendedUs = intendedUs;
+    cursor.iteration = callbacks;
+    this.#step(cursor);
   }
 
   /** One logical request (with its retries); true when it succeeded. */
-  async request(vu: VirtualUser, index: number, intendedUs: number): Promise<boolean> {
-    const compiled = this.deps.requests[index]!;
-    vu.vars.begin();
-    if (compiled.endpoint.protocol === 'ws')
-      return this.deps.ws === undefined
-        ? this.#unsent(index, 'invalid_request')
-        : (await this.deps.ws(vu, index, intendedUs)).ok;
-    return this.send(vu, compiled, index, intendedUs);
+  request(vu: VirtualUser, index: number, intendedUs: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#request(this.#cursor(vu), index, intendedUs, resolve, reject);
+    });
   }
 
   /**
    * Sends an HTTP request (auth injection, one deadline per attempt, retries) and records it
    * under endpoint `index`; true when it succeeded. The exchange keeps the response for the
-   * caller (extractors here, a TypeScript scenario's response object).
+   * caller (a TypeScript scenario's response object).
    */
-  async send(
+  send(
     vu: VirtualUser,
     compiled: CompiledRequest,
     index: number,
     intendedUs: number,
   ): Promise<boolean> {
-    const { recorder, now } = this.deps;
-    const endpoint = compiled.endpoint;
-    let authorization: string | undefined;
-    if (this.deps.auth !== undefined) {
-      const value = this.deps.auth.authorization(vu.vars, vu.random);
-      const resolved = typeof value === 'object' ? await value : value;
-      // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
-      if (resolved === NO_TOKEN) return false;
-      authorization = resolved;
-    }
-    const bytesOut = compiled.fill(vu.options, vu.vars, vu.random, authorization);
-    if (bytesOut < 0) return this.#unsent(index, 'missing_variable');
-    this.deps.budget?.deposit();
-    for (let attempt = 1; ; attempt++) {
-      const start = now();
-      vu.deadlineUs = start + endpoint.timeoutMs * 1000;
-      const done = vu.exchange.start(compiled.keepBody, compiled.keepHeaders);
-      vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
-      await done;
-      const end = now();
-      vu.deadlineUs = 0;
-      const exchange = vu.exchange;
-      const kind =
-        exchange.error !== undefined
-          ? classifyError(exchange.error)
-          : classifyStatus(exchange.status);
-      if (kind !== undefined && this.#shouldRetry(kind, exchange.status, attempt, end)) {
-        await sleep(
-          backoffMs(
-            attempt,
-            this.deps.retry!.backoffMs,
-            this.deps.retry!.maxBackoffMs,
-            this.deps.retry!.jitter,
-            vu.random,
-          ),
-        );
-        if (authorization === undefined || (await this.#reauthorize(vu, compiled))) {
-          recorder.recordRetry();
-          continue;
-        }
-      }
-      recorder.recordRequest(
-        index,
-        exchange.status,
-        kind,
-        start,
-        end,
-        intendedUs,
-        exchange.bytesIn,
-        bytesOut,
-      );
-      if (kind === undefined && endpoint.extract.length > 0) {
-        runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
-      }
-      return kind === undefined;
+    return new Promise((resolve, reject) => {
+      const cursor = this.#cursor(vu);
+      cursor.done = resolve;
+      cursor.fail = reject;
+      this.#send(cursor, compiled, index, intendedUs);
+    });
+  }
+
+  /** Runs a callback of the request path; a throw (a bug) fails the request's caller. */
+  guard(cursor: Cursor, step: (cursor: Cursor) => void): void {
+    try {
+      step(cursor);
+    } catch (error) {
+      cursor.fail(error);
     }
   }
 
+  #cursor(vu: VirtualUser): Cursor {
+    let cursor = this.#cursors.get(vu);
+    if (cursor === undefined) {
+      cursor = new Cursor(
+        vu,
+        this,
+        (c) => this.#exchanged(c),
+        (c) => this.#step(c),
+        (c) => this.#backedOff(c),
+      );
+      this.#cursors.set(vu, cursor);
+    }
+    return cursor;
+  }
+
+  /** The iteration's next request, or its end. */
+  #step(cursor: Cursor): void {
+    const callbacks = cursor.iteration!;
+    if (cursor.next === cursor.steps.length) {
+      cursor.iteration = undefined;
+      callbacks.ended();
+      return;
+    }
+    const intendedUs = cursor.next === 0 ? cursor.intendedUs : NO_INTENDED_TIME;
+    const index = cursor.steps[cursor.next++]!;
+    this.#request(cursor, index, intendedUs, cursor.stepDone, callbacks.failed);
+  }
+
+  #request(
+    cursor: Cursor,
+    index: number,
+    intendedUs: number,
+    done: RequestDone,
+    fail: (error: unknown) => void,
+  ): void {
+    const compiled = this.deps.requests[index]!;
+    cursor.vu.vars.begin();
+    cursor.done = done;
+    cursor.fail = fail;
+    if (compiled.endpoint.protocol !== 'ws') {
+      this.#send(cursor, compiled, index, intendedUs);
+    } else if (this.deps.ws === undefined) {
+      done(this.#unsent(index, 'invalid_request'));
+    } else {
+      this.deps
+        .ws(cursor.vu, index, intendedUs)
+        .then((outcome) => this.guard(cursor, (c) => c.done(outcome.ok)), fail);
+    }
+  }
+
+  /** Authorization first: the OAuth 2.0 provider may have to wait for a token. */
+  #send(cursor: Cursor, compiled: CompiledRequest, index: number, intendedUs: number): void {
+    cursor.compiled = compiled;
+    cursor.index = index;
+    cursor.requestIntendedUs = intendedUs;
+    cursor.attempt = 0;
+    const auth = this.deps.auth;
+    if (auth === undefined) {
+      this.#authorized(cursor, undefined);
+      return;
+    }
+    const value = auth.authorization(cursor.vu.vars, cursor.vu.random);
+    if (typeof value !== 'object') this.#authorized(cursor, value);
+    else
+      value.then(
+        (resolved) => this.guard(cursor, (c) => this.#authorized(c, resolved)),
+        cursor.fail,
+      );
+  }
+
+  #authorized(cursor: Cursor, authorization: Authorization): void {
+    // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
+    if (authorization === NO_TOKEN) {
+      cursor.done(false);
+      return;
+    }
+    const { vu, compiled } = cursor;
+    cursor.authorization = authorization;
+    cursor.bytesOut = compiled!.fill(vu.options, vu.vars, vu.random, authorization);
+    if (cursor.bytesOut < 0) {
+      cursor.done(this.#unsent(cursor.index, 'missing_variable'));
+      return;
+    }
+    this.deps.budget?.deposit();
+    this.#attempt(cursor);
+  }
+
+  /** One attempt under its own deadline. */
+  #attempt(cursor: Cursor): void {
+    const { vu, compiled } = cursor;
+    const endpoint = compiled!.endpoint;
+    cursor.attempt++;
+    cursor.startUs = this.deps.now();
+    vu.deadlineUs = cursor.startUs + endpoint.timeoutMs * 1000;
+    vu.exchange.start(compiled!.keepBody, compiled!.keepHeaders, cursor.exchanged);
+    cursor.dispatching = true;
+    try {
+      vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
+    } finally {
+      cursor.dispatching = false;
+    }
+  }
+
+  /** An attempt is over: retry it after a backoff, or record the request. */
+  #exchanged(cursor: Cursor): void {
+    const { vu } = cursor;
+    cursor.endUs = this.deps.now();
+    vu.deadlineUs = 0;
+    const exchange = vu.exchange;
+    cursor.kind =
+      exchange.error !== undefined
+        ? classifyError(exchange.error)
+        : classifyStatus(exchange.status);
+    if (
+      cursor.kind !== undefined &&
+      this.#shouldRetry(cursor.kind, exchange.status, cursor.attempt, cursor.endUs)
+    ) {
+      const retry = this.deps.retry!;
+      const waitMs = backoffMs(
+        cursor.attempt,
+        retry.backoffMs,
+        retry.maxBackoffMs,
+        retry.jitter,
+        vu.random,
+      );
+      setTimeout(cursor.backedOff, waitMs);
+      return;
+    }
+    this.#record(cursor);
+  }
+
   /**
-   * Before a retry: the current Authorization value (the token may have been renewed during the
-   * backoff, and an expired one must not be sent); false when there is none (the failed attempt
-   * then stands as the request's result).
+   * After a retry's backoff: with auth, the current Authorization value (the token may have been
+   * renewed during the backoff, and an expired one must not be sent). When there is none, the
+   * failed attempt stands as the request's result.
    */
-  async #reauthorize(vu: VirtualUser, compiled: CompiledRequest): Promise<boolean> {
-    const value = this.deps.auth!.authorization(vu.vars, vu.random);
-    const resolved = typeof value === 'object' ? await value : value;
-    if (typeof resolved !== 'string') return false;
-    compiled.replaceAuthorization(vu.options, resolved);
-    return true;
+  #backedOff(cursor: Cursor): void {
+    if (cursor.authorization === undefined) {
+      this.#retry(cursor);
+      return;
+    }
+    const value = this.deps.auth!.authorization(cursor.vu.vars, cursor.vu.random);
+    if (typeof value !== 'object') this.#reauthorized(cursor, value);
+    else
+      value.then(
+        (resolved) => this.guard(cursor, (c) => this.#reauthorized(c, resolved)),
+        cursor.fail,
+      );
+  }
+
+  #reauthorized(cursor: Cursor, value: Authorization): void {
+    if (typeof value !== 'string') {
+      this.#record(cursor);
+      return;
+    }
+    cursor.compiled!.replaceAuthorization(cursor.vu.options, value);
+    this.#retry(cursor);
+  }
+
+  #retry(cursor: Cursor): void {
+    this.deps.recorder.recordRetry();
+    this.#attempt(cursor);
+  }
+
+  /** The final attempt's outcome is the request's: record it and run the extractors. */
+  #record(cursor: Cursor): void {
+    const { vu, kind } = cursor;
+    const endpoint = cursor.compiled!.endpoint;
+    const exchange = vu.exchange;
+    this.deps.recorder.recordRequest(
+      cursor.index,
+      exchange.status,
+      kind,
+      cursor.startUs,
+      cursor.endUs,
+      cursor.requestIntendedUs,
+      exchange.bytesIn,
+      cursor.bytesOut,
+    );
+    if (kind === undefined && endpoint.extract.length > 0) {
+      runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
+    }
+    cursor.done(kind === undefined);
   }
 
   #shouldRetry(kind: ErrorKind, status: number, attempt: number, nowUs: number): boolean {

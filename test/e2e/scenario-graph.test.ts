@@ -151,6 +151,25 @@ t.test('a placeholder with no value fails that request as missing_variable, unse
   t.match(result.stderr, /\{\{never\}\} can never be filled/, 'validation warned about it');
 });
 
+t.test('a timed run whose every request is unsent still ends on time', async (t) => {
+  const target = await recorder(t);
+  const dir = t.testdir({
+    'load.yaml': `target: ${target.url}\nduration: 1s\nconcurrency: 2\nendpoints: [{ url: "/x/{{never}}" }]\n`,
+  });
+  // Nothing is ever sent, so every iteration ends before the worker yields; the workers must
+  // still let the timer that ends the run fire (before, they spun until killed).
+  const result = await runCli(['run', 'load.yaml', '--json-output'], {
+    cwd: dir,
+    killAfterMs: 20_000,
+  });
+  t.equal(result.signal, null, 'the run ended by itself, not by the safety kill');
+  t.equal(result.code, 0);
+  const json = JSON.parse(result.stdout) as { errors: Record<string, number>; total: number };
+  t.ok(json.total > 0, `requests were counted (${json.total})`);
+  t.same(Object.keys(json.errors), ['missing_variable']);
+  t.equal(target.seen.length, 0, 'nothing was sent');
+});
+
 t.test('thresholds filter by endpoint', async (t) => {
   const server = await startTargetServer();
   t.teardown(() => server.close());
