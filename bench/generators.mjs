@@ -1,6 +1,7 @@
-// The load generators compared: barrage, autocannon, wrk. Each returns
+// The load generators compared: barrage, autocannon, wrk, and the bare undici loop. Each returns
 // { tool, rps, p50, p99, cpuSeconds, maxRssMb } for the same target, concurrency and duration.
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { BIN, has, measure } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
@@ -65,6 +66,25 @@ export async function runAutocannon({ url, concurrency, seconds, core }) {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    cpuSeconds: run.cpuSeconds,
+    maxRssMb: run.maxRssMb,
+  };
+}
+
+/** bench/undici-loop.mjs: undici's `Client.dispatch()` with nothing else (no latency figures). */
+export async function runUndiciLoop({ url, concurrency, seconds, core }) {
+  const script = fileURLToPath(new URL('./undici-loop.mjs', import.meta.url));
+  const run = await measure(core, process.execPath, [
+    script,
+    url,
+    String(concurrency),
+    String(seconds),
+  ]);
+  return {
+    tool: 'undici dispatch() loop',
+    rps: JSON.parse(run.stdout).rps,
+    p50: undefined,
+    p99: undefined,
     cpuSeconds: run.cpuSeconds,
     maxRssMb: run.maxRssMb,
   };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
 import { fileURLToPath } from 'node:url';
-import { runAutocannon, runBarrage, runWrk } from './generators.mjs';
+import { runAutocannon, runBarrage, runUndiciLoop, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
 
@@ -39,6 +39,8 @@ async function throughput() {
     const rows = [await runBarrage(options), await runAutocannon(options)];
     const wrk = await runWrk(options);
     if (wrk !== undefined) rows.push(wrk);
+    // The ceiling of barrage's HTTP path: what undici does with nothing recorded around it.
+    rows.push(await runUndiciLoop(options));
     // Two threads need two cores: this row's generator is not pinned (it shares the target's core).
     rows.push(await runBarrage({ ...options, core: undefined, threads: 2 }));
     const autocannon = rows[1].rps;

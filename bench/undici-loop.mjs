@@ -1,0 +1,40 @@
+// The ceiling of the HTTP path barrage uses: `concurrency` undici Clients, each dispatching its
+// next GET from the handler's onComplete, recording nothing. Prints { rps } as JSON.
+// Usage: node bench/undici-loop.mjs URL CONCURRENCY SECONDS
+import { performance } from 'node:perf_hooks';
+import { Client } from 'undici';
+
+const [url, concurrency, seconds] = [
+  new URL(process.argv[2]),
+  Number(process.argv[3]),
+  Number(process.argv[4]),
+];
+let completed = 0;
+let running = true;
+
+function user() {
+  const client = new Client(url.origin, { pipelining: 1 });
+  const options = { path: url.pathname, method: 'GET' };
+  const handler = {
+    onConnect() {},
+    onHeaders: () => true,
+    onData: () => true,
+    onComplete() {
+      completed++;
+      if (running) client.dispatch(options, handler);
+    },
+    onError(error) {
+      console.error(error.message);
+      process.exit(1);
+    },
+  };
+  client.dispatch(options, handler);
+}
+
+for (let i = 0; i < concurrency; i++) user();
+const start = performance.now();
+setTimeout(() => {
+  running = false;
+  console.log(JSON.stringify({ rps: completed / ((performance.now() - start) / 1000) }));
+  process.exit(0);
+}, seconds * 1000);
