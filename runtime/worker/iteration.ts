@@ -133,7 +133,10 @@ export class IterationRunner {
     for (const index of this.deps.graph.setup) await this.request(vu, index, NO_INTENDED_TIME);
   }
 
-  /** One permit; `callbacks.ended` is called when its iteration is over (perhaps before this returns). */
+  /**
+   * One permit; `callbacks.ended` is called when its iteration is over, which may be before this
+   * returns (nothing was sent).
+   */
   run(vu: VirtualUser, intendedUs: number, callbacks: IterationCallbacks): void {
     const { graph, recorder, feeder } = this.deps;
     recorder.recordIteration();
