@@ -90,8 +90,6 @@ class Cursor {
   kind: ErrorKind | undefined;
   done: RequestDone = () => undefined;
   fail: (error: unknown) => void = () => undefined;
-  /** True while undici's dispatch() runs (it may fail the request before it returns). */
-  dispatching = false;
   /** Bound once: the exchange's completion, the end of a step, the end of a retry's backoff. */
   readonly exchanged: () => void;
   readonly #resumed: () => void;
@@ -106,11 +104,12 @@ class Cursor {
     onBackoff: (cursor: Cursor) => void,
   ) {
     this.#resumed = () => runner.guard(this, onExchange);
-    // The next request is dispatched from the completion callback, which undici allows after a
-    // response but not during dispatch() or from its error path (which asserts that the queue
-    // it fails stays empty): after an error, the worker goes on in the next turn.
+    // The next request is dispatched from the completion callback. undici allows that after a
+    // response, but not from its error path, which may run inside dispatch() itself (a refused
+    // header) or assert that the queue it fails stays empty (a refused connection): after an
+    // error, the worker goes on in the next turn.
     this.exchanged = () => {
-      if (this.dispatching || vu.exchange.error !== undefined) setImmediate(this.#resumed);
+      if (vu.exchange.error !== undefined) setImmediate(this.#resumed);
       else this.#resumed();
     };
     this.stepDone = () => onStep(this);
@@ -293,12 +292,7 @@ export class IterationRunner {
     cursor.startUs = this.deps.now();
     vu.deadlineUs = cursor.startUs + endpoint.timeoutMs * 1000;
     vu.exchange.start(compiled!.keepBody, compiled!.keepHeaders, cursor.exchanged);
-    cursor.dispatching = true;
-    try {
-      vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
-    } finally {
-      cursor.dispatching = false;
-    }
+    vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
   }
 
   /** An attempt is over: retry it after a backoff, or record the request. */

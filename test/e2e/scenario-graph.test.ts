@@ -170,6 +170,33 @@ t.test('a timed run whose every request is unsent still ends on time', async (t)
   t.equal(target.seen.length, 0, 'nothing was sent');
 });
 
+t.test('a header value undici refuses fails as invalid_request, and the run goes on', async (t) => {
+  // undici refuses the request inside dispatch() itself; the worker must go on in a later turn.
+  const target = await recorder(t);
+  const records = JSON.stringify([{ name: 'bad\nvalue' }, { name: 'good' }]);
+  const result = await run(
+    t,
+    `target: ${target.url}\nrequests: 6\nconcurrency: 1\nfeeder: { file: users.json }\nendpoints: [{ url: /a, headers: { X-Name: "{{name}}" } }]\n`,
+    { 'users.json': records },
+  );
+  t.equal(result.total, 6);
+  t.same(result.errors, { invalid_request: 3 }, 'each request with the bad value failed');
+  t.equal(target.seen.length, 3, 'the others were sent');
+
+  const dir = t.testdir({
+    'load.yaml': `target: ${target.url}\nduration: 1s\nconcurrency: 2\nfeeder: { file: users.json }\nendpoints: [{ url: /a, headers: { X-Name: "{{name}}" } }]\n`,
+    'users.json': JSON.stringify([{ name: 'bad\nvalue' }]),
+  });
+  const timed = await runCli(['run', 'load.yaml', '--json-output'], {
+    cwd: dir,
+    killAfterMs: 20_000,
+  });
+  t.equal(timed.signal, null, 'a timed run whose every request is refused ends by itself');
+  const json = JSON.parse(timed.stdout) as { errors: Record<string, number>; total: number };
+  t.ok(json.total > 0, `requests were counted (${json.total})`);
+  t.same(Object.keys(json.errors), ['invalid_request']);
+});
+
 t.test('thresholds filter by endpoint', async (t) => {
   const server = await startTargetServer();
   t.teardown(() => server.close());
