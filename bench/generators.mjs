@@ -90,6 +90,13 @@ export async function runUndiciLoop({ url, concurrency, seconds, core }) {
   };
 }
 
+/** bench/undici-paced.mjs: bare undici Clients at a fixed rate, paced by a timer; { p50 }. */
+export async function runUndiciPaced({ url, rate, seconds, core }) {
+  const script = fileURLToPath(new URL('./undici-paced.mjs', import.meta.url));
+  const run = await measure(core, process.execPath, [script, url, String(rate), String(seconds)]);
+  return { p50: JSON.parse(run.stdout).p50_ms };
+}
+
 /** wrk with one thread, when installed. */
 export async function runWrk({ url, concurrency, seconds, core }) {
   if (!has('wrk')) return undefined;
