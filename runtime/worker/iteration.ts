@@ -253,21 +253,21 @@ export class IterationRunner {
     cursor.index = index;
     cursor.requestIntendedUs = intendedUs;
     cursor.attempt = 0;
-    const auth = this.deps.auth;
-    if (auth === undefined) {
-      this.#authorized(cursor, undefined);
-      return;
-    }
-    const value = auth.authorization(cursor.vu.vars, cursor.vu.random);
-    if (typeof value !== 'object') this.#authorized(cursor, value);
-    else
-      value.then(
-        (resolved) => this.guard(cursor, (c) => this.#authorized(c, resolved)),
-        cursor.fail,
-      );
+    if (this.deps.auth === undefined) this.#authorized(cursor, undefined);
+    else this.#authorize(cursor, this.#authorized);
   }
 
-  #authorized(cursor: Cursor, authorization: Authorization): void {
+  /**
+   * The auth provider's value for the cursor's user, passed to `next` at once, or once the
+   * provider has it (the OAuth 2.0 provider may have to wait for a token).
+   */
+  #authorize(cursor: Cursor, next: (cursor: Cursor, value: Authorization) => void): void {
+    const value = this.deps.auth!.authorization(cursor.vu.vars, cursor.vu.random);
+    if (typeof value !== 'object') next(cursor, value);
+    else value.then((resolved) => this.guard(cursor, (c) => next(c, resolved)), cursor.fail);
+  }
+
+  readonly #authorized = (cursor: Cursor, authorization: Authorization): void => {
     // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
     if (authorization === NO_TOKEN) {
       cursor.done(false);
@@ -282,7 +282,7 @@ export class IterationRunner {
     }
     this.deps.budget?.deposit();
     this.#attempt(cursor);
-  }
+  };
 
   /** One attempt under its own deadline. */
   #attempt(cursor: Cursor): void {
@@ -333,23 +333,17 @@ export class IterationRunner {
       this.#retry(cursor);
       return;
     }
-    const value = this.deps.auth!.authorization(cursor.vu.vars, cursor.vu.random);
-    if (typeof value !== 'object') this.#reauthorized(cursor, value);
-    else
-      value.then(
-        (resolved) => this.guard(cursor, (c) => this.#reauthorized(c, resolved)),
-        cursor.fail,
-      );
+    this.#authorize(cursor, this.#reauthorized);
   }
 
-  #reauthorized(cursor: Cursor, value: Authorization): void {
+  readonly #reauthorized = (cursor: Cursor, value: Authorization): void => {
     if (typeof value !== 'string') {
       this.#record(cursor);
       return;
     }
     cursor.compiled!.replaceAuthorization(cursor.vu.options, value);
     this.#retry(cursor);
-  }
+  };
 
   #retry(cursor: Cursor): void {
     this.deps.recorder.recordRetry();
