@@ -36,7 +36,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.bytesIn = 0;
     this.error = undefined;
     this.headers = null;
-    this.#chunks = [];
+    // A new list only when the last one was used: callers read it before the next start().
+    if (this.#chunks.length !== 0) this.#chunks = [];
     this.#kept = 0;
     this.#keepBytes = keepBytes;
     this.#keepHeaders = keepHeaders;
@@ -56,6 +57,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
   body(): string | undefined {
     if (this.#chunks.length === 0) return this.#keepBytes > 0 ? '' : undefined;
     return Buffer.concat(this.#chunks).toString('utf8');
+  }
+
+  /** The kept body's chunks, valid until the next start(). */
+  get kept(): readonly Buffer[] {
+    return this.#chunks;
   }
 
   onConnect(abort: (reason?: Error) => void): void {

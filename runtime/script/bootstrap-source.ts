@@ -7,7 +7,7 @@
  *
  * HUB_SOURCE is evaluated as a closure and returns [add, pump, take, post]:
  *   add(vu, entry)    registers a virtual user's entry function
- *   pump(records)     delivers a flat array of records [vu, kind, a, b, c] to the entries (copied
+ *   pump(records)     delivers a flat array of records [vu, kind, a, b, c, …] to the entries (copied
  *                     in: cheaper than JSON, which would escape the JSON texts they carry)
  *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take,
  *                     as JSON text ('' when there is none); it runs no code of the scenario's
@@ -23,12 +23,15 @@
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
- * It returns entry(kind, a, b, c), which takes the records the host sends:
+ * It returns entry(kind, a, b, c, d, e, f), which takes the records the host sends:
  *   RUN      (a token, b iteration)  runs an iteration
  *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
- *   RESPONSE (a id, b status, c JSON text of the rest)  an http call settled: the rest is parsed
- *            only when the script reads more than the status (parsing every response cost more
- *            than a tenth of a scripted request)
+ *   RESPONSE (a id, b status, c fields, d text, e error, f duration)  an http call settled, in
+ *            eight values where the others take five: the raw header names and values (c of
+ *            them) each followed by "\n", then the body, as one text (d); the error kind, '' for
+ *            none (e); the duration in ms (f). Only the status is read at once: the rest is
+ *            parsed when the script reads it (building every response as JSON cost about a
+ *            sixth of a scripted request)
  *   FAILED   (a id, b message)       a host operation was refused: the call throws
  *   SETUP    (a token)               runs setup()
  * and posts:
@@ -38,7 +41,8 @@
  */
 /**
  * Kinds of records: host → isolate (RUN, OK, RESPONSE, FAILED, SETUP), isolate → host (START,
- * END). Records are five values wide both ways: [vu, kind, a, b, c].
+ * END). Records are five values wide, [vu, kind, a, b, c], but RESPONSE: eight,
+ * [vu, kind, a, b, c, d, e, f].
  */
 export const RECORD = {
   RUN: 0,
@@ -49,8 +53,15 @@ export const RECORD = {
   START: 0,
   END: 1,
 } as const;
-/** Values in a record. */
+/** Values in a record (isolate → host: always). */
 export const RECORD_WIDTH = 5;
+/** Values in a RESPONSE record. */
+const RESPONSE_WIDTH = 8;
+
+/** Values in a host → isolate record of this kind. */
+export function inboundWidth(kind: number): number {
+  return kind === RECORD.RESPONSE ? RESPONSE_WIDTH : RECORD_WIDTH;
+}
 
 /** The hub's closure (see the file comment). */
 export const HUB_SOURCE = `
@@ -64,11 +75,15 @@ const add = (vu, entry) => {
   entries.set(vu, entry);
 };
 const pump = (records) => {
-  for (let i = 0; i < records.length; i += ${RECORD_WIDTH}) {
+  for (let i = 0; i < records.length; ) {
+    const kind = records[i + 1];
     const entry = entries.get(records[i]);
     try {
-      if (entry !== undefined) entry(records[i + 1], records[i + 2], records[i + 3], records[i + 4]);
+      if (entry !== undefined && kind === ${RECORD.RESPONSE})
+        entry(kind, records[i + 2], records[i + 3], records[i + 4], records[i + 5], records[i + 6], records[i + 7]);
+      else if (entry !== undefined) entry(kind, records[i + 2], records[i + 3], records[i + 4]);
     } catch {}
+    i += kind === ${RECORD.RESPONSE} ? ${RESPONSE_WIDTH} : ${RECORD_WIDTH};
   }
 };
 const take = () => {
@@ -118,30 +133,44 @@ const settle = (id, value) => {
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
-// A response: its status at once, the rest ({ headers, body, error, timings }) parsed from its
-// JSON text when first read; headers come as a flat list of lower-case names and values, and
-// repeated names are joined by ", ". The fields are getters; toJSON gives them all to
-// JSON.stringify.
+// A response: its status at once; its headers, body, error and timings built from the host's
+// text when first read. Header names and values alternate in the text, each followed by a "\\n"
+// (a header cannot hold one), and the body is the rest. Names are made lower case, and repeated
+// names joined by ", ". The fields are getters; toJSON gives them all to JSON.stringify.
 class Response {
   #status;
-  #json;
+  #fields;
+  #text;
+  #error;
+  #duration;
   #rest = undefined;
-  constructor(status, json) {
+  constructor(status, fields, text, error, duration) {
     this.#status = status;
-    this.#json = json;
+    this.#fields = fields;
+    this.#text = text;
+    this.#error = error;
+    this.#duration = duration;
   }
   #read() {
     if (this.#rest === undefined) {
-      const rest = parse(this.#json);
+      const text = this.#text;
       // No prototype: a header named __proto__ stays a plain key.
       const headers = Object.create(null);
-      for (let i = 0; i + 1 < rest.headers.length; i += 2) {
-        const [name, value] = [rest.headers[i], rest.headers[i + 1]];
+      let at = 0;
+      for (let i = 0; i + 1 < this.#fields; i += 2) {
+        const nameEnd = text.indexOf('\\n', at);
+        const valueEnd = text.indexOf('\\n', nameEnd + 1);
+        const name = text.slice(at, nameEnd).toLowerCase();
+        const value = text.slice(nameEnd + 1, valueEnd);
         headers[name] = headers[name] === undefined ? value : headers[name] + ', ' + value;
+        at = valueEnd + 1;
       }
-      rest.headers = Object.freeze(headers);
-      Object.freeze(rest.timings);
-      this.#rest = Object.freeze(rest);
+      this.#rest = Object.freeze({
+        headers: Object.freeze(headers),
+        body: text.slice(at),
+        error: this.#error === '' ? undefined : this.#error,
+        timings: Object.freeze({ duration: this.#duration }),
+      });
     }
     return this.#rest;
   }
@@ -278,11 +307,11 @@ const setupEntry = async () => {
 // eval and the Function constructor work only when the context entered last is the caller's
 // own, and the hub's pump is entered from the host (later continuations run as jobs already).
 const started = Promise.resolve();
-return (kind, a, b, c) => {
+return (kind, a, b, c, d, e, f) => {
   if (kind === ${RECORD.RUN}) {
     const data = dataJson === undefined ? undefined : parse(dataJson);
     started.then(() => runIteration(a, b, data));
-  } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c)));
+  } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f)));
   else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
   else if (kind === ${RECORD.SETUP})

@@ -19,7 +19,13 @@
  */
 import ivm from 'isolated-vm';
 import type { ScriptPlan } from '../../dsl/plan/plan.js';
-import { BOOTSTRAP_SOURCE, HUB_SOURCE, RECORD, RECORD_WIDTH } from './bootstrap-source.js';
+import {
+  BOOTSTRAP_SOURCE,
+  HUB_SOURCE,
+  inboundWidth,
+  RECORD,
+  RECORD_WIDTH,
+} from './bootstrap-source.js';
 import { BUNDLE_NAME } from './source-position.js';
 
 /** A script error as plain data. */
@@ -36,21 +42,33 @@ export type SandboxOutcome =
   | { readonly kind: 'timeout' }
   | { readonly kind: 'memory' };
 
-/** What a host operation settled with, as it crosses into the isolate. */
-export interface Settled {
-  /** The value as JSON text ('' for undefined); for an http response, all but its status. */
-  readonly json: string;
-  /** An http response's status: the script reads it without parsing the rest. */
-  readonly status?: number;
-}
+/** How a host operation settled, as it crosses into the isolate. */
+export type Settled =
+  /** A value as JSON text ('' for undefined). */
+  | { readonly kind: 'value'; readonly json: string }
+  /**
+   * An http response. The script reads its status at once and the rest only when asked:
+   * `text` is the raw header names and values (`fields` of them), each followed by "\n", then
+   * the kept body; `error` is the error kind ('' when none).
+   */
+  | {
+      readonly kind: 'response';
+      readonly status: number;
+      readonly fields: number;
+      readonly text: string;
+      readonly error: string;
+      readonly durationMs: number;
+    }
+  /** Refused: the call throws this message in the script. */
+  | { readonly kind: 'refused'; readonly message: string };
+
+/** Receives how a host operation settled. */
+export type Settle = (settled: Settled) => void;
 
 /** The host side of the API, per virtual user. */
 export interface SandboxOps {
-  /**
-   * An operation that settles later (http, ws, sleep), its arguments as JSON text; rejects with a
-   * message the script sees.
-   */
-  later(vu: number, op: string, json: string): Promise<Settled>;
+  /** An operation that settles later (http, ws, sleep), its arguments as JSON text. */
+  later(vu: number, op: string, json: string, settle: Settle): void;
   /** An operation answered at once (check, vars, feed, jsonpath); throws to the script. */
   call(vu: number, op: string, args: unknown): unknown;
 }
@@ -74,20 +92,17 @@ export interface SandboxDeps {
   readonly onStray: (failure: SandboxOutcome & { kind: 'error' }) => void;
 }
 
-/** An iteration (or setup()) running in a virtual user's context. */
-interface Active {
-  /** Which entry this is: a late END of an entry already cut must not end the next one. */
-  readonly token: number;
-  /** Reads the entry's result (its END record's JSON text). */
-  readonly read: (json: string) => SandboxOutcome;
-  inflight: number;
-  idleSinceMs: number;
-  finish(outcome: SandboxOutcome): void;
-}
-
+/** A virtual user's context, and the entry (an iteration or setup()) running in it. */
 interface VuContext {
   readonly context: ivm.Context;
-  active: Active | undefined;
+  /** Which entry runs, 0 when none: a late END of an entry already cut must not end the next. */
+  token: number;
+  /** Reads the entry's result (its END record's JSON text). */
+  read: (json: string) => SandboxOutcome;
+  done: (outcome: SandboxOutcome) => void;
+  /** Host operations of the entry in flight, and since when it has had none. */
+  inflight: number;
+  idleSinceMs: number;
 }
 
 /** The hub's functions, host side (they keep its context alive). */
@@ -106,9 +121,10 @@ export class Sandbox {
   readonly #contexts = new Map<number, VuContext>();
   readonly #watchdog: NodeJS.Timeout;
   readonly #data: string | undefined;
-  /** Records [vu, kind, a, b, c] for the next pump. */
+  /** Records for the next pump (bootstrap-source.ts). */
   #inbox: (number | string)[] = [];
   #flush: NodeJS.Immediate | undefined;
+  readonly #pumpBound = (): void => this.#pump();
   #tokens = 0;
 
   constructor(private readonly deps: SandboxDeps) {
@@ -117,21 +133,17 @@ export class Sandbox {
     this.#watchdog = setInterval(() => this.#sweep(), period);
   }
 
-  /** Runs one iteration of a virtual user. */
-  iterate(vu: number, iteration: number): Promise<SandboxOutcome> {
-    return this.#enter(vu, RECORD.RUN, iteration, (json) =>
-      json === '' ? { kind: 'ok' } : { kind: 'error', error: JSON.parse(json) as ScriptErrorInfo },
-    );
+  /**
+   * Runs one iteration of a virtual user; `done` is called once it is over, which may be before
+   * this returns (its context could not be built).
+   */
+  iterate(vu: number, iteration: number, done: (outcome: SandboxOutcome) => void): void {
+    this.#enter(vu, RECORD.RUN, iteration, readIteration, done);
   }
 
   /** Runs the scenario's setup() in a virtual user's context; its data comes back copied. */
   setup(vu: number): Promise<SandboxOutcome> {
-    return this.#enter(vu, RECORD.SETUP, 0, (json) => {
-      const result = JSON.parse(json) as { ok: boolean; data?: unknown; error?: ScriptErrorInfo };
-      return result.ok
-        ? { kind: 'ok', data: result.data }
-        : { kind: 'error', error: result.error! };
-    });
+    return new Promise((resolve) => this.#enter(vu, RECORD.SETUP, 0, readSetup, resolve));
   }
 
   /** Ends the sandbox. */
@@ -148,35 +160,35 @@ export class Sandbox {
     kind: number,
     argument: number,
     read: (json: string) => SandboxOutcome,
-  ): Promise<SandboxOutcome> {
+    done: (outcome: SandboxOutcome) => void,
+  ): void {
     let ctx: VuContext;
     try {
       ctx = this.#context(vu);
     } catch (error) {
-      return Promise.resolve(this.#failure(error, 0));
+      done(this.#failure(error, 0));
+      return;
     }
-    return new Promise((resolve) => {
-      const token = ++this.#tokens;
-      const active: Active = {
-        token,
-        read,
-        inflight: 0,
-        idleSinceMs: this.deps.nowMs(),
-        finish: (outcome) => {
-          if (ctx.active !== active) return;
-          ctx.active = undefined;
-          resolve(outcome);
-        },
-      };
-      ctx.active = active;
-      this.#send(vu, kind, token, argument);
-    });
+    const token = ++this.#tokens;
+    ctx.token = token;
+    ctx.read = read;
+    ctx.done = done;
+    ctx.inflight = 0;
+    ctx.idleSinceMs = this.deps.nowMs();
+    this.#inbox.push(vu, kind, token, argument, 0);
+    this.#schedule();
   }
 
-  /** Queues a record for the isolate; the pump runs once the event loop's turn is done. */
-  #send(vu: number, kind: number, a: number, b: number | string, c: number | string = 0): void {
-    this.#inbox.push(vu, kind, a, b, c);
-    this.#flush ??= setImmediate(() => this.#pump());
+  /** The pump runs once the event loop's turn is done. */
+  #schedule(): void {
+    this.#flush ??= setImmediate(this.#pumpBound);
+  }
+
+  /** Ends the entry running in a context, if any. */
+  #finish(ctx: VuContext, outcome: SandboxOutcome): void {
+    if (ctx.token === 0) return;
+    ctx.token = 0;
+    ctx.done(outcome);
   }
 
   /** Delivers the queued records, then starts what the scripts asked for. */
@@ -197,7 +209,7 @@ export class Sandbox {
       if (failure.kind === 'memory') return;
       if (failure.kind === 'error') this.deps.onStray(failure);
       else
-        for (let i = 0; i < records.length; i += RECORD_WIDTH)
+        for (let i = 0; i < records.length; i += inboundWidth(records[i + 1] as number))
           this.#cut(records[i] as number, failure);
     }
     let json: string;
@@ -221,7 +233,8 @@ export class Sandbox {
 
   /** Ends a virtual user's running entry, if any. */
   #cut(vu: number, outcome: SandboxOutcome): void {
-    this.#contexts.get(vu)?.active?.finish(outcome);
+    const ctx = this.#contexts.get(vu);
+    if (ctx !== undefined) this.#finish(ctx, outcome);
   }
 
   /** An error thrown by a call into the isolate that lasted `elapsedMs` (see the file comment). */
@@ -243,7 +256,7 @@ export class Sandbox {
     this.#hub = undefined;
     this.#script = undefined;
     if (this.#isolate?.isDisposed === true) this.#isolate = undefined;
-    for (const ctx of contexts) ctx.active?.finish(outcome);
+    for (const ctx of contexts) this.#finish(ctx, outcome);
   }
 
   #context(vu: number): VuContext {
@@ -274,49 +287,62 @@ export class Sandbox {
     }
     hub.add.applySync(undefined, [vu, entry.derefInto()], { timeout: cpuMs });
     entry.release();
-    const ctx: VuContext = { context, active: undefined };
+    const ctx: VuContext = {
+      context,
+      token: 0,
+      read: readIteration,
+      done: () => undefined,
+      inflight: 0,
+      idleSinceMs: 0,
+    };
     this.#contexts.set(vu, ctx);
     return ctx;
   }
 
   /** An entry of a virtual user's script has finished (its END record). */
   #end(vu: number, token: number, json: string): void {
-    const active = this.#contexts.get(vu)?.active;
-    if (active?.token === token) active.finish(active.read(json));
+    const ctx = this.#contexts.get(vu);
+    if (ctx !== undefined && ctx.token === token) this.#finish(ctx, ctx.read(json));
   }
 
   /** A host operation asked for by a virtual user's script (its START record). */
   #start(vu: number, id: number, op: string, json: string): void {
     const ctx = this.#contexts.get(vu);
-    const active = ctx?.active;
-    if (ctx === undefined || active === undefined) return;
-    active.inflight++;
-    const settle = (kind: number, b: number | string, c?: string): void => {
-      active.inflight--;
-      active.idleSinceMs = this.deps.nowMs();
-      if (ctx.active === active && this.#contexts.get(vu) === ctx) this.#send(vu, kind, id, b, c);
-    };
-    this.deps.ops.later(vu, op, json).then(
-      ({ json, status }) =>
-        status === undefined ? settle(RECORD.OK, json) : settle(RECORD.RESPONSE, status, json),
-      (error: unknown) =>
-        settle(RECORD.FAILED, error instanceof Error ? error.message : String(error)),
-    );
+    if (ctx === undefined || ctx.token === 0) return;
+    const token = ctx.token;
+    ctx.inflight++;
+    this.deps.ops.later(vu, op, json, (settled) => {
+      // The entry was cut, or the isolate lost, meanwhile: nobody waits for this any more.
+      if (ctx.token !== token || this.#contexts.get(vu) !== ctx) return;
+      ctx.inflight--;
+      ctx.idleSinceMs = this.deps.nowMs();
+      if (settled.kind === 'response') {
+        const { status, fields, text, error, durationMs } = settled;
+        this.#inbox.push(vu, RECORD.RESPONSE, id, status, fields, text, error, durationMs);
+      } else if (settled.kind === 'value') this.#inbox.push(vu, RECORD.OK, id, settled.json, 0);
+      else this.#inbox.push(vu, RECORD.FAILED, id, settled.message, 0);
+      this.#schedule();
+    });
   }
 
   /** The watchdog: an iteration idle (awaiting nothing of barrage's) for too long is cut. */
   #sweep(): void {
     const now = this.deps.nowMs();
-    for (const ctx of this.#contexts.values()) {
-      const active = ctx.active;
-      if (
-        active !== undefined &&
-        active.inflight === 0 &&
-        now - active.idleSinceMs > this.deps.limits.idleMs
-      )
-        active.finish({ kind: 'timeout' });
-    }
+    for (const ctx of this.#contexts.values())
+      if (ctx.token !== 0 && ctx.inflight === 0 && now - ctx.idleSinceMs > this.deps.limits.idleMs)
+        this.#finish(ctx, { kind: 'timeout' });
   }
+}
+
+function readIteration(json: string): SandboxOutcome {
+  return json === ''
+    ? { kind: 'ok' }
+    : { kind: 'error', error: JSON.parse(json) as ScriptErrorInfo };
+}
+
+function readSetup(json: string): SandboxOutcome {
+  const result = JSON.parse(json) as { ok: boolean; data?: unknown; error?: ScriptErrorInfo };
+  return result.ok ? { kind: 'ok', data: result.data } : { kind: 'error', error: result.error! };
 }
 
 /** The hub's functions (HUB_SOURCE), in a context of their own. */

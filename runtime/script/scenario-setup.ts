@@ -12,7 +12,7 @@ import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';
-import { ScriptOps } from './script-ops.js';
+import { ScriptOps, ScriptUser } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
 
 /** setup()'s data, or why it failed (a line for the user). */
@@ -52,7 +52,7 @@ export async function runScenarioSetup(
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
   });
-  const user = { vu, intendedUs: -1, pending: 0, last: undefined };
+  const user = new ScriptUser(vu);
   const ops = new ScriptOps({
     plan,
     script,

@@ -20,10 +20,10 @@ import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { IterationRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
-import type { SandboxOps, Settled } from './sandbox.js';
+import type { SandboxOps, Settle, Settled } from './sandbox.js';
 
 /** How an operation with no value (sleep) settles. */
-const NOTHING: Settled = { json: '' };
+const NOTHING: Settled = { kind: 'value', json: '' };
 
 /** Distinct request names kept apart in the reports. */
 export const MAX_NAMES = 100;
@@ -57,15 +57,26 @@ interface WsArgs {
   readonly name: string | undefined;
 }
 
+/** An http or ws call of a virtual user, waiting for its turn or in flight. */
+interface Call {
+  readonly op: 'http' | 'ws';
+  readonly json: string;
+  readonly settle: Settle;
+}
+
 /** A virtual user as the operations see it. */
-export interface ScriptUser {
-  readonly vu: VirtualUser;
+export class ScriptUser {
   /** Intended time of the iteration's permit, given to its first request only. */
-  intendedUs: number;
-  /** Its http and ws calls not yet settled: they go one at a time (it owns one exchange). */
-  pending: number;
-  /** The last of them, which the next one waits for. */
-  last: Promise<unknown> | undefined;
+  intendedUs = NO_INTENDED_TIME;
+  /** Its http and ws calls: they go one at a time (it owns one exchange); the first is in flight. */
+  readonly calls: Call[] = [];
+  /** When its http call in flight began, µs since dispatch start. */
+  startUs = 0;
+  /** The end of its http call in flight, and a throw on its path (a bug), bound once. */
+  sent: (() => void) | undefined;
+  broken: ((error: unknown) => void) | undefined;
+
+  constructor(readonly vu: VirtualUser) {}
 }
 
 /** What the operations need from their segment. */
@@ -93,31 +104,52 @@ export class ScriptOps implements SandboxOps {
   readonly #allowed: ReadonlySet<string>;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
+  readonly #text = new ResponseText();
 
   constructor(private readonly deps: ScriptOpsDeps) {
     this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
     this.#allowed = new Set(deps.plan.allowedHosts.map((h) => h.toLowerCase()));
   }
 
-  later(id: number, op: string, json: string): Promise<Settled> {
-    if (op === 'sleep') return this.#sleep(JSON.parse(json) as number).then(() => NOTHING);
-    if (op !== 'http' && op !== 'ws') return Promise.reject(new Error(`unknown operation ${op}`));
+  later(id: number, op: string, json: string, settle: Settle): void {
+    if (op === 'sleep') {
+      this.#sleep(JSON.parse(json) as number, () => settle(NOTHING));
+      return;
+    }
+    if (op !== 'http' && op !== 'ws') {
+      settle({ kind: 'refused', message: `unknown operation ${op}` });
+      return;
+    }
     const user = this.deps.user(id);
-    const run = async (): Promise<Settled> => {
-      try {
-        return op === 'http'
-          ? await this.#http(user, json)
-          : await this.#ws(user, JSON.parse(json) as WsArgs);
-      } finally {
-        user.pending--;
-      }
-    };
-    // The common case, no call in flight, starts at once rather than through a promise chain.
-    const idle = user.pending === 0;
-    user.pending++;
-    const next = idle ? run() : user.last!.then(run, run);
-    user.last = next;
-    return next;
+    user.calls.push({ op, json, settle });
+    if (user.calls.length === 1) this.#begin(user);
+  }
+
+  /** Starts the user's first call; a call refused at once settles here. */
+  #begin(user: ScriptUser): void {
+    const { op, json } = user.calls[0]!;
+    if (op === 'ws') {
+      this.#ws(user, json).then(
+        (result) => this.#settled(user, { kind: 'value', json: result }),
+        (error: unknown) => this.#settled(user, refusal(error)),
+      );
+      return;
+    }
+    let request: CompiledRequest;
+    try {
+      request = this.#compiled(json);
+    } catch (error) {
+      this.#settled(user, refusal(error));
+      return;
+    }
+    this.#http(user, request);
+  }
+
+  /** The user's call in flight settled: its caller learns how, and the next call starts. */
+  #settled(user: ScriptUser, settled: Settled): void {
+    const call = user.calls.shift()!;
+    call.settle(settled);
+    if (user.calls.length > 0) this.#begin(user);
   }
 
   call(id: number, op: string, args: unknown): unknown {
@@ -155,37 +187,45 @@ export class ScriptOps implements SandboxOps {
     return { ...record };
   }
 
-  #sleep(seconds: number): Promise<void> {
+  #sleep(seconds: number, done: () => void): void {
     const ms = Number.isFinite(seconds) ? Math.min(Math.max(0, seconds * 1000), MAX_SLEEP_MS) : 0;
     const signal = this.deps.hardStop;
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done);
-    });
+    if (signal.aborted) {
+      done();
+      return;
+    }
+    const end = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', end);
+      done();
+    };
+    const timer = setTimeout(end, ms);
+    signal.addEventListener('abort', end);
   }
 
-  async #http(user: ScriptUser, json: string): Promise<Settled> {
-    const request = this.#compiled(json);
+  /** Sends the user's http call; #responded settles it (a throw on the path, a bug, refuses it). */
+  #http(user: ScriptUser, request: CompiledRequest): void {
     const { vu } = user;
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
     vu.vars.begin();
-    const start = this.deps.now();
-    await this.deps.runner.send(vu, request, request.endpoint.index, intended);
-    const exchange = vu.exchange;
-    const rest = {
-      headers: headerList(exchange.headers),
-      body: exchange.body() ?? '',
-      error: exchange.error === undefined ? undefined : classifyError(exchange.error),
-      timings: { duration: (this.deps.now() - start) / 1000 },
-    };
-    return { status: exchange.status, json: JSON.stringify(rest) };
+    user.startUs = this.deps.now();
+    user.sent ??= () => this.#responded(user);
+    user.broken ??= (error) => this.#settled(user, refusal(error));
+    this.deps.runner.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
+  }
+
+  /** The response of the user's http call, as it crosses into the isolate. */
+  #responded(user: ScriptUser): void {
+    const exchange = user.vu.exchange;
+    this.#settled(user, {
+      kind: 'response',
+      status: exchange.status,
+      fields: exchange.headers?.length ?? 0,
+      text: this.#text.encode(exchange.headers, exchange.kept),
+      error: exchange.error === undefined ? '' : classifyError(exchange.error),
+      durationMs: (this.deps.now() - user.startUs) / 1000,
+    });
   }
 
   /** The request a call's arguments (JSON text) describe, compiled once per distinct call. */
@@ -230,7 +270,8 @@ export class ScriptOps implements SandboxOps {
   }
 
   /** One WebSocket session (ws-session.ts), recorded under its name; resolves to its outcome. */
-  async #ws(user: ScriptUser, args: WsArgs): Promise<Settled> {
+  async #ws(user: ScriptUser, json: string): Promise<string> {
+    const args = JSON.parse(json) as WsArgs;
     const url = this.#resolve(args.url, 'ws');
     const name = args.name ?? `WS ${url.pathname}`;
     const index = this.#index(name);
@@ -268,7 +309,7 @@ export class ScriptOps implements SandboxOps {
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
     user.vu.vars.begin();
-    return { json: JSON.stringify(await run(user.vu, index, intended)) };
+    return JSON.stringify(await run(user.vu, index, intended));
   }
 
   /**
@@ -316,14 +357,38 @@ function jsonPath(body: string, path: string): unknown {
   return matches[0];
 }
 
+/** A refusal the script sees: the call throws with this message. */
+function refusal(error: unknown): Settled {
+  return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };
+}
+
 /**
- * Raw undici headers as a flat list [name, value, …] with lower-case names; the script's
- * response makes it an object when first read (bootstrap-source.ts).
+ * A response's raw header names and values, each followed by "\n", then its kept body, decoded
+ * as one UTF-8 text: one string to build and copy instead of a list, with no JSON to escape.
+ * undici refuses a response whose header holds a CR, LF or NUL, so "\n" cannot occur inside one.
+ * The text is built in a buffer reused for every response.
  */
-function headerList(raw: readonly Buffer[] | null): string[] {
-  const out: string[] = [];
-  if (raw === null) return out;
-  for (let i = 0; i + 1 < raw.length; i += 2)
-    out.push(raw[i]!.toString('latin1').toLowerCase(), raw[i + 1]!.toString('utf8'));
-  return out;
+class ResponseText {
+  #buffer = Buffer.allocUnsafeSlow(16 * 1024);
+
+  encode(headers: readonly Buffer[] | null, body: readonly Buffer[]): string {
+    let size = 0;
+    if (headers !== null) for (const field of headers) size += field.length + 1;
+    for (const chunk of body) size += chunk.length;
+    if (size > this.#buffer.length)
+      this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, this.#buffer.length * 2));
+    const buffer = this.#buffer;
+    let at = 0;
+    if (headers !== null)
+      for (const field of headers) {
+        buffer.set(field, at);
+        at += field.length;
+        buffer[at++] = 0x0a;
+      }
+    for (const chunk of body) {
+      buffer.set(chunk, at);
+      at += chunk.length;
+    }
+    return buffer.toString('utf8', 0, at);
+  }
 }

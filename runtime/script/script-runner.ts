@@ -10,7 +10,7 @@ import type { ErrorKind } from '../failure/error-kind.js';
 import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
-import { ScriptOps, type ScriptOpsDeps, type ScriptUser } from './script-ops.js';
+import { ScriptOps, ScriptUser, type ScriptOpsDeps } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
 
 /** The line failed iterations are counted under. */
@@ -28,10 +28,21 @@ export interface ScriptRunnerDeps extends Omit<ScriptOpsDeps, 'user'> {
   readonly onError: (text: string) => void;
 }
 
+/** A virtual user of the scenario: what its operations need, and its iteration's end. */
+class RunningUser extends ScriptUser {
+  callbacks: IterationCallbacks | undefined;
+  constructor(
+    vu: VirtualUser,
+    readonly iterated: (outcome: SandboxOutcome) => void,
+  ) {
+    super(vu);
+  }
+}
+
 /** Runs iterations of a scenario for the workers of one segment. */
 export class ScriptRunner {
   readonly #sandbox: Sandbox;
-  readonly #users = new Map<number, ScriptUser>();
+  readonly #users = new Map<number, RunningUser>();
   readonly #positions: SourcePositions;
   readonly #reported = new Set<string>();
   #line: number | undefined;
@@ -57,20 +68,21 @@ export class ScriptRunner {
 
   /** One permit: one call of the scenario's default export. */
   run(vu: VirtualUser, intendedUs: number, callbacks: IterationCallbacks): void {
-    this.#run(vu, intendedUs).then(callbacks.ended, callbacks.failed);
-  }
-
-  async #run(vu: VirtualUser, intendedUs: number): Promise<void> {
     this.deps.recorder.recordIteration();
     vu.iteration++;
     let user = this.#users.get(vu.id);
     if (user === undefined) {
-      user = { vu, intendedUs, pending: 0, last: undefined };
+      user = new RunningUser(vu, (outcome) => this.#iterated(user!, outcome));
       this.#users.set(vu.id, user);
     }
     user.intendedUs = intendedUs;
-    const outcome = await this.#sandbox.iterate(vu.id, vu.iteration);
+    user.callbacks = callbacks;
+    this.#sandbox.iterate(vu.id, vu.iteration, user.iterated);
+  }
+
+  #iterated(user: RunningUser, outcome: SandboxOutcome): void {
     if (outcome.kind !== 'ok') this.#failed(outcome);
+    user.callbacks!.ended();
   }
 
   /** Ends the sandbox. */

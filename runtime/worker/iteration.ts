@@ -69,7 +69,7 @@ export interface IterationCallbacks {
 }
 
 /** Called when a logical request is over: true when it succeeded. */
-type RequestDone = (ok: boolean) => void;
+export type RequestDone = (ok: boolean) => void;
 
 /** One virtual user's place in its iteration and in its request in flight. */
 class Cursor {
@@ -171,21 +171,22 @@ export class IterationRunner {
 
   /**
    * Sends an HTTP request (auth injection, one deadline per attempt, retries) and records it
-   * under endpoint `index`; true when it succeeded. The exchange keeps the response for the
-   * caller (a TypeScript scenario's response object).
+   * under endpoint `index`; `done(ok)` is called when it is over, which may be before this
+   * returns (nothing was sent), and `fail` on a throw along the way (a bug). The exchange keeps
+   * the response for the caller (a TypeScript scenario's response object).
    */
   send(
     vu: VirtualUser,
     compiled: CompiledRequest,
     index: number,
     intendedUs: number,
-  ): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      const cursor = this.#cursor(vu);
-      cursor.done = resolve;
-      cursor.fail = reject;
-      this.#send(cursor, compiled, index, intendedUs);
-    });
+    done: RequestDone,
+    fail: (error: unknown) => void,
+  ): void {
+    const cursor = this.#cursor(vu);
+    cursor.done = done;
+    cursor.fail = fail;
+    this.#send(cursor, compiled, index, intendedUs);
   }
 
   /** Runs a callback of the request path; a throw (a bug) fails the request's caller. */

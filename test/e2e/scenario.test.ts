@@ -95,13 +95,16 @@ t.test('a scripted flow gives the same totals as the equivalent YAML', async (t)
 });
 
 t.test(
-  'a script reads response headers: repeated names joined, __proto__ a plain key',
+  'a script reads response headers and body: repeated names joined, __proto__ a plain key, UTF-8',
   async (t) => {
     const server = createServer((_req, res) => {
       res.setHeader('x-twice', ['a', 'b']);
       res.setHeader('__proto__', 'plain');
       res.setHeader('X-Mixed-Case', 'yes');
-      res.end('ok');
+      res.setHeader('x-empty', '');
+      // node:http sends it as UTF-8.
+      res.setHeader('x-utf8', 'café');
+      res.end('line one\nzweite Zeile: ü\n');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.teardown(() => server.close());
@@ -115,6 +118,9 @@ t.test(
         'a repeated header is joined by ", "',
         'a header named __proto__ is a plain key',
         'names are lower case',
+        'an empty value is kept',
+        'a UTF-8 value is decoded',
+        'the body is whole, lines and all',
       ),
     );
   },
