@@ -212,17 +212,15 @@ export class Sandbox {
         for (let i = 0; i < records.length; i += inboundWidth(records[i + 1] as number))
           this.#cut(records[i] as number, failure);
     }
-    let json: string;
+    let posted: (number | string)[];
     try {
       // No timeout: take runs only the hub's own code (V8 empties the microtask queue when it
       // terminates a pump), and each timed call costs isolated-vm a timer entry.
-      json = hub.take.applySync(undefined, []) as string;
+      posted = hub.take.applySync(undefined, [], { result: { copy: true } }) as (number | string)[];
     } catch (error) {
       this.#failure(error, 0);
       return;
     }
-    if (json === '') return;
-    const posted = JSON.parse(json) as (number | string)[];
     for (let i = 0; i < posted.length; i += RECORD_WIDTH) {
       const vu = posted[i] as number;
       if (posted[i + 1] === RECORD.START)
