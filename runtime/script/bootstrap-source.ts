@@ -113,12 +113,20 @@ class Refusal {
     this.message = message;
   }
 }
-const wait = (op, args) =>
-  new Promise((resolve) => {
-    const id = ++nextId;
-    pending.set(id, resolve);
-    post(vuNumber, ${RECORD.START}, id, op, stringify(args));
-  });
+// The executor of every wait's promise: it hands the resolve function over, so that no closure
+// is made per call.
+let captured;
+const capture = (resolve) => {
+  captured = resolve;
+};
+// A host operation that settles later; its arguments go as JSON text.
+const wait = (op, json) => {
+  const promise = new Promise(capture);
+  const id = ++nextId;
+  pending.set(id, captured);
+  post(vuNumber, ${RECORD.START}, id, op, json);
+  return promise;
+};
 // Called by the async functions that await wait(): a refusal thrown here carries the scenario's
 // own frames (V8's async stack traces), so its line is known without capturing a stack per call.
 const settled = (value) => {
@@ -198,15 +206,24 @@ class Response {
   }
 }
 Object.freeze(Response.prototype);
-const NO_OPTIONS = Object.freeze({});
-const request = async (method, url, body, opts) => {
-  const o = opts === undefined || opts === null ? NO_OPTIONS : opts;
+// The arguments of calls with no body, options or group, as JSON text, by method and url: a
+// scenario repeats its calls, and their text is built once (for up to MAX_PLAIN urls a method).
+const plain = new Map();
+const MAX_PLAIN = 1000;
+const requestArgs = (method, url, body, opts) => {
+  const simple =
+    body === undefined && opts === undefined && groups.length === 0 && typeof url === 'string';
+  if (simple) {
+    const known = plain.get(method)?.get(url);
+    if (known !== undefined) return known;
+  }
+  const o = opts === undefined || opts === null ? {} : opts;
   const headers = {};
   if (o.headers !== undefined)
     for (const [k, v] of Object.entries(o.headers)) headers[textOf(k)] = textOf(v);
   const isText = body === undefined || body === null || typeof body === 'string';
-  const result = await wait('http', {
-    method: textOf(method).toUpperCase(),
+  const json = stringify({
+    method,
     url: textOf(url),
     body: isText ? (body === null ? undefined : body) : stringify(body),
     json: !isText,
@@ -215,8 +232,15 @@ const request = async (method, url, body, opts) => {
     name: o.name === undefined ? undefined : prefix(textOf(o.name)),
     group: groups.length === 0 ? undefined : groups.join(' › '),
   });
-  return settled(result);
+  if (simple) {
+    let urls = plain.get(method);
+    if (urls === undefined) plain.set(method, (urls = new Map()));
+    if (urls.size < MAX_PLAIN) urls.set(url, json);
+  }
+  return json;
 };
+const request = async (method, url, body, opts) =>
+  settled(await wait('http', requestArgs(method, url, body, opts)));
 const api = Object.freeze({
   http: Object.freeze({
     get: (url, opts) => request('GET', url, undefined, opts),
@@ -224,20 +248,20 @@ const api = Object.freeze({
     post: (url, body, opts) => request('POST', url, body, opts),
     put: (url, body, opts) => request('PUT', url, body, opts),
     patch: (url, body, opts) => request('PATCH', url, body, opts),
-    request: (method, url, body, opts) => request(method, url, body, opts),
+    request: (method, url, body, opts) => request(textOf(method).toUpperCase(), url, body, opts),
   }),
   ws: Object.freeze({
     session: async (url, opts) => {
       const o = opts === undefined || opts === null ? {} : opts;
       const list = (value) => (Array.isArray(value) ? value.map(textOf) : []);
-      const result = await wait('ws', {
+      const result = await wait('ws', stringify({
         url: textOf(url),
         messages: list(o.messages),
         interval: typeof o.interval === 'number' ? o.interval : 0,
         subprotocols: list(o.subprotocols),
         timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
         name: o.name === undefined ? undefined : prefix(textOf(o.name)),
-      });
+      }));
       return settled(result);
     },
   }),
@@ -255,7 +279,7 @@ const api = Object.freeze({
     }
     return all;
   },
-  sleep: async (seconds) => settled(await wait('sleep', Number(seconds))),
+  sleep: async (seconds) => settled(await wait('sleep', stringify(Number(seconds)))),
   group: async (name, fn) => {
     groups.push(textOf(name));
     try {
@@ -307,10 +331,17 @@ const setupEntry = async () => {
 // eval and the Function constructor work only when the context entered last is the caller's
 // own, and the hub's pump is entered from the host (later continuations run as jobs already).
 const started = Promise.resolve();
+// Iterations to start, as [token, iteration] pairs: no closure is made per iteration.
+const runs = [];
+const runNext = () => {
+  const token = runs.shift();
+  const iteration = runs.shift();
+  runIteration(token, iteration, dataJson === undefined ? undefined : parse(dataJson));
+};
 return (kind, a, b, c, d, e, f) => {
   if (kind === ${RECORD.RUN}) {
-    const data = dataJson === undefined ? undefined : parse(dataJson);
-    started.then(() => runIteration(a, b, data));
+    runs.push(a, b);
+    started.then(runNext);
   } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f)));
   else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
