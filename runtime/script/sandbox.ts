@@ -141,6 +141,18 @@ export class Sandbox {
     this.#enter(vu, RECORD.RUN, iteration, readIteration, done);
   }
 
+  /**
+   * Builds a virtual user's context ahead of its first iteration. When that fails (the scenario's
+   * top-level code throws), the first iteration tries again and reports why.
+   */
+  prepare(vu: number): void {
+    try {
+      this.#context(vu);
+    } catch {
+      // Reported by the first iteration.
+    }
+  }
+
   /** Runs the scenario's setup() in a virtual user's context; its data comes back copied. */
   setup(vu: number): Promise<SandboxOutcome> {
     return new Promise((resolve) => this.#enter(vu, RECORD.SETUP, 0, readSetup, resolve));

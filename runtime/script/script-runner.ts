@@ -61,8 +61,13 @@ export class ScriptRunner {
     });
   }
 
-  /** Nothing per worker: setup() runs once per run (scenario-setup.ts). */
-  setup(): Promise<void> {
+  /**
+   * Builds the worker's context before traffic starts, as k6 initializes its virtual users: the
+   * first permits would otherwise wait for it. (The scenario's setup() runs once per run, in
+   * scenario-setup.ts.)
+   */
+  setup(vu: VirtualUser): Promise<void> {
+    this.#sandbox.prepare(vu.id);
     return Promise.resolve();
   }
 
