@@ -5,8 +5,9 @@
  * event-loop turn (iterations to start, host operations settled) goes in with one pump(); what the
  * scripts asked for meanwhile (operations to start, iterations ended) comes out with one take().
  * No snapshot, cached data or inspector is used. Limits:
- * - CPU: every pump runs under `cpuMs`; past it, it is terminated, and every iteration it carried
- *   a message to is cut (their continuations are lost with it).
+ * - CPU: every pump runs under `cpuMs` (plus up to a window, see pumpTimeout); past it, it is
+ *   terminated, and every iteration it carried a message to is cut (their continuations are lost
+ *   with it).
  * - Awaits: the isolate's timeout does not cover them, so a watchdog cuts an iteration that has
  *   been idle — no host operation in flight, not settled — for longer than `idleMs`.
  * - Memory: an isolate past its limit is disposed by isolated-vm; every iteration in it fails and
