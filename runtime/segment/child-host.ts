@@ -19,17 +19,6 @@ const ENTRY = fileURLToPath(
     : new URL('./child-entry.js', import.meta.url),
 );
 
-/**
- * Each virtual user's context has its own copy of the scenario's functions and of the API's, and
- * each copy gets only its user's share of the calls. V8 11 (Node 20) optimizes a function after
- * a budget of work that such a copy took seconds to reach: an eighth of it gave 10 s runs 5-8 %
- * more requests/s. V8 12 (Node 22) counts invocations instead, and its Maglev tier already warms
- * the copies up in about a second; an eighth of its counts measured the same. A flag V8 does not
- * know stops node at once (exit code 9), so it is passed only to the V8 that has it.
- */
-const TIER_UP_FLAGS: readonly string[] =
-  Number(process.versions.v8.split('.')[0]) < 12 ? ['--interrupt-budget=8192'] : [];
-
 /** One running segment child process. */
 export class ChildHost extends SegmentLink {
   readonly #child: ChildProcess;
@@ -45,8 +34,9 @@ export class ChildHost extends SegmentLink {
       // --no-node-snapshot: isolated-vm needs it on Node ≥ 20. --single-threaded: V8 compiles and
       // collects garbage on the segment's own thread. A segment is sized to one core, and V8's
       // background threads only competed with it: on one core, 10 % more scripted requests/s and
-      // a third lower p99 (docs/scenarios.md#performance). Then TIER_UP_FLAGS.
-      execArgv: ['--no-node-snapshot', '--single-threaded', ...TIER_UP_FLAGS],
+      // a third lower p99 (docs/scenarios.md#performance). The child sets one more V8 flag itself
+      // (child-entry.ts).
+      execArgv: ['--no-node-snapshot', '--single-threaded'],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
