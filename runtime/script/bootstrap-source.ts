@@ -10,9 +10,9 @@
  *   pump(records)     delivers a flat array of records [vu, kind, a, b, c, …] to the entries
  *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take;
  *                     it runs no code of the scenario's
+ *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
  * Records cross both ways copied (structured clone), not as JSON: JSON would escape the JSON
  * texts they carry, and measured slower both ways.
- *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
  *
  * BOOTSTRAP_SOURCE runs in each virtual user's context. It is evaluated as a closure: its host
  * handles arrive only as the closure's arguments, never on the global, and the API it builds
