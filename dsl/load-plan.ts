@@ -23,6 +23,8 @@ import { err, ok, type Result } from './result.js';
 import { configSchema, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
 import { bundleScenario } from './script/bundle-scenario.js';
+import { refusedOptions } from './script/options-boundary.js';
+import { scenarioFolder } from './script/scenario-folder.js';
 import { readScenarioOptions } from './script/scenario-options.js';
 import { toConfigIssues } from './schema/zod-issues.js';
 import { readEnvLayer } from './sources/env-source.js';
@@ -65,7 +67,7 @@ export interface LoadFailure {
 }
 
 /** Loads, merges, validates and compiles. */
-export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
+export async function loadPlan(inputs: LoadInputs): Promise<Result<Loaded, LoadFailure>> {
   const issues: ConfigIssue[] = [...inputs.flagIssues];
   const layers: Layer[] = [inputs.flags];
   const env = readEnvLayer(inputs.env);
@@ -96,10 +98,14 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
   let script: ScriptBundle | undefined;
   let scenarioDir = baseDir;
   if (validated.value.config.scenario !== undefined) {
-    const scenario = loadScenario(validated.value.config.scenario, validated.value.provenance, {
-      cwd: inputs.cwd,
-      baseDir,
-    });
+    const scenario = await loadScenario(
+      validated.value.config.scenario,
+      validated.value.provenance,
+      {
+        cwd: inputs.cwd,
+        baseDir,
+      },
+    );
     if (!scenario.ok) return err({ issues: scenario.error, warnings });
     script = scenario.value.script;
     scenarioDir = scenario.value.dir;
@@ -116,7 +122,7 @@ export function loadPlan(inputs: LoadInputs): Result<Loaded, LoadFailure> {
     list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
   const refined = located(refineConfig(config));
   if (refined.length > 0) return err({ issues: refined, warnings });
-  // A feeder file named in the scenario's options is relative to the scenario file.
+  // A feeder file named in the scenario's options is relative to the scenario's (real) folder.
   const feederBase =
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
   const feeder = loadFeeder(config, feederBase, provenance);
@@ -188,22 +194,19 @@ function validateLayers(
   return ok({ config: parsed.data, raw, provenance });
 }
 
-/** Keys a scenario's options may not set: what to run is the scenario itself. */
-const NOT_IN_OPTIONS = ['scenario', 'endpoints', 'flows'];
-
 /**
  * Bundles the scenario (a path relative to the configuration file when the file named it, to the
  * working directory otherwise) and reads its `options` into a layer.
  */
-function loadScenario(
+async function loadScenario(
   name: string,
   provenance: Provenance,
   dirs: { readonly cwd: string; readonly baseDir: string },
-): Result<{ script: ScriptBundle; layer: Layer | undefined; dir: string }, ConfigIssue[]> {
+): Promise<Result<{ script: ScriptBundle; layer: Layer | undefined; dir: string }, ConfigIssue[]>> {
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
-  const bundled = bundleScenario({
+  const bundled = await bundleScenario({
     path,
     shown: source.kind === 'file' ? relative(dirs.cwd, path) || name : name,
     source,
@@ -212,24 +215,15 @@ function loadScenario(
   const script = bundled.value;
   const options = readScenarioOptions(script);
   if (!options.ok) return options;
-  if (options.value === undefined) return ok({ script, layer: undefined, dir: dirname(path) });
+  const dir = scenarioFolder(path);
+  if (options.value === undefined) return ok({ script, layer: undefined, dir });
   const at: Source = { kind: 'scenario', file: script.file };
-  const refused = NOT_IN_OPTIONS.filter((key) => key in options.value!);
-  if (refused.length > 0) {
-    return err(
-      refused.map((key) => ({
-        code: 'invalid_value',
-        source: at,
-        path: [key],
-        expected: 'run settings in options (the scenario itself is what runs)',
-        actual: `options.${key}`,
-      })),
-    );
-  }
+  const refused = refusedOptions(options.value, dir, at);
+  if (refused.length > 0) return err(refused);
   return ok({
     script,
     layer: { name: 'scenario', values: options.value, sourceOf: () => at, secretPaths: new Set() },
-    dir: dirname(path),
+    dir,
   });
 }
 

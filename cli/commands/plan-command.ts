@@ -44,7 +44,7 @@ export abstract class PlanCommand extends BaseCommand {
   });
 
   /** Loads the Plan, printing warnings on stderr; throws ConfigError with every problem. */
-  protected load(): Loaded {
+  protected async load(): Promise<Loaded> {
     if (this.file !== undefined && this.config !== undefined && this.file !== this.config) {
       throw new ConfigError([
         {
@@ -57,7 +57,7 @@ export abstract class PlanCommand extends BaseCommand {
       ]);
     }
     const flags = toFlagLayer(this);
-    const loaded = loadPlan({
+    const loaded = await loadPlan({
       cwd: this.context.cwd,
       env: this.context.env,
       configFile: this.config ?? this.file,

@@ -64,7 +64,7 @@ export class RunCommand extends PlanCommand {
 
   /** Loads, runs, reports. */
   async run(): Promise<number> {
-    const loaded = this.load();
+    const loaded = await this.load();
     const redactor = runRedactor(loaded);
     const stop = new AbortController();
     const hardStop = new AbortController();

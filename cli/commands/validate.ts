@@ -26,7 +26,7 @@ export class ValidateCommand extends PlanCommand {
 
   /** Loads and prints. */
   async run(): Promise<number> {
-    const loaded = this.load();
+    const loaded = await this.load();
     const redactor = new Redactor(loaded.provenance);
     this.context.stdout.write(renderConfigView(loaded.raw, loaded.provenance, redactor));
     this.context.stdout.write('\n');

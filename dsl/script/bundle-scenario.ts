@@ -1,21 +1,24 @@
 /**
  * A TypeScript scenario file → a ScriptPlan (DESIGN.md §8): esbuild bundles the file and its
- * local imports into one script with a source map. `barrage` resolves to the sandbox API
- * (sandbox-module.ts); any other package import, `node:` modules included, is refused here with
- * its file:line:column, since the sandbox has no module loader. A file that does not compile is a
- * validation error with esbuild's message and location.
+ * local imports into one script with a source map. What the bundle may read is the scenario's
+ * folder only (folder-boundary.ts); `barrage` resolves to the sandbox API (sandbox-module.ts).
+ * No tsconfig.json is read (`tsconfigRaw` stands in for it), so neither `paths` nor `extends`
+ * can reach out. A file that does not compile is a validation error with esbuild's message and
+ * location.
  *
  * The code is wrapped so that running it yields a function of the API:
  *   (function (__barrageApi) {\n<bundle>\nreturn __scenario;\n})
  * so line n of the bundle is line n + 1 of the code (SCRIPT_LINE_OFFSET).
  */
-import { buildSync, type BuildFailure, type Message, type Metafile } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { build, type BuildFailure, type Message } from 'esbuild';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigIssue, Source } from '../issues.js';
 import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
+import { folderBoundary, type Refusal } from './folder-boundary.js';
+import { scenarioFolder } from './scenario-folder.js';
 
 /** The alias target of `barrage` (the .ts source when barrage itself runs from sources). */
 const API_MODULE = fileURLToPath(
@@ -35,41 +38,32 @@ export interface ScenarioFile {
 }
 
 /** Bundles the scenario; every problem comes back as a ConfigIssue. */
-export function bundleScenario(file: ScenarioFile): Result<ScriptBundle, ConfigIssue[]> {
-  if (!existsSync(file.path)) {
-    return err([
-      {
-        code: 'file_not_found',
-        source: file.source,
-        path: ['scenario'],
-        expected: 'an existing TypeScript scenario file',
-        actual: `"${file.shown}", which does not exist`,
-      },
-    ]);
-  }
-  const dir = dirname(file.path);
+export async function bundleScenario(
+  file: ScenarioFile,
+): Promise<Result<ScriptBundle, ConfigIssue[]>> {
+  const notAFile = checkEntry(file);
+  if (notAFile !== undefined) return err([notAFile]);
+  const folder = scenarioFolder(file.path);
   const shownDir = dirname(file.shown);
   const at = (name: string): string => join(shownDir, name);
   try {
-    const built = buildSync({
+    const built = await build({
       entryPoints: [file.path],
-      absWorkingDir: dir,
+      absWorkingDir: folder,
       bundle: true,
       write: false,
       format: 'iife',
       globalName: '__scenario',
       platform: 'neutral',
       target: 'es2022',
-      packages: 'external',
-      alias: { barrage: API_MODULE },
+      plugins: [folderBoundary(folder, API_MODULE)],
+      // Strict, as ES modules are; the same for every scenario, whatever tsconfig.json lies near.
+      tsconfigRaw: { compilerOptions: { strict: true } },
       sourcemap: 'external',
       sourcesContent: false,
-      outfile: join(dir, '__barrage_bundle.js'),
-      metafile: true,
+      outfile: join(folder, '__barrage_bundle.js'),
       logLevel: 'silent',
     });
-    const refused = externalImports(built.metafile, dir, at);
-    if (refused.length > 0) return err(refused);
     const code = built.outputFiles.find((o) => o.path.endsWith('.js'))!.text;
     const map = built.outputFiles.find((o) => o.path.endsWith('.map'))!.text;
     return ok({
@@ -84,11 +78,37 @@ export function bundleScenario(file: ScenarioFile): Result<ScriptBundle, ConfigI
   }
 }
 
+/**
+ * The entry file must exist and be a regular file: a FIFO would block esbuild's read forever, a
+ * device such as /dev/zero never end, a directory is no scenario. stat does not open the file.
+ */
+function checkEntry(file: ScenarioFile): ConfigIssue | undefined {
+  const issue = (actual: string, code: 'file_not_found' | 'file_unreadable'): ConfigIssue => ({
+    code,
+    source: file.source,
+    path: ['scenario'],
+    expected: 'an existing TypeScript scenario file',
+    actual: `${JSON.stringify(file.shown)}, ${actual}`,
+  });
+  try {
+    const stats = statSync(file.path);
+    if (stats.isFile()) return undefined;
+    const what = stats.isDirectory() ? 'a directory' : 'not a regular file';
+    return issue(`which is ${what}`, 'file_unreadable');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? issue('which does not exist', 'file_not_found')
+      : issue(`which cannot be read (${String(code)})`, 'file_unreadable');
+  }
+}
+
 /** Line offset of the bundle inside ScriptPlan.code (the wrapper's first line). */
 export const SCRIPT_LINE_OFFSET = 1;
 
 function compileIssue(m: Message, file: ScenarioFile, at: (name: string) => string): ConfigIssue {
   const location = m.location;
+  const refusal = isRefusal(m.detail) ? m.detail : undefined;
   return {
     code: 'script_error',
     source:
@@ -101,43 +121,15 @@ function compileIssue(m: Message, file: ScenarioFile, at: (name: string) => stri
             column: location.column + 1,
           },
     path: ['scenario'],
-    expected: 'a TypeScript scenario that compiles',
-    actual: m.text,
+    expected: refusal?.expected ?? 'a TypeScript scenario that compiles',
+    actual: refusal?.actual ?? m.text,
   };
 }
 
-/** Every import esbuild left external: a package or a node: module the sandbox cannot load. */
-function externalImports(
-  metafile: Metafile,
-  dir: string,
-  at: (name: string) => string,
-): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  for (const [input, info] of Object.entries(metafile.inputs)) {
-    for (const imported of info.imports) {
-      if (imported.external !== true) continue;
-      issues.push({
-        code: 'script_error',
-        source: locate(join(dir, input), at(input), imported.path),
-        path: ['scenario'],
-        expected: "imports of local files or 'barrage' only (the sandbox has no modules)",
-        actual: `an import of "${imported.path}"`,
-      });
-    }
-  }
-  return issues;
-}
-
-/** The first quoted occurrence of a module name in a file, as file:line:column. */
-function locate(path: string, shown: string, name: string): Source {
-  const text = readFileSync(path, 'utf8');
-  for (const quote of ["'", '"', '`']) {
-    const index = text.indexOf(`${quote}${name}${quote}`);
-    if (index < 0) continue;
-    const before = text.slice(0, index).split('\n');
-    return { kind: 'file', file: shown, line: before.length, column: before.at(-1)!.length + 1 };
-  }
-  return { kind: 'file', file: shown };
+function isRefusal(detail: unknown): detail is Refusal {
+  return (
+    typeof detail === 'object' && detail !== null && 'expected' in detail && 'actual' in detail
+  );
 }
 
 /** Makes the map's sources read as the user names files (relative to where they ran barrage). */

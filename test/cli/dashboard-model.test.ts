@@ -30,18 +30,24 @@ t.test(
   'run length: the shorter of duration and pattern; undefined with requests only',
   async (t) => {
     const dir = t.testdir();
-    t.equal(runLengthMs(loadFixture(dir, { target: TARGET, duration: '20s' }).plan), 20_000);
-    t.equal(runLengthMs(loadFixture(dir, { target: TARGET, requests: 10 }).plan), undefined);
+    t.equal(
+      runLengthMs((await loadFixture(dir, { target: TARGET, duration: '20s' })).plan),
+      20_000,
+    );
+    t.equal(
+      runLengthMs((await loadFixture(dir, { target: TARGET, requests: 10 })).plan),
+      undefined,
+    );
     const pattern = { type: 'ramp', from: 1, to: 10, duration: '10s' };
     t.equal(
-      runLengthMs(loadFixture(dir, { target: TARGET, duration: '1m', pattern }).plan),
+      runLengthMs((await loadFixture(dir, { target: TARGET, duration: '1m', pattern })).plan),
       10_000,
     );
   },
 );
 
 t.test('gauges, tables and live thresholds from one snapshot', async (t) => {
-  const loaded = loadFixture(t.testdir(), {
+  const loaded = await loadFixture(t.testdir(), {
     target: TARGET,
     duration: '10s',
     requests: 1000,
@@ -116,7 +122,7 @@ t.test('gauges, tables and live thresholds from one snapshot', async (t) => {
 });
 
 t.test('before the first snapshot, and while stopping', async (t) => {
-  const loaded = loadFixture(t.testdir(), { target: TARGET, duration: '5s', concurrency: 2 });
+  const loaded = await loadFixture(t.testdir(), { target: TARGET, duration: '5s', concurrency: 2 });
   const input = {
     plan: loaded.plan,
     title: TARGET,

@@ -12,13 +12,13 @@ const TARGET = 'http://127.0.0.1:9';
 const SPARK = /[▁▂▃▄▅▆▇█]/;
 
 /** A 6-second run at 100/s over `endpoints` endpoints, some failing, with two thresholds. */
-function model(
+async function model(
   dir: string,
   endpoints = 3,
   options: { stopping?: boolean; started?: boolean } = {},
-): DashboardModel {
+): Promise<DashboardModel> {
   const names = Array.from({ length: endpoints }, (_, i) => `endpoint-${i}`);
-  const loaded = loadFixture(dir, {
+  const loaded = await loadFixture(dir, {
     target: TARGET,
     duration: '20s',
     rate: 100,
@@ -76,7 +76,7 @@ function checkSize(t: Test, lines: readonly Line[], columns: number, rows: numbe
 }
 
 t.test('80×24: sparkline, gauges, tables, thresholds and latest errors all show', async (t) => {
-  const lines = renderScreen(model(t.testdir()), { columns: 80, rows: 24 });
+  const lines = renderScreen(await model(t.testdir()), { columns: 80, rows: 24 });
   checkSize(t, lines, 80, 24);
   const screen = text(lines);
   t.match(screen[0], /^ barrage {2}http:\/\/127\.0\.0\.1:9 {2}10 workers · 100\/s +running 0:06 $/);
@@ -100,7 +100,7 @@ t.test('80×24: sparkline, gauges, tables, thresholds and latest errors all show
 });
 
 t.test('120×40: a taller chart and every row of every table', async (t) => {
-  const lines = renderScreen(model(t.testdir()), { columns: 120, rows: 40 });
+  const lines = renderScreen(await model(t.testdir()), { columns: 120, rows: 40 });
   checkSize(t, lines, 120, 40);
   const screen = text(lines);
   const chartRows = screen.filter((l) => SPARK.test(l.slice(10, 100)) && !/░/.test(l));
@@ -113,7 +113,7 @@ t.test('120×40: a taller chart and every row of every table', async (t) => {
 });
 
 t.test('many endpoints: cut with “… N more”, the thresholds still whole', async (t) => {
-  const lines = renderScreen(model(t.testdir(), 30), { columns: 80, rows: 24 });
+  const lines = renderScreen(await model(t.testdir(), 30), { columns: 80, rows: 24 });
   checkSize(t, lines, 80, 24);
   const screen = text(lines);
   t.ok(screen.some((l) => /^… \d+ more/.test(l)));
@@ -127,7 +127,7 @@ t.test('narrow: the status and error tables stack; every line fits', async (t) =
     [50, 30],
     [63, 24],
   ] as const) {
-    const lines = renderScreen(model(t.testdir()), { columns, rows });
+    const lines = renderScreen(await model(t.testdir()), { columns, rows });
     checkSize(t, lines, columns, rows);
     const screen = text(lines);
     t.match(screen[0], /barrage/);
@@ -144,23 +144,27 @@ t.test('narrow: the status and error tables stack; every line fits', async (t) =
 });
 
 t.test('smaller than the minimum: a message instead of a broken frame', async (t) => {
-  const lines = renderScreen(model(t.testdir()), { columns: 30, rows: 8 });
+  const lines = renderScreen(await model(t.testdir()), { columns: 30, rows: 8 });
   checkSize(t, lines, 30, 8);
   t.match(text(lines)[0], /terminal too small: 30×8/);
 });
 
 t.test('starting and stopping', async (t) => {
   const dir = t.testdir();
-  const starting = text(renderScreen(model(dir, 3, { started: false }), { columns: 80, rows: 24 }));
+  const starting = text(
+    renderScreen(await model(dir, 3, { started: false }), { columns: 80, rows: 24 }),
+  );
   t.match(starting[0], /starting 0:00 $/);
   t.match(starting[1], /waiting for the first second/);
-  const stopping = text(renderScreen(model(dir, 3, { stopping: true }), { columns: 80, rows: 24 }));
+  const stopping = text(
+    renderScreen(await model(dir, 3, { stopping: true }), { columns: 80, rows: 24 }),
+  );
   t.match(stopping[0], /stopping 0:06 $/);
   t.match(stopping[23], /stopping: in-flight requests finish · q or Ctrl\+C again quits now/);
 });
 
 t.test('colors only when asked', async (t) => {
-  const lines = renderScreen(model(t.testdir()), { columns: 80, rows: 24 });
+  const lines = renderScreen(await model(t.testdir()), { columns: 80, rows: 24 });
   const colored = lines.map((l) => toAnsi(l, true)).join('\n');
   const plain = lines.map((l) => toAnsi(l, false)).join('\n');
   t.ok(colored.includes('\u001b[32m'), 'green');
@@ -169,7 +173,7 @@ t.test('colors only when asked', async (t) => {
 });
 
 t.test('only the endpoint rows shown decode their percentiles', async (t) => {
-  const base = model(t.testdir(), 3);
+  const base = await model(t.testdir(), 3);
   let decoded = 0;
   const endpoints = Array.from({ length: 200 }, (_, i) => ({
     name: `e${i}`,

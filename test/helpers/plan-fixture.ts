@@ -5,13 +5,13 @@ import { loadPlan, type Loaded } from '../../dsl/load-plan.js';
 import { toFlagLayer } from '../../cli/flags.js';
 
 /** Writes `config` as dir/barrage.json and loads it; throws with the issues when invalid. */
-export function loadFixture(
+export async function loadFixture(
   dir: string,
   config: Readonly<Record<string, unknown>>,
   env: Readonly<Record<string, string | undefined>> = {},
-): Loaded {
+): Promise<Loaded> {
   writeFileSync(join(dir, 'barrage.json'), JSON.stringify(config));
-  const loaded = loadPlan({
+  const loaded = await loadPlan({
     cwd: dir,
     env,
     configFile: 'barrage.json',
