@@ -14,6 +14,7 @@ export const ERROR_KINDS = [
   'http_4xx',
   'http_5xx',
   'missing_variable',
+  'variable_limit',
   'invalid_request',
   'aborted',
   'ws_handshake',

@@ -1,7 +1,8 @@
 /**
  * Extractors (spec §1.7): after a response, read values into the worker's variables from the JSON
  * body (jsonpath-plus with eval disabled; paths were checked at validation) or from a header.
- * Non-string values are stored as JSON text. Nothing found leaves the variable unchanged.
+ * Non-string values are stored as JSON text. Nothing found leaves the variable unchanged. A value
+ * the store refuses (its bounds: variable-store.ts) fails the request: `variable_limit`.
  */
 import { JSONPath } from 'jsonpath-plus';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
@@ -10,7 +11,10 @@ import type { VariableStore } from './variable-store.js';
 /** Raw response headers as undici gives them: name, value, name, value… */
 export type RawHeaders = readonly Buffer[] | null;
 
-/** Runs the extractors; returns how many found a value. */
+/** What runExtractors returns when the variable store refused a value (it stops there). */
+export const EXTRACT_REFUSED = -1;
+
+/** Runs the extractors; returns how many found a value, or EXTRACT_REFUSED. */
 export function runExtractors(
   extractors: readonly ExtractorPlan[],
   body: string | undefined,
@@ -32,7 +36,7 @@ export function runExtractors(
       if (json !== undefined) value = queryJson(json, extractor.path);
     }
     if (value !== undefined) {
-      vars.set(extractor.variable, value);
+      if (!vars.set(extractor.variable, value)) return EXTRACT_REFUSED;
       found++;
     }
   }

@@ -11,7 +11,18 @@
  * The table does not say what Get, Merge or Clear do in Created or Cleared; here Get answers
  * (undefined when unset) without changing state, Merge acts like a Set of each field (so it also
  * leads to Active), and Clear in Cleared stays Cleared.
+ *
+ * The store lives on the host, fed by code and responses barrage does not trust (a scenario's
+ * vars.set, extractors over a target's bodies): it holds at most MAX_VARIABLES keys and
+ * MAX_VARIABLE_CHARS characters of keys and values. A Set past either bound is refused and
+ * changes nothing. Merge (a feeder record: the user's own file, whose columns are fixed) is
+ * counted but never refused.
  */
+
+/** Variables a virtual user may hold. */
+export const MAX_VARIABLES = 1000;
+/** Characters of keys and values a virtual user may hold (1 MiB of text). */
+export const MAX_VARIABLE_CHARS = 1024 * 1024;
 
 /** The store's states. */
 export type VariableStoreState = 'Created' | 'Active' | 'Cleared' | 'Ended';
@@ -19,6 +30,8 @@ export type VariableStoreState = 'Created' | 'Active' | 'Cleared' | 'Ended';
 /** Key → string map with the spec's states. */
 export class VariableStore {
   readonly #values = new Map<string, string>();
+  /** Characters of the keys and values held. */
+  #chars = 0;
   #state: VariableStoreState = 'Created';
 
   /** Current state. */
@@ -31,11 +44,18 @@ export class VariableStore {
     if (this.#state === 'Created') this.#state = 'Active';
   }
 
-  /** Stores a value. */
-  set(key: string, value: string): void {
+  /** Stores a value; false (nothing stored) when it would pass the store's bounds. */
+  set(key: string, value: string): boolean {
     this.#assertLive();
-    this.#values.set(key, value);
+    const isNew = !this.#values.has(key);
+    if (
+      this.#chars + this.#growth(key, value) > MAX_VARIABLE_CHARS ||
+      (isNew && this.#values.size >= MAX_VARIABLES)
+    )
+      return false;
+    this.#store(key, value);
     this.#state = 'Active';
+    return true;
   }
 
   /** The value, or undefined when unset. */
@@ -46,7 +66,7 @@ export class VariableStore {
   /** Stores every field of a record (a feeder row). */
   merge(record: Readonly<Record<string, string>>): void {
     this.#assertLive();
-    for (const key in record) this.#values.set(key, record[key]!);
+    for (const key in record) this.#store(key, record[key]!);
     this.#state = 'Active';
   }
 
@@ -54,6 +74,7 @@ export class VariableStore {
   clear(): void {
     this.#assertLive();
     this.#values.clear();
+    this.#chars = 0;
     this.#state = 'Cleared';
   }
 
@@ -65,6 +86,18 @@ export class VariableStore {
   /** A copy of the entries (for scripts and debugging; not on the hot path). */
   entries(): Record<string, string> {
     return Object.fromEntries(this.#values);
+  }
+
+  /** Stores a value whatever the bounds (Merge does not check them). */
+  #store(key: string, value: string): void {
+    this.#chars += this.#growth(key, value);
+    this.#values.set(key, value);
+  }
+
+  /** How many characters storing a value adds (negative when it replaces a longer one). */
+  #growth(key: string, value: string): number {
+    const old = this.#values.get(key);
+    return old === undefined ? key.length + value.length : value.length - old.length;
   }
 
   #assertLive(): void {

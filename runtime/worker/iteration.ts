@@ -22,7 +22,7 @@ import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
-import { runExtractors } from '../vars/extract.js';
+import { EXTRACT_REFUSED, runExtractors } from '../vars/extract.js';
 import type { VirtualUser } from './virtual-user.js';
 import { weightedPick } from './weighted-pick.js';
 
@@ -351,11 +351,22 @@ export class IterationRunner {
     this.#attempt(cursor);
   }
 
-  /** The final attempt's outcome is the request's: record it and run the extractors. */
+  /**
+   * The final attempt's outcome is the request's: run the extractors, then record it (failed with
+   * `variable_limit` when the variable store refused a value).
+   */
   #record(cursor: Cursor): void {
-    const { vu, kind } = cursor;
+    const { vu } = cursor;
     const endpoint = cursor.compiled!.endpoint;
     const exchange = vu.exchange;
+    if (
+      cursor.kind === undefined &&
+      endpoint.extract.length > 0 &&
+      runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars) ===
+        EXTRACT_REFUSED
+    )
+      cursor.kind = 'variable_limit';
+    const kind = cursor.kind;
     this.deps.recorder.recordRequest(
       cursor.index,
       exchange.status,
@@ -366,9 +377,6 @@ export class IterationRunner {
       exchange.bytesIn,
       cursor.bytesOut,
     );
-    if (kind === undefined && endpoint.extract.length > 0) {
-      runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
-    }
     cursor.done(kind === undefined);
   }
 

@@ -1,5 +1,10 @@
 import t from 'tap';
-import { headerValue, queryJson, runExtractors } from '../../runtime/vars/extract.js';
+import {
+  EXTRACT_REFUSED,
+  headerValue,
+  queryJson,
+  runExtractors,
+} from '../../runtime/vars/extract.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
 
 t.test('JSONPath extractors read the body; non-strings are stored as JSON', async (t) => {
@@ -51,4 +56,21 @@ t.test('header extractors are case-insensitive; bad JSON extracts nothing', asyn
 
 t.test('script segments never run (eval: false)', async (t) => {
   t.throws(() => queryJson({ a: [1] }, '$.a[?(@ > 0)]'), /Eval/);
+});
+
+t.test('a value the variable store refuses stops the extractors: EXTRACT_REFUSED', async (t) => {
+  const vars = new VariableStore();
+  const body = JSON.stringify({ a: 'x'.repeat(600_000), b: 'y'.repeat(600_000), c: 'z' });
+  const found = runExtractors(
+    [
+      { variable: 'a', from: 'json', path: '$.a' },
+      { variable: 'b', from: 'json', path: '$.b' },
+      { variable: 'c', from: 'json', path: '$.c' },
+    ],
+    body,
+    null,
+    vars,
+  );
+  t.equal(found, EXTRACT_REFUSED);
+  t.same(Object.keys(vars.entries()), ['a']);
 });

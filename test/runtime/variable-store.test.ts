@@ -1,5 +1,9 @@
 import t from 'tap';
-import { VariableStore } from '../../runtime/vars/variable-store.js';
+import {
+  MAX_VARIABLE_CHARS,
+  MAX_VARIABLES,
+  VariableStore,
+} from '../../runtime/vars/variable-store.js';
 
 // One test per row of spec §3.1.
 t.test('(start) --store creation--> Created', async (t) => {
@@ -65,3 +69,27 @@ t.test('Active --test complete--> (end)', async (t) => {
   t.equal(store.state, 'Ended');
   t.throws(() => store.set('a', '1'), /after the test completed/);
 });
+
+t.test(
+  'Set past the bounds is refused and changes nothing; Merge is counted, never refused',
+  async (t) => {
+    const store = new VariableStore();
+    let stored = 0;
+    for (let i = 0; i < MAX_VARIABLES; i++) if (store.set(`k${i}`, '')) stored++;
+    t.equal(stored, MAX_VARIABLES);
+    t.equal(store.set('one-more', ''), false, 'the count bound');
+    t.equal(store.get('one-more'), undefined);
+    t.equal(store.set('k0', 'x'.repeat(1000)), true, 'a variable held may be replaced');
+    store.clear();
+    const half = 'x'.repeat(MAX_VARIABLE_CHARS / 2);
+    t.equal(store.set('a', half), true);
+    t.equal(store.set('b', half), false, 'the characters bound counts keys too');
+    t.equal(store.set('a', ''), true, 'replacing a value frees its characters');
+    t.equal(store.set('b', half), true);
+    store.merge({ c: half });
+    t.equal(store.get('c'), half, 'a feeder record is stored whatever the bounds');
+    t.equal(store.set('d', ''), false, '…and counted');
+    store.clear();
+    t.equal(store.set('d', half), true, 'Clear frees everything');
+  },
+);
