@@ -8,6 +8,7 @@ import ivm from 'isolated-vm';
 import type { ConfigIssue } from '../issues.js';
 import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
+import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
 
 /** Reading the options may take this long (top-level code of the scenario included). */
 const OPTIONS_TIMEOUT_MS = 1000;
@@ -15,6 +16,7 @@ const OPTIONS_MEMORY_MB = 32;
 
 /** Runs the bundle's top level with an API that refuses calls, and returns `options` as JSON. */
 const READ_OPTIONS = `
+${REMOVE_GLOBALS_SOURCE}
 const refuse = (name) => () => { throw new Error(name + ' is not available outside an iteration'); };
 const api = {
   http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),

@@ -24,8 +24,10 @@
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
+ * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
  * It returns entry(kind, a, b, c, d, e, f), which takes the records the host sends:
- *   RUN      (a token, b iteration)  runs an iteration
+ *   RUN      (a token, b iteration)  runs an iteration (the calls of earlier ones still waiting
+ *            are forgotten: the host settles only the calls of the entry running)
  *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
  *   RESPONSE (a id, b status, c fields, d text, e error, f duration)  an http call settled, in
  *            eight values where the others take five: the raw header names and values (c of
@@ -40,6 +42,9 @@
  *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
  *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error })
  */
+import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
+import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
+
 /**
  * Kinds of records: host → isolate (RUN, OK, RESPONSE, FAILED, SETUP), isolate → host (START,
  * END). Records are five values wide, [vu, kind, a, b, c], but RESPONSE: eight,
@@ -98,6 +103,7 @@ return [add, pump, take, post];
 /** A virtual user's closure (see the file comment). */
 export const BOOTSTRAP_SOURCE = `
 'use strict';
+${REMOVE_GLOBALS_SOURCE}
 const post = $0;
 const call = $1;
 const factory = $2;
@@ -239,8 +245,31 @@ const requestArgs = (method, url, body, opts) => {
   }
   return json;
 };
-const request = async (method, url, body, opts) =>
+// The calls a virtual user may have waiting (waiting-calls.ts): one past them throws where it is
+// made, at once, so that a loop of calls no one awaits ends there.
+const room = (op) => {
+  if (pending.size >= ${MAX_WAITING_CALLS}) throw new Error(op + ': ' + ${JSON.stringify(WAITING_REFUSED)});
+};
+const requested = async (method, url, body, opts) =>
   settled(await wait('http', requestArgs(method, url, body, opts)));
+const request = (method, url, body, opts) => {
+  room('http');
+  return requested(method, url, body, opts);
+};
+const slept = async (seconds) => settled(await wait('sleep', stringify(Number(seconds))));
+const session = async (url, opts) => {
+  const o = opts === undefined || opts === null ? {} : opts;
+  const list = (value) => (Array.isArray(value) ? value.map(textOf) : []);
+  const result = await wait('ws', stringify({
+    url: textOf(url),
+    messages: list(o.messages),
+    interval: typeof o.interval === 'number' ? o.interval : 0,
+    subprotocols: list(o.subprotocols),
+    timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
+    name: o.name === undefined ? undefined : prefix(textOf(o.name)),
+  }));
+  return settled(result);
+};
 const api = Object.freeze({
   http: Object.freeze({
     get: (url, opts) => request('GET', url, undefined, opts),
@@ -251,18 +280,9 @@ const api = Object.freeze({
     request: (method, url, body, opts) => request(textOf(method).toUpperCase(), url, body, opts),
   }),
   ws: Object.freeze({
-    session: async (url, opts) => {
-      const o = opts === undefined || opts === null ? {} : opts;
-      const list = (value) => (Array.isArray(value) ? value.map(textOf) : []);
-      const result = await wait('ws', stringify({
-        url: textOf(url),
-        messages: list(o.messages),
-        interval: typeof o.interval === 'number' ? o.interval : 0,
-        subprotocols: list(o.subprotocols),
-        timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
-        name: o.name === undefined ? undefined : prefix(textOf(o.name)),
-      }));
-      return settled(result);
+    session: (url, opts) => {
+      room('ws');
+      return session(url, opts);
     },
   }),
   check: (value, predicates) => {
@@ -279,7 +299,10 @@ const api = Object.freeze({
     }
     return all;
   },
-  sleep: async (seconds) => settled(await wait('sleep', stringify(Number(seconds)))),
+  sleep: (seconds) => {
+    room('sleep');
+    return slept(seconds);
+  },
   group: async (name, fn) => {
     groups.push(textOf(name));
     try {
@@ -340,6 +363,8 @@ const runNext = () => {
 };
 return (kind, a, b, c, d, e, f) => {
   if (kind === ${RECORD.RUN}) {
+    // The calls of earlier iterations still waiting will not settle: the host drops them.
+    pending.clear();
     runs.push(a, b);
     started.then(runNext);
   } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f)));

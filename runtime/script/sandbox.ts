@@ -11,7 +11,9 @@
  * - Awaits: the isolate's timeout does not cover them, so a watchdog cuts an iteration that has
  *   been idle — no host operation in flight, not settled — for longer than `idleMs`.
  * - Memory: an isolate past its limit is disposed by isolated-vm; every iteration in it fails and
- *   the next one builds a new isolate (module state is lost; variables live on the host).
+ *   the next one builds a new isolate (module state is lost; variables live on the host, bounded
+ *   there: variable-store.ts). WebAssembly, whose memories the limit does not count, is deleted
+ *   from each context first (removed-globals.ts).
  * How a pump failed is read from the isolate's state and the pump's length, not from message text
  * (isolated-vm's errors have no codes): an error thrown with the isolate disposed is the memory
  * limit; one thrown after the pump ran for its whole limit is the CPU limit; any other is a

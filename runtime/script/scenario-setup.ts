@@ -79,6 +79,7 @@ export async function runScenarioSetup(
     return { ok: false, message: `setup() failed: ${text}` };
   } finally {
     sandbox.dispose();
+    ops.close();
     await vu.close();
   }
 }

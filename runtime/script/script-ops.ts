@@ -18,9 +18,11 @@ import { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { IterationRunner } from '../worker/iteration.js';
+import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
+import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };
@@ -64,12 +66,21 @@ interface Call {
   readonly settle: Settle;
 }
 
+/** A sleep() in progress. */
+interface Sleep {
+  readonly user: ScriptUser;
+  readonly settle: Settle;
+  timer: NodeJS.Timeout | undefined;
+}
+
 /** A virtual user as the operations see it. */
 export class ScriptUser {
   /** Intended time of the iteration's permit, given to its first request only. */
   intendedUs = NO_INTENDED_TIME;
   /** Its http and ws calls: they go one at a time (it owns one exchange); the first is in flight. */
   readonly calls: Call[] = [];
+  /** Its sleeps in progress. */
+  sleeping = 0;
   /** When its http call in flight began, µs since dispatch start. */
   startUs = 0;
   /** The end of its http call in flight, and a throw on its path (a bug), bound once. */
@@ -90,7 +101,7 @@ export interface ScriptOpsDeps {
   readonly feeder: Feeder | undefined;
   readonly onFeederExhausted: () => void;
   readonly user: (id: number) => ScriptUser;
-  /** Aborted at a hard stop: sleeps end at once. */
+  /** Aborted at a hard stop: sleeps end at once (close() removes its one listener). */
   readonly hardStop: AbortSignal;
   /** µs since dispatch start. */
   readonly now: () => number;
@@ -105,22 +116,42 @@ export class ScriptOps implements SandboxOps {
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
+  /**
+   * Sleeps in progress, all virtual users': a hard stop ends them with one listener (an
+   * AbortSignal's listeners cost O(n) each to add and remove: 200,000 of them held a segment for
+   * minutes), and close() clears their timers.
+   */
+  readonly #sleeps = new Set<Sleep>();
+  readonly #wakeAll = (): void => {
+    for (const sleep of this.#sleeps) this.#woke(sleep);
+  };
+  readonly #woke = (sleep: Sleep): void => {
+    clearTimeout(sleep.timer);
+    this.#sleeps.delete(sleep);
+    sleep.user.sleeping--;
+    sleep.settle(NOTHING);
+  };
 
   constructor(private readonly deps: ScriptOpsDeps) {
     this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
     this.#allowed = new Set(deps.plan.allowedHosts.map((h) => h.toLowerCase()));
+    deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
   later(id: number, op: string, json: string, settle: Settle): void {
+    const user = this.deps.user(id);
+    if (user.sleeping + user.calls.length >= MAX_WAITING_CALLS) {
+      settle({ kind: 'refused', message: `${op}: ${WAITING_REFUSED}` });
+      return;
+    }
     if (op === 'sleep') {
-      this.#sleep(JSON.parse(json) as number, () => settle(NOTHING));
+      this.#sleep(user, JSON.parse(json) as number, settle);
       return;
     }
     if (op !== 'http' && op !== 'ws') {
       settle({ kind: 'refused', message: `unknown operation ${op}` });
       return;
     }
-    const user = this.deps.user(id);
     user.calls.push({ op, json, settle });
     if (user.calls.length === 1) this.#begin(user);
   }
@@ -165,7 +196,7 @@ export class ScriptOps implements SandboxOps {
         return vu.vars.get(args as string);
       case 'vars.set': {
         const [key, value] = args as [string, string];
-        vu.vars.set(key, value);
+        if (!vu.vars.set(key, value)) throw new Error(variablesFull(key));
         return undefined;
       }
       case 'feed':
@@ -187,20 +218,23 @@ export class ScriptOps implements SandboxOps {
     return { ...record };
   }
 
-  #sleep(seconds: number, done: () => void): void {
+  /** Ends the operations' timers and their listener: the segment is over. */
+  close(): void {
+    this.deps.hardStop.removeEventListener('abort', this.#wakeAll);
+    for (const sleep of this.#sleeps) clearTimeout(sleep.timer);
+    this.#sleeps.clear();
+  }
+
+  #sleep(user: ScriptUser, seconds: number, settle: Settle): void {
     const ms = Number.isFinite(seconds) ? Math.min(Math.max(0, seconds * 1000), MAX_SLEEP_MS) : 0;
-    const signal = this.deps.hardStop;
-    if (signal.aborted) {
-      done();
+    if (this.deps.hardStop.aborted) {
+      settle(NOTHING);
       return;
     }
-    const end = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', end);
-      done();
-    };
-    const timer = setTimeout(end, ms);
-    signal.addEventListener('abort', end);
+    const sleep: Sleep = { user, settle, timer: undefined };
+    sleep.timer = setTimeout(this.#woke, ms, sleep);
+    this.#sleeps.add(sleep);
+    user.sleeping++;
   }
 
   /** Sends the user's http call; #responded settles it (a throw on the path, a bug, refuses it). */
@@ -256,7 +290,7 @@ export class ScriptOps implements SandboxOps {
         extract: [],
         setup: false,
         weight: 1,
-        timeoutMs: args.timeout ?? this.deps.plan.timeoutMs,
+        timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
         ws: undefined,
         needs: [],
       },
@@ -288,7 +322,7 @@ export class ScriptOps implements SandboxOps {
       extract: [],
       setup: false,
       weight: 1,
-      timeoutMs: args.timeout ?? this.deps.plan.timeoutMs,
+      timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
       ws: {
         messages: args.messages.map((text) => ({ kind: 'text', text: [text] })),
         intervalMs: Math.max(0, args.interval),
@@ -355,6 +389,20 @@ function jsonPath(body: string, path: string): unknown {
   const json = JSON.parse(body) as unknown;
   const matches = JSONPath<unknown[]>({ path, json: json as object, eval: false, wrap: true });
   return matches[0];
+}
+
+/**
+ * A call's `timeout` option: the run's `timeout` bounds it (the scenario may shorten it, never
+ * lengthen it); absent, not positive or not a number, the run's.
+ */
+function capped(givenMs: number | undefined, runMs: number): number {
+  return givenMs !== undefined && givenMs > 0 ? Math.min(givenMs, runMs) : runMs;
+}
+
+/** Why vars.set refused a value (never the value: it may be a secret). */
+function variablesFull(key: string): string {
+  const name = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+  return `vars.set("${name}"): refused, the virtual user's variables would pass their bounds (${MAX_VARIABLES} variables, ${MAX_VARIABLE_CHARS} characters of keys and values); nothing was stored`;
 }
 
 /** A refusal the script sees: the call throws with this message. */

@@ -42,6 +42,7 @@ class RunningUser extends ScriptUser {
 /** Runs iterations of a scenario for the workers of one segment. */
 export class ScriptRunner {
   readonly #sandbox: Sandbox;
+  readonly #ops: ScriptOps;
   readonly #users = new Map<number, RunningUser>();
   readonly #positions: SourcePositions;
   readonly #reported = new Set<string>();
@@ -49,12 +50,12 @@ export class ScriptRunner {
 
   constructor(private readonly deps: ScriptRunnerDeps) {
     this.#positions = new SourcePositions(deps.script);
-    const ops = new ScriptOps({ ...deps, user: (id) => this.#users.get(id)! });
+    this.#ops = new ScriptOps({ ...deps, user: (id) => this.#users.get(id)! });
     const limitMs = deps.plan.timeoutMs;
     this.#sandbox = new Sandbox({
       plan: deps.script,
       limits: { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
-      ops,
+      ops: this.#ops,
       data: deps.setupData,
       nowMs: () => deps.now() / 1000,
       onStray: (failure) => this.#failed(failure),
@@ -90,9 +91,10 @@ export class ScriptRunner {
     user.callbacks!.ended();
   }
 
-  /** Ends the sandbox. */
+  /** Ends the sandbox, and the timers of its calls still waiting. */
   close(): void {
     this.#sandbox.dispose();
+    this.#ops.close();
   }
 
   #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>): void {

@@ -154,7 +154,7 @@ t.test('each escape attempt is refused', async (t) => {
   t.ok(checks !== undefined);
   for (const [name, count] of Object.entries(checks?.by_name ?? {}))
     t.same(count, { passes: 1, fails: 0 }, name);
-  t.equal(Object.keys(checks?.by_name ?? {}).length, 12, 'every attempt ran');
+  t.equal(Object.keys(checks?.by_name ?? {}).length, 13, 'every attempt ran');
   t.equal(json(result).successes, 1, 'the iteration went on to its request');
 });
 
