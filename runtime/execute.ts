@@ -32,6 +32,11 @@ export interface ExecuteOptions {
   readonly execPath?: string;
   /** A line for the user while running (a TypeScript scenario's errors). */
   readonly onWarning?: (text: string) => void;
+  /**
+   * Registers a hook run when this process exits, however it does (a second Ctrl+C exits at
+   * once); returns its removal. Scripted segments' child processes are killed by it.
+   */
+  readonly onExit?: (hook: () => void) => () => void;
 }
 
 /** The merged result of this process, and why it ended early when a segment failed fatally. */
@@ -61,6 +66,7 @@ export async function execute(
   const memo = new MergeMemo();
   let pending: NodeJS.Timeout | undefined;
   const hosts: SegmentLink[] = [];
+  const children: ChildHost[] = [];
   // Snapshots arrive per thread; merge them at most once a tick.
   const progress = (): void => {
     if (options.onProgress === undefined || pending !== undefined) return;
@@ -73,17 +79,21 @@ export async function execute(
     }, SNAPSHOT_EVERY_MS / 4);
   };
   for (const spec of specs) {
-    hosts.push(
-      plan.script === undefined
-        ? new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress)
-        : new ChildHost(
-            spec,
-            SNAPSHOT_EVERY_MS,
-            { onSnapshot: progress, onScriptError: (text) => options.onWarning?.(text) },
-            options.execPath,
-          ),
+    if (plan.script === undefined) {
+      hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress));
+      continue;
+    }
+    const child = new ChildHost(
+      spec,
+      SNAPSHOT_EVERY_MS,
+      { onSnapshot: progress, onScriptError: (text) => options.onWarning?.(text) },
+      options.execPath,
     );
+    hosts.push(child);
+    children.push(child);
   }
+  // A scenario's child must not outlive this process: killed when it exits before the run ends.
+  const unhook = options.onExit?.(() => children.forEach((c) => c.kill()));
   const relay = (type: 'stop' | 'hard-stop') => () => hosts.forEach((h) => h.send({ type }));
   // Segments boot at different speeds: all begin dispatch together, once every one is ready;
   // a scenario's setup() data (from the first segment) goes to all of them with `go`.
@@ -98,6 +108,7 @@ export async function execute(
   for (const host of hosts)
     void host.outcome.then((o) => ('lost' in o ? relay('stop')() : undefined));
   const outcomes = await Promise.all(hosts.map((h) => h.outcome));
+  unhook?.();
   clearTimeout(pending);
   const snapshots = outcomes.flatMap((o) => (o.snapshot === undefined ? [] : [o.snapshot]));
   const fatal = outcomes.map((o) => ('lost' in o ? o.lost : o.fatal)).find((m) => m !== undefined);

@@ -109,6 +109,7 @@ export class RunCommand extends PlanCommand {
           view?.update(s, live);
         },
         execPath: this.context.execPath,
+        onExit: this.context.onExit,
         onWarning: (text) => this.context.stderr.write(`barrage: ${redactor.text(text)}\n`),
       });
       // The terminal is restored before anything is printed below the dashboard.

@@ -5,6 +5,7 @@
  * cli/bin.ts it is an entry point, so it is the other file allowed to touch `process`.
  */
 import { setFlagsFromString } from 'node:v8';
+import { Worker } from 'node:worker_threads';
 import { systemClock } from '../deps.js';
 import { runScenarioSetup } from '../script/scenario-setup.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
@@ -77,6 +78,18 @@ process.on('message', (message: HostToSegment) => {
 });
 // The parent is gone: nobody will read the results.
 process.on('disconnect', () => process.exit(1));
+/**
+ * The parent may be gone while this thread is busy (a batch of script code may run up to the
+ * run's timeout) or when no hook of its ran (SIGKILL): a thread of its own polls the parent's pid,
+ * which changes when this process is handed to another, and kills this process then. A scenario
+ * so never outlives barrage by more than one poll.
+ */
+const ORPHAN_POLL_MS = 200;
+new Worker(
+  `const { workerData: parent } = require('node:worker_threads');
+  setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, ${ORPHAN_POLL_MS});`,
+  { eval: true, workerData: process.ppid },
+).unref();
 // Ctrl+C reaches the whole process group: the parent decides (stop, then hard stop) and tells
 // this child over IPC, so the signal itself must not end it.
 process.on('SIGINT', () => undefined);

@@ -4,7 +4,9 @@
  * threads (protocol.ts), over IPC with structured clone: the SegmentStart goes as the first
  * message, then ready/go, snapshots, script errors and the outcome. The child is started with
  * --no-node-snapshot, which isolated-vm needs on Node ≥ 20. A child that exits without an outcome
- * (killed, aborted by V8 out of memory) is reported as lost, with its last snapshot.
+ * (killed, aborted by V8 out of memory) is reported as lost, with its last snapshot. The child
+ * runs a scenario's code, so it must not outlive this process: kill() ends it when this process
+ * exits (execute.ts), and it ends itself when this process is gone (child-entry.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +49,12 @@ export class ChildHost extends SegmentLink {
     );
     this.#child = child;
     this.send({ type: 'start', start: { version: PROTOCOL_VERSION, spec, snapshotEveryMs } });
+  }
+
+  /** Kills the child at once (SIGKILL), unless it has exited. */
+  kill(): void {
+    if (this.#child.exitCode === null && this.#child.signalCode === null)
+      this.#child.kill('SIGKILL');
   }
 
   /** Sends a control message (ignored once the child is gone). */
