@@ -6,7 +6,11 @@
  *   selector := integer | "*" | quoted-name | integer? ":" integer? (":" integer)? | selector ("," selector)*
  *
  * Filter `[?(...)]` and script `[(...)]` selectors are refused: jsonpath-plus runs with
- * `eval: false` at run time and would only throw when traversal reaches them, mid-run.
+ * `eval: false` at run time and would only throw when traversal reaches them, mid-run. So are
+ * jsonpath-plus's own operators, which are not in the grammar above and throw on some documents:
+ * `^` (parent: at the root it throws), `~` (property names) and a segment starting with `@` (a
+ * type selector such as `@string()`; `$.@` or `$['@id']` throws on every document). A key that
+ * starts with `@` is read with jsonpath-plus's escape, a backquote: `$.`@id` or `$['`@id']`.
  */
 import { JSONPath } from 'jsonpath-plus';
 import type { GrammarError } from './grammar-error.js';
@@ -28,6 +32,13 @@ export function parseJsonPath(path: string): Result<string, GrammarError> {
   const parts = JSONPath.toPathArray(path);
   if (parts.some((part) => part.startsWith('?') || part.startsWith('('))) {
     return fail('filter and script expressions are not allowed', 0);
+  }
+  const operator = parts.find((part) => part === '^' || part === '~' || part.startsWith('@'));
+  if (operator !== undefined) {
+    const at = Math.max(path.indexOf(operator[0]!), 0);
+    return operator.startsWith('@')
+      ? fail('a segment cannot start with "@" (to read a key such as @id, write $.`@id)', at)
+      : fail(`the "${operator}" operator (parent, property name) is not allowed`, at);
   }
   return ok(path);
 }

@@ -23,7 +23,7 @@ const jsonPath = z
         code: 'custom',
         message: parsed.error.message,
         input: value,
-        params: { code: 'invalid_value' },
+        params: { code: 'invalid_jsonpath' },
       });
   });
 

@@ -8,7 +8,12 @@ import { parseTemplate } from '../grammar/placeholder.js';
 
 /** The zod issue params our refinements attach: a stable issue code and, optionally, a hint. */
 export interface IssueParams {
-  readonly code: 'invalid_duration' | 'invalid_placeholder' | 'invalid_threshold' | 'invalid_value';
+  readonly code:
+    | 'invalid_duration'
+    | 'invalid_jsonpath'
+    | 'invalid_placeholder'
+    | 'invalid_threshold'
+    | 'invalid_value';
   readonly hint?: string;
 }
 

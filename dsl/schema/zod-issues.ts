@@ -86,6 +86,7 @@ function plain(
 
 const GRAMMAR_EXPECTED: Record<IssueParams['code'], string> = {
   invalid_duration: 'a duration such as 250ms, 30s, 1m30s or 2h',
+  invalid_jsonpath: 'a JSONPath such as $.items[0].id',
   invalid_threshold: 'a threshold <metric>[{endpoint=name}]:<aggregate> <op> <number>',
   invalid_placeholder: 'text with well-formed {{placeholders}}',
   invalid_value: 'a valid value',

@@ -8,7 +8,6 @@
  * Request names (per-endpoint stats): `name` when given, else `METHOD path` without the query;
  * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME; check names too.
  */
-import { JSONPath } from 'jsonpath-plus';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
@@ -17,6 +16,7 @@ import type { Feeder } from '../feeder/feeder.js';
 import { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
+import { firstJsonValue } from '../vars/extract.js';
 import type { IterationRunner } from '../worker/iteration.js';
 import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
@@ -386,9 +386,7 @@ export class ScriptOps implements SandboxOps {
 function jsonPath(body: string, path: string): unknown {
   if (path.includes('('))
     throw new Error(`json(): filter and script expressions are refused: ${path}`);
-  const json = JSON.parse(body) as unknown;
-  const matches = JSONPath<unknown[]>({ path, json: json as object, eval: false, wrap: true });
-  return matches[0];
+  return firstJsonValue(JSON.parse(body) as unknown, path);
 }
 
 /**

@@ -22,7 +22,7 @@ import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
-import { EXTRACT_REFUSED, runExtractors } from '../vars/extract.js';
+import { runExtractors } from '../vars/extract.js';
 import type { VirtualUser } from './virtual-user.js';
 import { weightedPick } from './weighted-pick.js';
 
@@ -352,21 +352,17 @@ export class IterationRunner {
   }
 
   /**
-   * The final attempt's outcome is the request's: run the extractors, then record it (failed with
-   * `variable_limit` when the variable store refused a value).
+   * The final attempt's outcome is the request's: run the extractors of a success (a response
+   * they cannot read fails it as `extract_error`, a value the variable store refuses as
+   * `variable_limit`), then record it.
    */
   #record(cursor: Cursor): void {
     const { vu } = cursor;
     const endpoint = cursor.compiled!.endpoint;
     const exchange = vu.exchange;
-    if (
-      cursor.kind === undefined &&
-      endpoint.extract.length > 0 &&
-      runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars) ===
-        EXTRACT_REFUSED
-    )
-      cursor.kind = 'variable_limit';
-    const kind = cursor.kind;
+    let kind = cursor.kind;
+    if (kind === undefined && endpoint.extract.length > 0)
+      kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
     this.deps.recorder.recordRequest(
       cursor.index,
       exchange.status,

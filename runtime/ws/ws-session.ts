@@ -24,7 +24,7 @@ import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import { NO_TOKEN, type Authorization, type AuthProvider } from '../auth/auth-provider.js';
 import { classifyError, type ErrorKind } from '../failure/error-kind.js';
 import type { Recorder } from '../metrics/recorder.js';
-import { EXTRACT_REFUSED, runExtractors } from '../vars/extract.js';
+import { runExtractors } from '../vars/extract.js';
 import type { SessionOutcome, SessionRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { CompiledSession, type SessionPayload } from './compiled-session.js';
@@ -110,9 +110,10 @@ class WsSessionRunner {
     const { recorder, now } = this.#deps;
     const timeoutUs = session.timeoutMs * 1000;
     if (!(await socket.opened())) return socket.failure;
-    const extract = (text: string | undefined): boolean =>
-      runExtractors(session.extract, text, socket.headers, vu.vars) !== EXTRACT_REFUSED;
-    if (session.keepHeaders && !extract(undefined)) return 'variable_limit';
+    if (session.keepHeaders) {
+      const failed = runExtractors(session.extract, undefined, socket.headers, vu.vars);
+      if (failed !== undefined) return failed;
+    }
     let missing = false;
     for (let i = 0; i < session.messageCount; i++) {
       const payload = session.message(i, vu.vars, vu.random);
@@ -127,7 +128,10 @@ class WsSessionRunner {
       if (!(await socket.reply())) return socket.failure ?? 'ws_abnormal_close';
       vu.deadlineUs = 0;
       recorder.recordWsRtt(session.index, socket.replyAtUs - sentUs);
-      if (session.keepReply && !extract(socket.replyText)) return 'variable_limit';
+      if (session.keepReply) {
+        const failed = runExtractors(session.extract, socket.replyText, socket.headers, vu.vars);
+        if (failed !== undefined) return failed;
+      }
       if (i === session.messageCount - 1) socket.flowDone();
       if (session.intervalMs > 0 && !(await socket.pause(session.intervalMs)))
         return socket.failure;

@@ -138,6 +138,26 @@ const BAD: readonly [string, string, RegExp][] = [
     `${BASE}endpoints: [{ url: /l, extract: { a: "$.x[?(@.y)]" } }]\n`,
     /endpoints\[0\]\.extract\.a: .*filter and script/,
   ],
+  [
+    'JSONPath segment $.@ (jsonpath-plus throws on it for every body)',
+    `${BASE}endpoints: [{ url: /l, extract: { a: "$.@" } }]\n`,
+    /load\.yaml:4:\d+: endpoints\[0\]\.extract\.a: expected a JSONPath such as \$\.items\[0\]\.id, got "\$\.@": a segment cannot start with "@" \(to read a key such as @id, write \$\.`@id\)/,
+  ],
+  [
+    'JSONPath key @id without the backquote',
+    `${BASE}endpoints: [{ url: /l, extract: { a: { json: "$['@id']" } } }]\n`,
+    /endpoints\[0\]\.extract\.a\.json: .*cannot start with "@"/,
+  ],
+  [
+    'JSONPath parent operator',
+    `${BASE}endpoints: [{ url: /l, extract: { a: "$.^" } }]\n`,
+    /endpoints\[0\]\.extract\.a: .*the "\^" operator/,
+  ],
+  [
+    'JSONPath property-name operator',
+    `${BASE}endpoints: [{ url: /l, extract: { a: "$.a~" } }]\n`,
+    /endpoints\[0\]\.extract\.a: .*the "~" operator/,
+  ],
 ];
 
 for (const [name, config, message] of BAD) {

@@ -1,11 +1,13 @@
 import t from 'tap';
 import {
-  EXTRACT_REFUSED,
+  firstJsonValue,
   headerValue,
   queryJson,
   runExtractors,
 } from '../../runtime/vars/extract.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
+import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
+import { DEEP_ARRAYS, EXTRACT_ERROR, ODD_BODIES, ODD_PATHS } from '../helpers/odd-bodies.js';
 
 t.test('JSONPath extractors read the body; non-strings are stored as JSON', async (t) => {
   const vars = new VariableStore();
@@ -14,7 +16,7 @@ t.test('JSONPath extractors read the body; non-strings are stored as JSON', asyn
     items: [{ id: 3 }, { id: 4 }],
     meta: { n: 2 },
   });
-  const found = runExtractors(
+  const kind = runExtractors(
     [
       { variable: 'token', from: 'json', path: '$.access_token' },
       { variable: 'first', from: 'json', path: '$.items[0].id' },
@@ -25,7 +27,7 @@ t.test('JSONPath extractors read the body; non-strings are stored as JSON', asyn
     null,
     vars,
   );
-  t.equal(found, 3);
+  t.equal(kind, undefined);
   t.same(vars.entries(), { token: 'tok', first: '3', all: '[{"id":3},{"id":4}]' });
 });
 
@@ -48,7 +50,7 @@ t.test('header extractors are case-insensitive; bad JSON extracts nothing', asyn
       headers,
       vars,
     ),
-    1,
+    undefined,
   );
   t.same(vars.entries(), { rid: 'r-1' });
   t.equal(queryJson({ a: null }, '$.a'), undefined);
@@ -58,10 +60,10 @@ t.test('script segments never run (eval: false)', async (t) => {
   t.throws(() => queryJson({ a: [1] }, '$.a[?(@ > 0)]'), /Eval/);
 });
 
-t.test('a value the variable store refuses stops the extractors: EXTRACT_REFUSED', async (t) => {
+t.test('a value the variable store refuses stops the extractors: variable_limit', async (t) => {
   const vars = new VariableStore();
   const body = JSON.stringify({ a: 'x'.repeat(600_000), b: 'y'.repeat(600_000), c: 'z' });
-  const found = runExtractors(
+  const kind = runExtractors(
     [
       { variable: 'a', from: 'json', path: '$.a' },
       { variable: 'b', from: 'json', path: '$.b' },
@@ -71,6 +73,82 @@ t.test('a value the variable store refuses stops the extractors: EXTRACT_REFUSED
     null,
     vars,
   );
-  t.equal(found, EXTRACT_REFUSED);
+  t.equal(kind, 'variable_limit');
   t.same(Object.keys(vars.entries()), ['a']);
+});
+
+t.test('every odd body at every path: a value, nothing, or extract_error', async (t) => {
+  for (const body of ODD_BODIES) {
+    for (const path of ODD_PATHS) {
+      for (const form of ['json', 'header'] as const) {
+        const vars = new VariableStore();
+        vars.set('h', 'before');
+        const extractor: ExtractorPlan =
+          form === 'json'
+            ? { variable: 'v', from: 'json', path }
+            : { variable: 'h', from: 'header', header: 'x-id' };
+        const kind = runExtractors(
+          [extractor],
+          body.bytes.toString('utf8'),
+          [Buffer.from('X-Id'), Buffer.from('h-1')],
+          vars,
+        );
+        const expected = body.expect[path];
+        const label = `${body.name} at ${path} (${form})`;
+        if (form === 'header') {
+          t.equal(kind, undefined, label);
+          t.equal(vars.get('h'), 'h-1', label);
+        } else if (expected === EXTRACT_ERROR) {
+          t.equal(kind, 'extract_error', label);
+        } else {
+          t.equal(kind, undefined, label);
+          t.equal(vars.get('v'), expected, label);
+        }
+      }
+    }
+  }
+});
+
+t.test('a throw while reading the response is extract_error, never a throw', async (t) => {
+  // Paths that validation refuses, run anyway: jsonpath-plus throws on each of them.
+  for (const path of ['$.@', '$..@', '$.^', "$['@id']"]) {
+    const vars = new VariableStore();
+    t.equal(
+      runExtractors([{ variable: 'v', from: 'json', path }], '{"@id":1}', null, vars),
+      'extract_error',
+      path,
+    );
+  }
+  const vars = new VariableStore();
+  t.equal(
+    runExtractors(
+      [
+        { variable: 'first', from: 'json', path: '$' },
+        { variable: 'deep', from: 'json', path: '$..*' },
+      ],
+      DEEP_ARRAYS,
+      null,
+      vars,
+    ),
+    'extract_error',
+  );
+  t.equal(
+    runExtractors([{ variable: 'v', from: 'json', path: '$' }], undefined, null, vars),
+    undefined,
+  );
+});
+
+t.test('firstJsonValue: a scalar document answers only $', async (t) => {
+  const rows: [unknown, string, unknown][] = [
+    [0, '$', 0],
+    [false, '$', false],
+    ['', '$', ''],
+    [null, '$', null],
+    ['str', '$[0]', undefined],
+    [0, '$.a', undefined],
+    [[7], '$[0]', 7],
+    [{ '@id': 'x' }, '$.`@id', 'x'],
+  ];
+  for (const [json, path, expected] of rows)
+    t.equal(firstJsonValue(json, path), expected, `${JSON.stringify(json)} ${path}`);
 });
