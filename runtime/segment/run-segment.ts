@@ -6,7 +6,6 @@
  * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests (and
  * WebSocket sessions) too.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
@@ -16,6 +15,7 @@ import { HardStopError, RequestTimeoutError } from '../http/exchange.js';
 import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
+import { setLongTimeout, sleepLong, type LongTimeout } from '../schedule/long-timer.js';
 import { Pacer } from '../schedule/pacer.js';
 import { PatternController } from '../schedule/pattern-controller.js';
 import { PermitQueue } from '../schedule/permit-queue.js';
@@ -60,8 +60,9 @@ export async function runSegment(
 ): Promise<SegmentOutcome> {
   const { plan } = spec;
   await control.ready?.();
+  // However far ahead (long-timer.ts); a stop meanwhile ends the wait, and the run with nothing sent.
   if (plan.startAt !== undefined && plan.startAt > clock.wallMs())
-    await sleep(plan.startAt - clock.wallMs());
+    await sleepLong(plan.startAt - clock.wallMs(), control.stop);
   const startUs = clock.nowUs();
   const now = (): number => clock.nowUs() - startUs;
   const recorder = new Recorder({
@@ -237,18 +238,18 @@ function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder
   const endUs = endOf(plan) * 1000;
   if (plan.rate.kind === 'unlimited') {
     const source = new ClosedSource(limit);
-    let timer: NodeJS.Timeout | undefined;
+    let timer: LongTimeout | undefined;
     let stopped = false;
     return {
       source,
       finished: Promise.resolve(),
       start: () => {
         if (Number.isFinite(endUs) && !stopped)
-          timer = setTimeout(() => source.close(), endUs / 1000);
+          timer = setLongTimeout(() => source.close(), endUs / 1000);
       },
       stop: () => {
         stopped = true;
-        clearTimeout(timer);
+        timer?.clear();
         source.close();
       },
       rate: () => undefined,

@@ -21,9 +21,10 @@ import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
+import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { runExtractors } from '../vars/extract.js';
-import type { VirtualUser } from './virtual-user.js';
+import type { Abortable, VirtualUser } from './virtual-user.js';
 import { weightedPick } from './weighted-pick.js';
 
 /** How a WebSocket session ended. */
@@ -90,11 +91,18 @@ class Cursor {
   kind: ErrorKind | undefined;
   done: RequestDone = () => undefined;
   fail: (error: unknown) => void = () => undefined;
+  /** The retry backoff under way, if any. */
+  backoff: LongTimeout | undefined;
   /** Bound once: the exchange's completion, the end of a step, the end of a retry's backoff. */
   readonly exchanged: () => void;
   readonly #resumed: () => void;
   readonly stepDone: RequestDone;
   readonly backedOff: () => void;
+  /**
+   * The backoff as what a hard stop cuts (`vu.session` while it lasts): a backoff may be as long
+   * as `max_backoff` (up to a year), and the run must not wait for it. The failed attempt stands.
+   */
+  readonly backoffWait: Abortable;
 
   constructor(
     readonly vu: VirtualUser,
@@ -102,6 +110,7 @@ class Cursor {
     onExchange: (cursor: Cursor) => void,
     onStep: (cursor: Cursor) => void,
     onBackoff: (cursor: Cursor) => void,
+    onBackoffCut: (cursor: Cursor) => void,
   ) {
     this.#resumed = () => runner.guard(this, onExchange);
     // The next request is dispatched from the completion callback. undici allows that after a
@@ -113,7 +122,22 @@ class Cursor {
       else this.#resumed();
     };
     this.stepDone = () => onStep(this);
-    this.backedOff = () => runner.guard(this, onBackoff);
+    this.backedOff = () => {
+      this.#endBackoff();
+      runner.guard(this, onBackoff);
+    };
+    this.backoffWait = {
+      abort: () => {
+        this.backoff?.clear();
+        this.#endBackoff();
+        runner.guard(this, onBackoffCut);
+      },
+    };
+  }
+
+  #endBackoff(): void {
+    this.backoff = undefined;
+    if (this.vu.session === this.backoffWait) this.vu.session = undefined;
   }
 }
 
@@ -207,6 +231,7 @@ export class IterationRunner {
         (c) => this.#exchanged(c),
         (c) => this.#step(c),
         (c) => this.#backedOff(c),
+        (c) => this.#record(c),
       );
       this.#cursors.set(vu, cursor);
     }
@@ -318,7 +343,8 @@ export class IterationRunner {
         retry.jitter,
         vu.random,
       );
-      setTimeout(cursor.backedOff, waitMs);
+      cursor.backoff = setLongTimeout(cursor.backedOff, waitMs);
+      vu.session = cursor.backoffWait;
       return;
     }
     this.#record(cursor);

@@ -28,7 +28,7 @@ export class VirtualUser {
   readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
-  /** The WebSocket session in flight, if any. */
+  /** What else a hard stop cuts while it lasts: a WebSocket session, or a retry's backoff. */
   session: Abortable | undefined;
   /** True while the worker runs an iteration (or its setup), false while it waits for a permit. */
   busy = false;

@@ -23,6 +23,7 @@ import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { classifyError, type ErrorKind } from '../failure/error-kind.js';
 import { MAX_KEPT_BODY } from '../http/compiled-request.js';
+import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import type { Abortable } from '../worker/virtual-user.js';
 import type { SessionPayload, SessionTarget } from './compiled-session.js';
 
@@ -72,7 +73,8 @@ export class SessionSocket implements Abortable {
   #expecting = false;
   #flowDone = false;
   #pausing = false;
-  #timer: NodeJS.Timeout | undefined;
+  /** The message interval under way (up to a year: long-timer.ts). */
+  #timer: LongTimeout | undefined;
   #wake: (() => void) | null = null;
 
   /** Starts the handshake; throws when the url or a header is invalid (nothing was sent). */
@@ -124,9 +126,9 @@ export class SessionSocket implements Abortable {
   /** Waits `ms` (the message interval); false when the session failed meanwhile. */
   async pause(ms: number): Promise<boolean> {
     this.#pausing = true;
-    this.#timer = setTimeout(this.#onPauseEnd, ms);
+    this.#timer = setLongTimeout(this.#onPauseEnd, ms);
     while (this.#pausing && this.phase === 'open') await this.#next();
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#pausing = false;
     return this.failure === undefined;
   }
@@ -149,7 +151,7 @@ export class SessionSocket implements Abortable {
 
   /** Releases the connection whatever its state (a no-op once it is closed). */
   destroy(): void {
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#ws.terminate();
   }
 
@@ -169,7 +171,7 @@ export class SessionSocket implements Abortable {
     if (this.phase === 'closed' || this.phase === 'failed') return;
     this.phase = 'failed';
     this.failure = kind;
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#ws.terminate();
     this.#signal();
   }
@@ -214,7 +216,7 @@ export class SessionSocket implements Abortable {
       this.phase === 'closing' ? code !== NO_CLOSE_FRAME : this.#flowDone && CLEAN_CLOSE.has(code);
     if (!clean) return this.#fail('ws_abnormal_close');
     this.phase = 'closed';
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#signal();
   };
 
