@@ -1,4 +1,5 @@
 /** Config (+ feeder records, + script bundle) → Plan: the only input the runtime needs. */
+import { lineBreaksIn } from '../grammar/line-breaks.js';
 import type { Config } from '../schema/config-schema.js';
 import type { Refinement } from '../schema/refinements.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
@@ -27,7 +28,7 @@ export function compilePlan(
   inputs: CompileInputs,
 ): { plan: Plan; issues: Refinement[] } {
   const issues: Refinement[] = [];
-  const env: EnvResolver = (name, path) => {
+  const env: EnvResolver = (name, path, singleLine) => {
     const value = inputs.env[name];
     if (value === undefined) {
       issues.push({
@@ -35,6 +36,17 @@ export function compilePlan(
         path,
         expected: `environment variable ${name} to be set ({{$env ${name}}})`,
         actual: `${name} unset`,
+      });
+      return '';
+    }
+    const found = singleLine ? lineBreaksIn(value) : undefined;
+    if (found !== undefined) {
+      // The value is never shown: it may be a secret.
+      issues.push({
+        code: 'invalid_value',
+        path,
+        expected: `environment variable ${name} without CR, LF or NUL ({{$env ${name}}} in a url or header)`,
+        actual: `${name} holding ${found}`,
       });
       return '';
     }
@@ -122,7 +134,7 @@ function authPlan(config: Config, env: EnvResolver): Plan['auth'] {
   const auth = config.auth;
   if (auth === undefined) return undefined;
   const template = (text: string, key: string): Template =>
-    resolveTemplate(text, ['auth', key], env);
+    resolveTemplate(text, ['auth', key], env, key === 'token');
   switch (auth.type) {
     case 'oauth2':
       return {

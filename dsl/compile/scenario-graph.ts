@@ -26,8 +26,8 @@ export function compileGraph(config: Config, userAgent: string, env: EnvResolver
   };
   const configs = config.endpoints ?? (config.scenario === undefined ? [single] : []);
   const endpoints = configs.map((endpoint, index) =>
-    compileEndpoint(endpoint, index, config, userAgent, (name, path) =>
-      env(name, ['endpoints', index, ...path]),
+    compileEndpoint(endpoint, index, config, userAgent, (name, path, singleLine) =>
+      env(name, ['endpoints', index, ...path], singleLine),
     ),
   );
   const nameToIndex = new Map(endpoints.map((e) => [e.name, e.index]));
@@ -58,7 +58,7 @@ export function compileScriptHeaders(
 ): HeaderPlan[] {
   return mergeHeaders(config.headers, {}, userAgent, config.user_agent).map(([name, value]) => ({
     name,
-    value: resolve(value, ['headers', name], env),
+    value: resolve(value, ['headers', name], env, true),
   }));
 }
 
@@ -83,7 +83,7 @@ function compileEndpoint(
   const absolute = joinUrl(config.target, endpoint.url);
   const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(absolute)?.[0] ?? absolute;
   const rest = absolute.slice(origin.length);
-  const path = resolve(rest.startsWith('/') ? rest : `/${rest}`, ['url'], env);
+  const path = resolve(rest.startsWith('/') ? rest : `/${rest}`, ['url'], env, true);
   const headers = mergeHeaders(
     config.headers,
     endpoint.headers ?? {},
@@ -92,7 +92,7 @@ function compileEndpoint(
   );
   const headerPlans: HeaderPlan[] = headers.map(([name, value]) => ({
     name,
-    value: resolve(value, ['headers', name], env),
+    value: resolve(value, ['headers', name], env, true),
   }));
   let body: Template | undefined;
   if (typeof endpoint.body === 'string') body = resolve(endpoint.body, ['body'], env);

@@ -20,7 +20,7 @@ const oauth2 = z.strictObject({
 
 const bearer = z.strictObject({
   type: z.literal('bearer'),
-  token: template('bearer token; {{variables}} allowed, e.g. an extracted {{token}}'),
+  token: template('bearer token; {{variables}} allowed, e.g. an extracted {{token}}', true),
 });
 
 const basic = z.strictObject({

@@ -111,7 +111,9 @@ export const configSchema = z.strictObject(
       .default('auto'),
     segment: segment.optional().describe('This process runs share i of n (distributed runs)'),
     start_at: startAt.optional().describe('Wall-clock instant at which dispatch begins'),
-    user_agent: template('User-Agent header').optional().describe('Default barrage/<version>'),
+    user_agent: template('User-Agent header', true)
+      .optional()
+      .describe('Default barrage/<version>'),
   },
   { error: 'a mapping of configuration keys' },
 );

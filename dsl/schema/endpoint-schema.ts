@@ -57,9 +57,10 @@ export const endpointSchema = z.strictObject(
       .optional()
       .describe('Name in reports and flows; default "METHOD url"'),
     method: httpMethod().default('GET'),
-    url: template('endpoint url, relative to target or absolute (http, https, ws, wss)').describe(
-      'Relative to target, or absolute; ws:// and wss:// make a WebSocket session',
-    ),
+    url: template(
+      'endpoint url, relative to target or absolute (http, https, ws, wss)',
+      true,
+    ).describe('Relative to target, or absolute; ws:// and wss:// make a WebSocket session'),
     headers: headerMap('endpoint headers').optional(),
     body: body().optional(),
     weight: positiveInt('endpoint weight').default(1).describe('Share of the weighted traffic'),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { parseDuration } from '../grammar/duration.js';
+import { lineBreaksIn } from '../grammar/line-breaks.js';
 import { parseTemplate } from '../grammar/placeholder.js';
 
 /** The zod issue params our refinements attach: a stable issue code and, optionally, a hint. */
@@ -73,8 +74,11 @@ export function duration(what: string, allowZero = false) {
     .meta({ description: text });
 }
 
-/** A string that may hold {{placeholders}}; checked here, compiled by compile-plan. */
-export function template(what: string) {
+/**
+ * A string that may hold {{placeholders}}; checked here, compiled by compile-plan. A url or a
+ * header value (`singleLine`) may not hold CR, LF or NUL (grammar/line-breaks.ts).
+ */
+export function template(what: string, singleLine = false) {
   const text = `text (${what}); {{name}} and {{$uuid}}-style placeholders allowed`;
   return z.string({ error: text }).superRefine((value, ctx) => {
     const parsed = parseTemplate(value);
@@ -86,6 +90,20 @@ export function template(what: string) {
         params: { code: 'invalid_placeholder' },
       });
     }
+    if (singleLine) refuseLineBreaks(value, what, ctx);
+  });
+}
+
+/** Adds an issue when `value` holds CR, LF or NUL; the hint names them, never the value. */
+function refuseLineBreaks(value: string, what: string, ctx: z.RefinementCtx): void {
+  const found = lineBreaksIn(value);
+  if (found === undefined) return;
+  const params: IssueParams = { code: 'invalid_value', hint: `it holds ${found}` };
+  ctx.addIssue({
+    code: 'custom',
+    message: `text without CR, LF or NUL (${what})`,
+    input: value,
+    params,
   });
 }
 
@@ -104,7 +122,7 @@ export function headerMap(what: string) {
   const nameText = "a header name (letters, digits and !#$%&'*+-.^_`|~)";
   return z.record(
     z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, { error: nameText }),
-    template(`value of a header in ${what}`),
+    template(`value of a header in ${what}`, true),
     { error: `a mapping of header names to values (${what})` },
   );
 }
@@ -123,16 +141,19 @@ export function httpMethod() {
 /** An absolute URL whose scheme is one of the given ones. */
 export function absoluteUrl(what: string, schemes: readonly string[]) {
   const text = `an absolute ${schemes.join(' or ')} URL (${what})`;
-  return z.string({ error: text }).refine(
-    (value) => {
-      try {
-        return schemes.includes(new URL(value).protocol.slice(0, -1));
-      } catch {
-        return false;
-      }
-    },
-    { error: text },
-  );
+  return z
+    .string({ error: text })
+    .refine(
+      (value) => {
+        try {
+          return schemes.includes(new URL(value).protocol.slice(0, -1));
+        } catch {
+          return false;
+        }
+      },
+      { error: text, abort: true },
+    )
+    .superRefine((value, ctx) => refuseLineBreaks(value, what, ctx));
 }
 
 /** A non-empty string. */

@@ -80,7 +80,11 @@ function plain(
     path,
     expected: grammar ? GRAMMAR_EXPECTED[params.code] : friendly(issue),
     actual: missing ? 'nothing' : given(path, issue.input),
-    ...(grammar ? { hint: issue.message } : {}),
+    ...(grammar
+      ? { hint: issue.message }
+      : params?.hint === undefined
+        ? {}
+        : { hint: params.hint }),
   };
 }
 

@@ -170,6 +170,70 @@ for (const [name, config, message] of BAD) {
   });
 }
 
+t.test(
+  'CR, LF and NUL in urls and headers are refused, escaped, secrets never shown',
+  async (t) => {
+    const cases: [string, string, string[], Record<string, string>, RegExp][] = [
+      [
+        'a header value in the file',
+        `${BASE}headers: { X-Trace: "a\\r\\nb" }\n`,
+        [],
+        {},
+        /load\.yaml:4:\d+: headers\.X-Trace: expected text without CR, LF or NUL \(value of a header in headers sent with every request\), got "a\\r\\nb": it holds a carriage return and a line feed/,
+      ],
+      [
+        'an endpoint url',
+        `${BASE}endpoints: [{ url: "/a\\0b" }]\n`,
+        [],
+        {},
+        /load\.yaml:4:\d+: endpoints\[0\]\.url: expected text without CR, LF or NUL .*, got "\/a\\u0000b": it holds a NUL character/,
+      ],
+      [
+        'the target',
+        'target: "http://127.0.0.1:9/x\\n"\nduration: 5s\n',
+        [],
+        {},
+        /load\.yaml:1:\d+: target: expected text without CR, LF or NUL \(base URL of the requests\), got "http:\/\/127\.0\.0\.1:9\/x\\n": it holds a line feed/,
+      ],
+      [
+        'a --header flag',
+        BASE,
+        ['--header', 'X-A: a\rb'],
+        {},
+        /--header: headers\.X-A: expected text without CR, LF or NUL .*, got "a\\rb": it holds a carriage return/,
+      ],
+      [
+        'BARRAGE_HEADERS',
+        BASE,
+        [],
+        { BARRAGE_HEADERS: '{"X-B":"a\\nb"}' },
+        /BARRAGE_HEADERS: headers\.X-B: expected text without CR, LF or NUL .*, got "a\\nb": it holds a line feed/,
+      ],
+      [
+        'a secret header: its name only',
+        `${BASE}endpoints: [{ url: /, headers: { Authorization: "Bearer s3cret\\nX-Injected: 1" } }]\n`,
+        [],
+        {},
+        /endpoints\[0\]\.headers\.Authorization: expected text without CR, LF or NUL .*, got \[redacted\]: it holds a line feed/,
+      ],
+      [
+        'a {{$env NAME}} in a header: its name only',
+        `${BASE}headers: { X-Key: "{{$env KEY_WITH_LF}}" }\n`,
+        [],
+        { KEY_WITH_LF: 'k3y-s3cret\nX-Injected: 1' },
+        /headers\.X-Key: expected environment variable KEY_WITH_LF without CR, LF or NUL .*, got KEY_WITH_LF holding a line feed/,
+      ],
+    ];
+    for (const [name, config, args, env, message] of cases) {
+      const result = await validate(t, config, args, env);
+      t.equal(result.code, 1, name);
+      t.match(result.stderr, message, name);
+      t.notMatch(result.stderr, /s3cret|X-Injected/, `${name}: no secret, no raw line break`);
+      t.notMatch(result.stderr.replace(/\n$/, '').split('\n').slice(1).join(''), /\r/, name);
+    }
+  },
+);
+
 t.test('every problem is reported at once, one per line', async (t) => {
   const result = await validate(
     t,

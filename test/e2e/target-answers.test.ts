@@ -231,3 +231,29 @@ t.test("a scenario's json(path) reads a scalar body without a throw", async (t) 
     'nothing else is in it': { passes: 2, fails: 0 },
   });
 });
+
+t.test(
+  'an extracted value holding a line feed fails the request using it as invalid_request',
+  async (t) => {
+    const target = await oddTarget(t, Buffer.from('{"a":"x\\r\\nX-Injected: 1"}'));
+    const dir = t.testdir({
+      'load.yaml': [
+        `target: ${target.url}`,
+        'concurrency: 1',
+        'requests: 1',
+        'endpoints:',
+        '  - { name: ask, url: /body, extract: { v: $.a } }',
+        '  - { name: header, method: POST, url: /use/header, headers: { X-V: "{{v}}" } }',
+        '  - { name: url, method: POST, url: "/use/url?{{v}}" }',
+        'flows: [{ name: f, steps: [ask, header, url] }]',
+        '',
+      ].join('\n'),
+    });
+    const result = await runCli(['run', '--config', 'load.yaml', '--json-output'], { cwd: dir });
+    t.equal(result.code, 0, result.stderr);
+    const printed = JSON.parse(result.stdout) as JsonResult;
+    t.same(endpoint(printed, 'header').errors, { invalid_request: 1 });
+    t.same(endpoint(printed, 'url').errors, { invalid_request: 1 });
+    t.equal(target.used.size, 0, 'nothing was sent with it');
+  },
+);
