@@ -5,6 +5,7 @@
  */
 import type { ConfigIssue, Source } from '../dsl/issues.js';
 import type { Layer } from '../dsl/layers.js';
+import { isTokenLikeName } from '../dsl/secrets.js';
 import { coerceText } from '../dsl/sources/coerce-text.js';
 
 /** Flag values as clipanion parsed them (undefined: not given). */
@@ -85,7 +86,8 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
     values.thresholds = [...flags.thresholds];
     flagOf.set('thresholds', '--threshold');
   }
-  const headers = parseHeaders(flags.headers ?? [], issues);
+  const secretValues = new Set<string>();
+  const headers = parseHeaders(flags.headers ?? [], issues, secretValues);
   if (headers !== undefined) {
     values.headers = headers;
     flagOf.set('headers', '--header');
@@ -99,6 +101,7 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
       return { kind: 'flag', flag: flag ?? `--${String(top)}` };
     },
     secretPaths: new Set(),
+    secretValues,
   };
   return { layer, issues };
 }
@@ -106,12 +109,15 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
 function parseHeaders(
   lines: readonly string[],
   issues: ConfigIssue[],
+  secretValues: Set<string>,
 ): Record<string, string> | undefined {
   if (lines.length === 0) return undefined;
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
     if (colon <= 0) {
+      // Without its colon, name and value cannot be told apart: a token-like line is hidden whole.
+      if (isTokenLikeName(line)) secretValues.add(line);
       issues.push({
         code: 'invalid_value',
         source: { kind: 'flag', flag: '--header' },

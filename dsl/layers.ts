@@ -19,6 +19,11 @@ export interface Layer {
   sourceOf(path: readonly (string | number)[], key?: boolean): Source;
   /** Paths (formatPath form) whose value came from a ${NAME} environment reference. */
   readonly secretPaths: ReadonlySet<string>;
+  /**
+   * Strings of this layer never to be shown wherever they turn up: the values ${NAME} took, the
+   * whole text of a BARRAGE_* variable that can hold secrets, a malformed --header.
+   */
+  readonly secretValues: ReadonlySet<string>;
 }
 
 /** Where each merged value came from. */

@@ -27,6 +27,7 @@ import { refusedOptions } from './script/options-boundary.js';
 import { scenarioFolder } from './script/scenario-folder.js';
 import { readScenarioOptions } from './script/scenario-options.js';
 import { toConfigIssues } from './schema/zod-issues.js';
+import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
 import { readSourceFile } from './sources/file-source.js';
 import { interpolateEnv } from './sources/interpolate.js';
@@ -58,6 +59,8 @@ export interface Loaded {
   readonly baseDir: string;
   /** What `--har` imported, when it was given. */
   readonly har?: HarSummary;
+  /** Every secret string found in the layers: what every output must redact. */
+  readonly secrets: SecretSet;
 }
 
 /** Everything found wrong, and the warnings gathered on the way. */
@@ -66,13 +69,32 @@ export interface LoadFailure {
   readonly warnings: readonly ConfigWarning[];
 }
 
-/** Loads, merges, validates and compiles. */
+/**
+ * Loads, merges, validates and compiles. Every issue and warning comes back redacted: the layers'
+ * secrets are collected as each layer is read, before anything can fail.
+ */
 export async function loadPlan(inputs: LoadInputs): Promise<Result<Loaded, LoadFailure>> {
+  const secrets = new SecretSet();
+  const loaded = await loadWith(inputs, secrets);
+  const warnings = (loaded.ok ? loaded.value.warnings : loaded.error.warnings).map((w) =>
+    secrets.redactWarning(w),
+  );
+  if (!loaded.ok)
+    return err({ issues: loaded.error.issues.map((i) => secrets.redactIssue(i)), warnings });
+  return ok({ ...loaded.value, warnings, secrets });
+}
+
+async function loadWith(
+  inputs: LoadInputs,
+  secrets: SecretSet,
+): Promise<Result<Omit<Loaded, 'secrets'>, LoadFailure>> {
   const issues: ConfigIssue[] = [...inputs.flagIssues];
   const layers: Layer[] = [inputs.flags];
   const env = readEnvLayer(inputs.env);
   issues.push(...env.issues);
   layers.push(env.layer);
+  secrets.addLayer(inputs.flags);
+  secrets.addLayer(env.layer);
   const warnings: ConfigWarning[] = [...env.warnings];
   let baseDir = inputs.cwd;
   if (inputs.configFile !== undefined) {
@@ -82,6 +104,7 @@ export async function loadPlan(inputs: LoadInputs): Promise<Result<Loaded, LoadF
     issues.push(...file.issues);
     // An unreadable file leaves nothing to validate: the schema would only add noise.
     if (file.layer === undefined) return err({ issues, warnings });
+    secrets.addLayer(file.layer);
     layers.push(file.layer);
   }
   for (const layer of layers) issues.push(...findForbiddenKeys(layer));
@@ -110,6 +133,7 @@ export async function loadPlan(inputs: LoadInputs): Promise<Result<Loaded, LoadF
     script = scenario.value.script;
     scenarioDir = scenario.value.dir;
     if (scenario.value.layer !== undefined) {
+      secrets.addLayer(scenario.value.layer);
       // The scenario's options sit at the file's precedence, below the configuration file.
       const withOptions = [...layers, scenario.value.layer];
       const more = findForbiddenKeys(scenario.value.layer);
@@ -138,7 +162,7 @@ export async function loadPlan(inputs: LoadInputs): Promise<Result<Loaded, LoadF
   warnings.push(
     ...lintPlan(compiled.plan).map((w) => ({ ...w, source: provenance.sourceOf(w.path) })),
   );
-  const loaded: Loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
+  const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
   return ok(har === undefined ? loaded : { ...loaded, har: har.summary });
 }
 
@@ -222,7 +246,13 @@ async function loadScenario(
   if (refused.length > 0) return err(refused);
   return ok({
     script,
-    layer: { name: 'scenario', values: options.value, sourceOf: () => at, secretPaths: new Set() },
+    layer: {
+      name: 'scenario',
+      values: options.value,
+      sourceOf: () => at,
+      secretPaths: new Set(),
+      secretValues: new Set(),
+    },
     dir,
   });
 }
@@ -285,6 +315,7 @@ function readFileLayer(
     values: interpolated.value as Record<string, unknown>,
     sourceOf: locate,
     secretPaths: interpolated.secretPaths,
+    secretValues: interpolated.secretValues,
   };
   return { layer, issues: [...interpolated.issues] };
 }

@@ -1,6 +1,19 @@
 /**
- * Which configuration values are secrets (DESIGN.md §9): client secrets, passwords, tokens,
- * credential headers. Every output redacts them through cli/render/redact.ts, which asks here.
+ * Which configuration values are secrets (DESIGN.md §9): the one rule set every output asks,
+ * through dsl/secret-set.ts (loading's issues and warnings) and cli/render/redact.ts (the
+ * configuration view, reports, the dashboard, run-time messages).
+ *
+ * - By key: client_secret, password, token… anywhere; under `headers` (top-level and per
+ *   endpoint), every header whose name is token-like (the HAR import's rule, below).
+ * - By origin: values built from ${NAME} (layers.ts tracks them).
+ * - By shape: URL userinfo (`http://user:pass@host`) and `Bearer …`/`Basic …` credentials in
+ *   any text.
+ *
+ * A name is token-like when, split into words (at non-alphanumerics and camelCase humps, lower
+ * case), it contains one of SECRET_PARTS anywhere, or one of SECRET_WORDS as a whole word, or is
+ * exactly "key"; e.g. access_token, X-CSRF-Token, apiKey, sessionid, X-Amz-Signature, sid.
+ * The rules err on the side of hiding: a value hidden by mistake costs a look at the file; a
+ * leaked token costs much more.
  */
 
 const SECRET_KEYS = new Set([
@@ -20,6 +33,26 @@ const SECRET_HEADERS = new Set([
   'x-api-key',
   'x-auth-token',
 ]);
+/** Substrings that make a name secret wherever they appear in its joined words. */
+const SECRET_PARTS = [
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'apikey',
+  'csrf',
+  'xsrf',
+  'jwt',
+  'credential',
+  'signature',
+  'sessionid',
+  'sessid',
+  'cookie',
+];
+/** Words that make a name secret only as a whole word (short ones would match too much). */
+const SECRET_WORDS = new Set(['sid', 'sig', 'pwd', 'otp', 'auth', 'session', 'passcode']);
+/** Top-level keys whose values can hold secrets below them (BARRAGE_<KEY> text is hidden whole). */
+const HOLDS_SECRETS = new Set(['auth', 'headers', 'endpoints']);
 
 /** The text shown in place of a secret. */
 export const REDACTED = '[redacted]';
@@ -32,10 +65,47 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   // Under `extract`, keys are variable names and values JSONPaths: neither is a secret.
   if (parent === 'extract') return false;
   if (SECRET_KEYS.has(last.toLowerCase())) return true;
-  return parent === 'headers' && isSecretHeader(last);
+  return parent === 'headers' && isTokenLikeName(last);
 }
 
-/** True for headers that carry credentials. */
+/** True for headers that carry credentials by their well-known name. */
 export function isSecretHeader(name: string): boolean {
   return SECRET_HEADERS.has(name.toLowerCase());
+}
+
+/** True for a header, query parameter or body field name that looks like it carries a secret. */
+export function isTokenLikeName(name: string): boolean {
+  if (isSecretHeader(name)) return true;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+  if (words.length === 1 && words[0] === 'key') return true;
+  if (words.some((w) => SECRET_WORDS.has(w))) return true;
+  const joined = words.join('');
+  return SECRET_PARTS.some((part) => joined.includes(part));
+}
+
+/** True for a top-level key whose value may hold secrets anywhere below it. */
+export function holdsSecrets(key: string): boolean {
+  return HOLDS_SECRETS.has(key);
+}
+
+/**
+ * scheme://userinfo@ — the userinfo runs up to the last "@" before the host ends (WHATWG URL
+ * does the same), never across white space or quotes.
+ */
+const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>\\]+@/gi;
+/** An HTTP credential in text: the scheme, then the credential itself. */
+const CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+
+/** Text with URL userinfo and `Bearer …`/`Basic …` credentials replaced, whatever it is. */
+export function redactByShape(text: string): string {
+  return text.replace(USERINFO, `$1${REDACTED}@`).replace(CREDENTIAL, `$1 ${REDACTED}`);
+}
+
+/** The userinfo of every URL in `text` (each "user:pass" part), for exact-text redaction. */
+export function userinfoIn(text: string): string[] {
+  return [...text.matchAll(USERINFO)].map((m) => m[0].slice(m[1]!.length, -1));
 }

@@ -17,7 +17,12 @@ import { describeRate } from '../render/plan-view.js';
 import type { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
 
-/** A finished (or interrupted) run of this process as a raw result. */
+/**
+ * A finished (or interrupted) run of this process as a raw result, redacted: every report, the
+ * raw file and a later merge read only this. Endpoint names (a default name is the url, which may
+ * hold userinfo or a ${ENV} value) and threshold filters on them are redacted alike, so they
+ * still match.
+ */
 export function toRawResult(
   loaded: Loaded,
   snapshot: ShardSnapshot,
@@ -25,17 +30,30 @@ export function toRawResult(
   redactor: Redactor,
 ): RawResult {
   const { plan } = loaded;
+  const text = (s: string): string => redactor.text(s);
+  const names = snapshot.endpointNames ?? plan.graph.endpoints.map((e) => e.name);
   return {
     format: RAW_FORMAT,
     version: RAW_VERSION,
     fingerprint: planFingerprint(plan),
     segment: plan.segment,
-    endpointNames: snapshot.endpointNames ?? plan.graph.endpoints.map((e) => e.name),
-    thresholds: plan.thresholds,
-    meta: { target: plan.target, concurrency: plan.concurrency, load: describeRate(plan.rate) },
-    config: redactTree(loaded.raw, [], redactor) as Record<string, unknown>,
-    snapshot,
-    fatal,
+    endpointNames: names.map(text),
+    thresholds: plan.thresholds.map((spec) => ({
+      ...spec,
+      expression: text(spec.expression),
+      tags: Object.fromEntries(Object.entries(spec.tags).map(([k, v]) => [k, text(v)])),
+    })),
+    meta: {
+      target: plan.target === undefined ? undefined : text(plan.target),
+      concurrency: plan.concurrency,
+      load: describeRate(plan.rate),
+    },
+    config: redactor.tree(loaded.raw) as Record<string, unknown>,
+    snapshot:
+      snapshot.endpointNames === undefined
+        ? snapshot
+        : { ...snapshot, endpointNames: snapshot.endpointNames.map(text) },
+    fatal: fatal === undefined ? undefined : text(fatal),
   };
 }
 
@@ -58,15 +76,4 @@ export function reportFromRaw(raw: RawResult): RunReport {
     meta: raw.meta,
     config: raw.config,
   };
-}
-
-function redactTree(value: unknown, path: (string | number)[], redactor: Redactor): unknown {
-  if (redactor.isSecret(path)) return redactor.value(path, value);
-  if (Array.isArray(value)) return value.map((item, i) => redactTree(item, [...path, i], redactor));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, redactTree(v, [...path, k], redactor)]),
-    );
-  }
-  return value;
 }

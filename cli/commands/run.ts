@@ -6,8 +6,6 @@
  */
 import { Command, Option } from 'clipanion';
 import { availableParallelism } from 'node:os';
-import type { Loaded } from '../../dsl/load-plan.js';
-import type { Template } from '../../dsl/plan/template.js';
 import { systemClock } from '../../runtime/deps.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
@@ -65,7 +63,7 @@ export class RunCommand extends PlanCommand {
   /** Loads, runs, reports. */
   async run(): Promise<number> {
     const loaded = await this.load();
-    const redactor = runRedactor(loaded);
+    const redactor = new Redactor(loaded);
     const stop = new AbortController();
     const hardStop = new AbortController();
     let latest: ShardSnapshot | undefined;
@@ -149,19 +147,4 @@ export class RunCommand extends PlanCommand {
     const color = this.context.isTTY && this.context.env.NO_COLOR === undefined;
     this.context.stdout.write(renderStdout(report, { jsonOutput: this.jsonOutput, color }));
   }
-}
-
-/** The run's redactor: configuration secrets by path, and the auth credentials wherever in text. */
-function runRedactor(loaded: Loaded): Redactor {
-  const redactor = new Redactor(loaded.provenance);
-  const auth = loaded.plan.auth;
-  if (auth?.type === 'oauth2') redactor.add(auth.clientSecret);
-  else if (auth?.type === 'bearer') redactor.add(literal(auth.token));
-  else if (auth?.type === 'basic') redactor.add(literal(auth.password));
-  return redactor;
-}
-
-/** A template's text when it has no placeholders. */
-function literal(template: Template): string | undefined {
-  return template.every((part) => typeof part === 'string') ? template.join('') : undefined;
 }

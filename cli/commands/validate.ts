@@ -27,10 +27,11 @@ export class ValidateCommand extends PlanCommand {
   /** Loads and prints. */
   async run(): Promise<number> {
     const loaded = await this.load();
-    const redactor = new Redactor(loaded.provenance);
+    const redactor = new Redactor(loaded);
     this.context.stdout.write(renderConfigView(loaded.raw, loaded.provenance, redactor));
     this.context.stdout.write('\n');
-    this.context.stdout.write(renderPlanView(loaded.plan));
+    // The plan shows endpoint names and urls, which may hold userinfo or ${ENV} values.
+    this.context.stdout.write(redactor.text(renderPlanView(loaded.plan)));
     this.context.stdout.write('\nConfiguration is valid. Nothing was sent.\n');
     return Promise.resolve(ExitCode.Ok);
   }

@@ -37,6 +37,8 @@ export interface DashboardOptions {
   readonly plan: Plan;
   /** The run's name in the header (the target, secrets removed). */
   readonly title: string;
+  /** The endpoints' names as they may be shown (a default name is a url: secrets removed). */
+  readonly endpointNames: readonly string[];
   readonly color: boolean;
   /** Aborted once the run is stopping (a key, a signal, or the run's own end). */
   readonly stopping: AbortSignal;
@@ -59,7 +61,7 @@ export class Dashboard {
     private readonly options: DashboardOptions,
   ) {
     this.#session = new TerminalSession(io);
-    this.#names = options.plan.graph.endpoints.map((e) => e.name);
+    this.#names = options.endpointNames;
     this.#feed = new ErrorFeed(this.#names);
   }
 

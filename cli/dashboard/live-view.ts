@@ -70,9 +70,11 @@ export function openLiveView(
     const lines = new ProgressLines((line) => context.stderr.write(line));
     return { ownsTerminal: false, update: (s) => lines.update(s), close: () => undefined };
   }
+  const redactor = new Redactor(loaded);
   const dashboard = new Dashboard(context, {
     plan: loaded.plan,
     title: runTitle(loaded),
+    endpointNames: loaded.plan.graph.endpoints.map((e) => redactor.text(e.name)),
     color: context.env.NO_COLOR === undefined,
     stopping: control.stopping,
     onQuit: control.onQuit,
@@ -98,7 +100,7 @@ export function openLiveView(
 export function runTitle(loaded: Loaded): string {
   const target = loaded.plan.target;
   if (target === undefined) return loaded.plan.script?.file ?? 'barrage run';
-  const redactor = new Redactor(loaded.provenance);
+  const redactor = new Redactor(loaded);
   if (redactor.isSecret(['target'])) return String(redactor.value(['target'], target));
   try {
     const url = new URL(target);

@@ -1,36 +1,50 @@
 /**
- * The one redaction step every output goes through (DESIGN.md §9): values that are secrets by
- * name or came from ${ENV}, and any known secret string (a client secret, a token fetched at run
- * time) wherever it appears in text.
+ * The one redaction step every output of a loaded run goes through (DESIGN.md §9): the
+ * configuration view, the plan view, reports and raw results, the dashboard, run-time messages.
+ * Values are hidden by path (dsl/secrets.ts: secret names, token-like headers, ${ENV} values),
+ * and any text has the load's known secret strings, URL userinfo and `Bearer …`/`Basic …`
+ * credentials replaced (dsl/secret-set.ts).
  */
 import type { Provenance } from '../../dsl/layers.js';
+import type { SecretSet } from '../../dsl/secret-set.js';
 import { isSecretPath, REDACTED } from '../../dsl/secrets.js';
 
-/** Redacts configuration values by path and known secret strings in free text. */
+/** What a redactor needs of a load (a Loaded fits). */
+export interface RedactionSource {
+  readonly provenance: Provenance;
+  readonly secrets: SecretSet;
+}
+
+/** Redacts configuration values by path, and secrets in free text. */
 export class Redactor {
-  readonly #secrets = new Set<string>();
+  constructor(private readonly source: RedactionSource) {}
 
-  constructor(private readonly provenance?: Provenance) {}
-
-  /** Remembers a secret string so that `text` hides it (ignores very short strings). */
-  add(secret: string | undefined): void {
-    if (secret !== undefined && secret.length >= 4) this.#secrets.add(secret);
-  }
-
-  /** True when the configuration value at `path` must not be shown. */
+  /** True when the configuration value at `path` must not be shown at all. */
   isSecret(path: readonly (string | number)[]): boolean {
-    return isSecretPath(path) || (this.provenance?.isInterpolated(path) ?? false);
+    return isSecretPath(path) || this.source.provenance.isInterpolated(path);
   }
 
   /** A configuration value as it may be shown. */
   value(path: readonly (string | number)[], value: unknown): unknown {
-    return this.isSecret(path) ? REDACTED : value;
+    if (this.isSecret(path)) return REDACTED;
+    return typeof value === 'string' ? this.text(value) : value;
   }
 
-  /** Free text with every known secret replaced. */
+  /** A copy of a configuration tree (the merged input) with every value as it may be shown. */
+  tree(value: unknown, path: readonly (string | number)[] = []): unknown {
+    if (this.isSecret(path)) return REDACTED;
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item, i) => this.tree(item, [...path, i]));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, this.tree(v, [...path, k])]),
+      );
+    }
+    return value;
+  }
+
+  /** Free text with every secret replaced. */
   text(text: string): string {
-    let out = text;
-    for (const secret of this.#secrets) out = out.split(secret).join(REDACTED);
-    return out.replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`);
+    return this.source.secrets.redact(text);
   }
 }

@@ -20,7 +20,8 @@
  * Accept-Encoding is kept: the server compresses as it does for the browser, so its compression
  * work and the real transfer sizes are what the load measures. barrage never decompresses.
  */
-import { isCredentialValue, isTokenLikeName } from './har-secrets.js';
+import { isTokenLikeName } from '../secrets.js';
+import { isCredentialValue } from './har-secrets.js';
 
 /** Why a header is not replayed. */
 export type DroppedHeaderCategory =

@@ -6,47 +6,13 @@
  * non-secret field taken out by mistake shows in the summary and costs one edit; a leaked token
  * costs much more.
  *
- * A name is token-like when, split into words (at non-alphanumerics and camelCase humps, lower
- * case), it contains one of SECRET_PARTS anywhere, or one of SECRET_WORDS as a whole word, or is
- * exactly "key"; e.g. access_token, X-CSRF-Token, apiKey, sessionid, X-Amz-Signature, sid.
+ * Which names are token-like is the configuration's rule (dsl/secrets.ts isTokenLikeName).
  * A value is credential-like when it starts with an HTTP auth scheme ("Bearer …") or is a JWT.
  */
-import { isSecretHeader } from '../secrets.js';
+import { isTokenLikeName } from '../secrets.js';
 
-/** Substrings that make a name secret wherever they appear in its joined words. */
-const SECRET_PARTS = [
-  'token',
-  'secret',
-  'password',
-  'passwd',
-  'apikey',
-  'csrf',
-  'xsrf',
-  'jwt',
-  'credential',
-  'signature',
-  'sessionid',
-  'sessid',
-  'cookie',
-];
-/** Words that make a name secret only as a whole word (short ones would match too much). */
-const SECRET_WORDS = new Set(['sid', 'sig', 'pwd', 'otp', 'auth', 'session', 'passcode']);
 const CREDENTIAL_VALUE =
   /^(?:(?:Bearer|Basic|Digest|Negotiate|NTLM)\s+\S|eyJ[\w-]{4,}\.[\w-]{4,}\.)/i;
-
-/** True for a header, query parameter or body field name that looks like it carries a secret. */
-export function isTokenLikeName(name: string): boolean {
-  if (isSecretHeader(name)) return true;
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '');
-  if (words.length === 1 && words[0] === 'key') return true;
-  if (words.some((w) => SECRET_WORDS.has(w))) return true;
-  const joined = words.join('');
-  return SECRET_PARTS.some((part) => joined.includes(part));
-}
 
 /** True for a value that is a credential whatever its name: "Bearer …", "Basic …", a JWT. */
 export function isCredentialValue(value: string): boolean {

@@ -16,6 +16,11 @@ export interface IssueParams {
     | 'invalid_threshold'
     | 'invalid_value';
   readonly hint?: string;
+  /**
+   * Where a grammar failed ("name at character 12"): the only detail shown when the value is a
+   * secret, since the grammar's message quotes the value and the failing part of it.
+   */
+  readonly at?: string;
 }
 
 /** An integer ≥ min (default 1). */
@@ -87,7 +92,10 @@ export function template(what: string, singleLine = false) {
         code: 'custom',
         message: parsed.error.message,
         input: value,
-        params: { code: 'invalid_placeholder' },
+        params: {
+          code: 'invalid_placeholder',
+          at: `${parsed.error.part} at character ${parsed.error.position + 1}`,
+        },
       });
     }
     if (singleLine) refuseLineBreaks(value, what, ctx);

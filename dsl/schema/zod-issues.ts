@@ -22,8 +22,10 @@ export function toConfigIssues(
 
 function convert(issue: core.$ZodIssue, provenance: Provenance, raw: unknown): ConfigIssue[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  const secret = (p: readonly (string | number)[]): boolean =>
+    provenance.isInterpolated(p) || isSecretPath(p);
   const given = (p: readonly (string | number)[], value: unknown): string =>
-    provenance.isInterpolated(p) || isSecretPath(p) ? REDACTED : describeValue(value);
+    secret(p) ? REDACTED : describeValue(value);
   switch (issue.code) {
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
@@ -55,10 +57,10 @@ function convert(issue: core.$ZodIssue, provenance: Provenance, raw: unknown): C
           },
         ];
       }
-      return [plain(issue, path, provenance, given)];
+      return [plain(issue, path, provenance, given, secret(path))];
     }
     default:
-      return [plain(issue, path, provenance, given)];
+      return [plain(issue, path, provenance, given, secret(path))];
   }
 }
 
@@ -67,6 +69,7 @@ function plain(
   path: (string | number)[],
   provenance: Provenance,
   given: (p: readonly (string | number)[], value: unknown) => string,
+  secret: boolean,
 ): ConfigIssue {
   const params = issue.code === 'custom' ? (issue.params as IssueParams | undefined) : undefined;
   const missing = issue.input === undefined && issue.code === 'invalid_type';
@@ -81,11 +84,16 @@ function plain(
     expected: grammar ? GRAMMAR_EXPECTED[params.code] : friendly(issue),
     actual: missing ? 'nothing' : given(path, issue.input),
     ...(grammar
-      ? { hint: issue.message }
+      ? { hint: secret ? secretHint(params) : issue.message }
       : params?.hint === undefined
         ? {}
         : { hint: params.hint }),
   };
+}
+
+/** A grammar's complaint about a secret value: where it failed, never the value or a part of it. */
+function secretHint(params: IssueParams): string {
+  return `${params.at ?? 'malformed'} (the value is secret, so it is not quoted)`;
 }
 
 const GRAMMAR_EXPECTED: Record<IssueParams['code'], string> = {

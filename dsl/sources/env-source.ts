@@ -7,6 +7,7 @@ import { closest } from '../grammar/did-you-mean.js';
 import type { ConfigIssue, ConfigWarning, Source } from '../issues.js';
 import type { Layer } from '../layers.js';
 import { CONFIG_KEYS } from '../schema/config-schema.js';
+import { holdsSecrets, REDACTED } from '../secrets.js';
 import { coerceText } from './coerce-text.js';
 
 /** Prefix of every configuration environment variable. */
@@ -30,6 +31,7 @@ export function readEnvLayer(env: Readonly<Record<string, string | undefined>>):
   const names = new Map<string, string>();
   const issues: ConfigIssue[] = [];
   const warnings: ConfigWarning[] = [];
+  const secretValues = new Set<string>();
   const known = CONFIG_KEYS.map(envNameOf);
   for (const [name, text] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || text === undefined || NOT_CONFIG.has(name)) continue;
@@ -45,14 +47,19 @@ export function readEnvLayer(env: Readonly<Record<string, string | undefined>>):
       });
       continue;
     }
+    // Malformed text of a key that holds secrets is hidden whole: which part is the secret is
+    // what could not be parsed.
+    const hidden = holdsSecrets(key);
+    if (hidden) secretValues.add(text);
     const coerced = coerceText(key, text, ';');
     if (!coerced.ok) {
       issues.push({
         code: 'invalid_value',
         source,
         path: [key],
-        expected: coerced.error,
-        actual: JSON.stringify(text),
+        // The parser's message may quote a piece of the text: then only say what was expected.
+        expected: hidden && /["']/.test(coerced.error) ? 'JSON' : coerced.error,
+        actual: hidden ? `${REDACTED} (${text.length} characters)` : JSON.stringify(text),
       });
       continue;
     }
@@ -67,6 +74,7 @@ export function readEnvLayer(env: Readonly<Record<string, string | undefined>>):
       name: names.get(String(path[0])) ?? envNameOf(String(path[0])),
     }),
     secretPaths: new Set(),
+    secretValues,
   };
   return { layer, issues, warnings };
 }

@@ -13,6 +13,8 @@ const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 export interface Interpolated {
   readonly value: unknown;
   readonly secretPaths: ReadonlySet<string>;
+  /** The variables' values that were substituted. */
+  readonly secretValues: ReadonlySet<string>;
   readonly issues: readonly ConfigIssue[];
 }
 
@@ -23,6 +25,7 @@ export function interpolateEnv(
   locate: (path: readonly (string | number)[]) => Source,
 ): Interpolated {
   const secretPaths = new Set<string>();
+  const secretValues = new Set<string>();
   const issues: ConfigIssue[] = [];
   const visit = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
@@ -34,7 +37,10 @@ export function interpolateEnv(
           if (name === undefined) return '${';
           used = true;
           const found = env[name];
-          if (found !== undefined && found !== '') return found;
+          if (found !== undefined && found !== '') {
+            secretValues.add(found);
+            return found;
+          }
           if (fallback !== undefined) return fallback;
           if (found === undefined) {
             issues.push({
@@ -66,7 +72,7 @@ export function interpolateEnv(
     }
     return node;
   };
-  return { value: visit(value, []), secretPaths, issues };
+  return { value: visit(value, []), secretPaths, secretValues, issues };
 }
 
 /** Text that interpolation turns back into itself: every `${` written `$${` (for generated files). */

@@ -1,11 +1,7 @@
 import t from 'tap';
 import { dropReason } from '../../dsl/har/har-headers.js';
-import {
-  isCredentialValue,
-  isTokenLikeName,
-  stripBody,
-  stripQuery,
-} from '../../dsl/har/har-secrets.js';
+import { isCredentialValue, stripBody, stripQuery } from '../../dsl/har/har-secrets.js';
+import { isTokenLikeName } from '../../dsl/secrets.js';
 
 t.test('token-like names', async (t) => {
   const secret = [

@@ -13,6 +13,7 @@ function layer(name: Layer['name'], values: Record<string, unknown>, secret: str
           ? { kind: 'env', name: `ENV_${String(path[0])}` }
           : { kind: 'flag', flag: `--${String(path[0])}` },
     secretPaths: new Set(secret),
+    secretValues: new Set(),
   };
 }
 

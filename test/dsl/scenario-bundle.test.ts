@@ -23,6 +23,7 @@ async function load(cwd: string, flags: Record<string, unknown>, configFile?: st
       values: flags,
       sourceOf: () => ({ kind: 'flag', flag: '--x' }),
       secretPaths: new Set(),
+      secretValues: new Set(),
     },
     flagIssues: [],
     userAgent: 'barrage/test',

@@ -1,0 +1,73 @@
+/**
+ * The secret strings of one load, and text with them taken out. Loading collects them from every
+ * layer before anything is validated (so a layer that fails still has its secrets known), and
+ * every issue and warning it returns goes through `redactIssue`; the cli's Redactor uses the same
+ * set for everything it prints or writes. What is a secret is decided in dsl/secrets.ts.
+ */
+import { formatPath, type ConfigIssue, type ConfigWarning } from './issues.js';
+import type { Layer } from './layers.js';
+import { isSecretPath, REDACTED, redactByShape, userinfoIn } from './secrets.js';
+
+/**
+ * Shorter strings are hidden where the configuration is shown (by path) but not searched for in
+ * free text, where replacing every "10" or "on" would make the text unreadable.
+ */
+export const MIN_SECRET_LENGTH = 4;
+
+/** Known secret strings, and redaction of free text. */
+export class SecretSet {
+  readonly #strings = new Set<string>();
+  /** Longest first, so a secret that contains another is replaced whole; rebuilt on add. */
+  #ordered: string[] | undefined;
+
+  /** Remembers a secret string, and its JSON-escaped form (reports and errors quote values). */
+  add(secret: string): void {
+    if (secret.length < MIN_SECRET_LENGTH) return;
+    this.#strings.add(secret);
+    this.#strings.add(JSON.stringify(secret).slice(1, -1));
+    this.#ordered = undefined;
+  }
+
+  /**
+   * Every secret a layer holds: strings at secret paths or built from ${NAME} (and everything
+   * below such a path), the layer's own secret values, and the userinfo of any URL in it.
+   */
+  addLayer(layer: Layer): void {
+    for (const value of layer.secretValues) this.add(value);
+    const visit = (node: unknown, path: (string | number)[], secret: boolean): void => {
+      const hidden = secret || isSecretPath(path) || layer.secretPaths.has(formatPath(path));
+      if (typeof node === 'string') {
+        if (hidden) this.add(node);
+        for (const userinfo of userinfoIn(node)) this.add(userinfo);
+      } else if (Array.isArray(node)) {
+        node.forEach((item, i) => visit(item, [...path, i], hidden));
+      } else if (node !== null && typeof node === 'object') {
+        for (const [key, item] of Object.entries(node)) visit(item, [...path, key], hidden);
+      }
+    };
+    visit(layer.values, [], false);
+  }
+
+  /** Text with every known secret, URL userinfo and `Bearer …`/`Basic …` credential replaced. */
+  redact(text: string): string {
+    this.#ordered ??= [...this.#strings].sort((a, b) => b.length - a.length);
+    let out = text;
+    for (const secret of this.#ordered) out = out.split(secret).join(REDACTED);
+    return redactByShape(out);
+  }
+
+  /** An issue as it may be shown: what was expected, given and hinted, redacted. */
+  redactIssue(issue: ConfigIssue): ConfigIssue {
+    return {
+      ...issue,
+      expected: this.redact(issue.expected),
+      actual: this.redact(issue.actual),
+      ...(issue.hint === undefined ? {} : { hint: this.redact(issue.hint) }),
+    };
+  }
+
+  /** A warning as it may be shown. */
+  redactWarning(warning: ConfigWarning): ConfigWarning {
+    return { ...warning, message: this.redact(warning.message) };
+  }
+}
