@@ -1,8 +1,8 @@
 #!/usr/bin/env -S node --no-node-snapshot
 /**
  * The only file that touches `process` (STYLE.md rule 7): it builds the command context from
- * argv, the environment and stdio, relays SIGINT/SIGTERM to whoever subscribed, and sets the exit
- * code. The shebang starts node with --no-node-snapshot, which isolated-vm needs on Node ≥ 20
+ * argv, the environment and stdio, relays SIGINT/SIGTERM/SIGHUP to whoever subscribed, and sets
+ * the exit code. The shebang starts node with --no-node-snapshot, which isolated-vm needs on Node ≥ 20
  * (scripted segments also get it explicitly when their child processes are spawned).
  */
 import type { BarrageContext, UserSignal } from './context.js';
@@ -10,13 +10,24 @@ import { main } from './main.js';
 
 const handlers = new Set<(signal: UserSignal) => void>();
 
+/** 128 + the signal's number: the code a shell reports for a process the signal ended. */
+const SIGNAL_EXIT: Readonly<Record<UserSignal, number>> = {
+  SIGHUP: 129,
+  SIGINT: 130,
+  SIGTERM: 143,
+};
+
 function relay(signal: UserSignal): void {
-  // With nobody listening, an interrupt ends the process as node would, with 128 + signal number.
-  if (handlers.size === 0) process.exit(signal === 'SIGINT' ? 130 : 143);
+  // With nobody listening, a signal ends the process as node would, with 128 + signal number.
+  if (handlers.size === 0) process.exit(SIGNAL_EXIT[signal]);
   for (const handler of [...handlers]) handler(signal);
 }
 process.on('SIGINT', relay);
 process.on('SIGTERM', relay);
+process.on('SIGHUP', relay);
+// A terminal that hung up (EIO) or a closed pipe (EPIPE) makes writes fail: what was meant for
+// the screen is lost, but the run must go on to write its report files and exit with its code.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
 const exitHandlers = new Set<() => void>();
 process.on('exit', () => {

@@ -4,10 +4,10 @@
  */
 import type { BaseContext } from 'clipanion';
 
-/** A signal the user sent. */
-export type UserSignal = 'SIGINT' | 'SIGTERM';
+/** A signal the user sent (SIGHUP: the terminal closed; handled like SIGTERM). */
+export type UserSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
-/** Subscribes to SIGINT/SIGTERM; returns the unsubscribe function. */
+/** Subscribes to SIGINT/SIGTERM/SIGHUP; returns the unsubscribe function. */
 export type SignalSubscriber = (handler: (signal: UserSignal) => void) => () => void;
 
 /** The command context. */

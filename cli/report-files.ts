@@ -1,10 +1,12 @@
 /**
- * Writes the report files a run asked for. A file that cannot be written (missing folder rights,
- * disk full) is reported by name with the reason; the other files are still written. A file marked
- * `append` (the GitHub step summary) is added to, never replaced.
+ * Writes the report files a run asked for, each atomically (atomic-write.ts): a file is whole or
+ * not there. A file that cannot be written (missing folder rights, disk full, a file-size limit)
+ * is reported by name with the reason; the other files are still written. A file marked `append`
+ * (the GitHub step summary) is added to, never replaced.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { appendFileAtomic, writeFileAtomic } from './atomic-write.js';
 
 /** One file to write. */
 export interface ReportFile {
@@ -23,8 +25,8 @@ export function writeReportFiles(cwd: string, files: readonly ReportFile[]): str
     const path = resolve(cwd, file.path);
     try {
       mkdirSync(dirname(path), { recursive: true });
-      if (file.append === true) appendFileSync(path, file.render());
-      else writeFileSync(path, file.render());
+      if (file.append === true) appendFileAtomic(path, file.render());
+      else writeFileAtomic(path, file.render());
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'error';
       failures.push(
@@ -42,4 +44,5 @@ const REASONS: Readonly<Record<string, string>> = {
   EISDIR: 'it is a directory',
   ENOTDIR: 'a parent is not a directory',
   EDQUOT: 'disk quota exceeded',
+  EFBIG: 'larger than the file system or the file-size limit (ulimit -f) allows',
 };

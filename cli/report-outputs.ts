@@ -14,7 +14,8 @@ import { renderJunitReport } from './render/junit-report.js';
 import type { RunReport } from './render/run-report.js';
 import { renderSummaryMarkdown } from './render/summary-markdown.js';
 import { renderTextReport } from './render/text-report.js';
-import type { ReportFile } from './report-files.js';
+import type { BarrageContext } from './context.js';
+import { writeReportFiles, type ReportFile } from './report-files.js';
 import { VERSION } from './version.js';
 
 /** The environment variable GitHub Actions sets to the step's summary file. */
@@ -61,4 +62,22 @@ export function reportFiles(
     });
   }
   return files;
+}
+
+/**
+ * The one tail of `run` (finished or cut short) and `merge`: prints the report on stdout, writes
+ * every requested file, says on stderr which could not be written; returns how many failed.
+ */
+export function deliverReports(
+  context: Pick<BarrageContext, 'stdout' | 'stderr' | 'cwd' | 'env' | 'isTTY'>,
+  paths: ReportPlan,
+  raw: RawResult,
+  report: RunReport,
+  jsonOutput: boolean,
+): number {
+  const color = context.isTTY && context.env.NO_COLOR === undefined;
+  context.stdout.write(renderStdout(report, { jsonOutput, color }));
+  const failures = writeReportFiles(context.cwd, reportFiles(paths, report, raw, context.env));
+  for (const failure of failures) context.stderr.write(`barrage: ${failure}\n`);
+  return failures.length;
 }

@@ -11,8 +11,7 @@ import { formatBytes } from '../../dsl/sources/file-source.js';
 import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
 import { rawResultProblem, type RawResult } from '../../runtime/raw-result.js';
 import { exitCodeFor } from '../exit-code.js';
-import { writeReportFiles } from '../report-files.js';
-import { renderStdout, reportFiles } from '../report-outputs.js';
+import { deliverReports } from '../report-outputs.js';
 import { BaseCommand } from './base-command.js';
 import { reportFromRaw } from './run-report-builder.js';
 
@@ -61,27 +60,21 @@ export class MergeCommand extends BaseCommand {
     }
     const merged = outcome.merged;
     const report = reportFromRaw(merged);
-    const color = this.context.isTTY && this.context.env.NO_COLOR === undefined;
-    this.context.stdout.write(renderStdout(report, { jsonOutput: this.jsonOutput, color }));
     const paths = {
       json: this.json,
-      html: undefined,
-      junit: undefined,
-      summaryMd: undefined,
+      html: this.html,
+      junit: this.junit,
+      summaryMd: this.summaryMd,
       raw: this.raw,
     };
-    const failures = writeReportFiles(
-      this.context.cwd,
-      reportFiles(paths, report, merged, this.context.env),
-    );
-    for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
+    const failures = deliverReports(this.context, paths, merged, report, this.jsonOutput);
     if (merged.fatal !== undefined)
       this.context.stderr.write(`barrage: a segment stopped early: ${merged.fatal}\n`);
     return Promise.resolve(
       exitCodeFor({
         thresholdsFailed: report.thresholds?.failed ?? 0,
         fatal: merged.fatal !== undefined,
-        reportFailed: failures.length > 0,
+        reportFailed: failures > 0,
       }),
     );
   }

@@ -1,15 +1,18 @@
 /**
  * `barrage run` (and bare `barrage [flags]`): load → execute → summarize → thresholds → reports →
- * exit code (spec §3.3). The first SIGINT/SIGTERM stops dispatch and lets in-flight requests finish;
- * the report says interrupted and thresholds still decide the exit code. A second SIGINT aborts
- * everything, prints what was collected and exits 130 (DESIGN.md §3).
+ * exit code (spec §3.3). The first SIGINT, and any SIGTERM or SIGHUP, stops dispatch and lets
+ * in-flight requests finish; the report says interrupted and thresholds still decide the exit code.
+ * A second SIGINT aborts everything, prints and writes every requested report of what was
+ * collected, synchronously, and exits 130 (DESIGN.md §3).
  */
 import { Command, Option } from 'clipanion';
 import { availableParallelism } from 'node:os';
+import type { ReportPlan } from '../../dsl/plan/plan.js';
 import { systemClock } from '../../runtime/deps.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import type { RawResult } from '../../runtime/raw-result.js';
 import type { UserSignal } from '../context.js';
 import {
   chooseLiveMode,
@@ -20,8 +23,7 @@ import {
 import { ExitCode, exitCodeFor } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
-import { writeReportFiles } from '../report-files.js';
-import { renderStdout, reportFiles } from '../report-outputs.js';
+import { deliverReports } from '../report-outputs.js';
 import { PlanCommand } from './plan-command.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 
@@ -69,10 +71,12 @@ export class RunCommand extends PlanCommand {
     let latest: ShardSnapshot | undefined;
     let signals = 0;
     let view: LiveView | undefined;
-    // SIGINT/SIGTERM, and the dashboard's q and Ctrl+C keys (raw mode turns Ctrl+C into a key).
+    // SIGINT/SIGTERM/SIGHUP, and the dashboard's q and Ctrl+C keys (raw mode turns Ctrl+C into a
+    // key). Only a second SIGINT is a hard stop: SIGTERM and SIGHUP come from machines (a
+    // supervisor, a closed terminal) that expect the run to wind down and report.
     const interrupt = (signal: UserSignal): void => {
       signals++;
-      if (signals === 1 || signal === 'SIGTERM') {
+      if (signals === 1 || signal !== 'SIGINT') {
         // The dashboard says it on screen; a line on stderr would tear its frame.
         if (signals === 1 && view?.ownsTerminal !== true)
           this.context.stderr.write(
@@ -85,11 +89,8 @@ export class RunCommand extends PlanCommand {
       view?.close();
       // Before the first snapshot (in its first half second) the run has recorded nothing yet.
       const collected = latest ?? emptySnapshot(loaded.plan, systemClock);
-      this.#print(
-        reportFromRaw(
-          toRawResult(loaded, { ...collected, interrupted: true }, undefined, redactor),
-        ),
-      );
+      const raw = toRawResult(loaded, { ...collected, interrupted: true }, undefined, redactor);
+      this.#deliver(loaded.plan.report, raw);
       this.context.exitNow(ExitCode.Interrupted);
     };
     const unsubscribe = this.context.onSignal(interrupt);
@@ -113,19 +114,13 @@ export class RunCommand extends PlanCommand {
       // The terminal is restored before anything is printed below the dashboard.
       view.close();
       const raw = toRawResult(loaded, snapshot, fatal, redactor);
-      const report = reportFromRaw(raw);
-      this.#print(report);
-      const failures = writeReportFiles(
-        this.context.cwd,
-        reportFiles(loaded.plan.report, report, raw, this.context.env),
-      );
-      for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
-      if (fatal !== undefined)
-        this.context.stderr.write(`barrage: the run stopped: ${redactor.text(fatal)}\n`);
+      const { report, failures } = this.#deliver(loaded.plan.report, raw);
+      if (raw.fatal !== undefined)
+        this.context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
       return exitCodeFor({
         thresholdsFailed: report.thresholds?.failed ?? 0,
         fatal: fatal !== undefined,
-        reportFailed: failures.length > 0,
+        reportFailed: failures > 0,
       });
     } finally {
       view?.close();
@@ -143,8 +138,9 @@ export class RunCommand extends PlanCommand {
     });
   }
 
-  #print(report: RunReport): void {
-    const color = this.context.isTTY && this.context.env.NO_COLOR === undefined;
-    this.context.stdout.write(renderStdout(report, { jsonOutput: this.jsonOutput, color }));
+  /** Prints and writes every report of `raw`; returns the report and how many files failed. */
+  #deliver(paths: ReportPlan, raw: RawResult): { report: RunReport; failures: number } {
+    const report = reportFromRaw(raw);
+    return { report, failures: deliverReports(this.context, paths, raw, report, this.jsonOutput) };
   }
 }

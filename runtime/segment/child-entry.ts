@@ -90,7 +90,8 @@ new Worker(
   setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, ${ORPHAN_POLL_MS});`,
   { eval: true, workerData: process.ppid },
 ).unref();
-// Ctrl+C reaches the whole process group: the parent decides (stop, then hard stop) and tells
-// this child over IPC, so the signal itself must not end it.
+// Ctrl+C (and a terminal's hang-up) reaches the whole process group: the parent decides (stop,
+// then hard stop) and tells this child over IPC, so the signal itself must not end it.
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
+process.on('SIGHUP', () => undefined);

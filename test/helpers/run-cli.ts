@@ -25,12 +25,22 @@ export interface SpawnOptions {
   readonly onSpawn?: (child: ChildProcess) => void;
   /** Kill the child after this long (a test safety net, not an assertion). */
   readonly killAfterMs?: number;
+  /**
+   * Limits the size of files the CLI writes to this many 512-byte blocks (`ulimit -f` of sh, with
+   * SIGXFSZ ignored), so a larger write fails with EFBIG as on a full disk, without root or mounts.
+   */
+  readonly fileSizeLimitBlocks?: number;
 }
 
 /** Runs the binary directly (its shebang starts node) and collects its output. */
 export function runCli(argv: readonly string[], options: SpawnOptions = {}): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(BIN, [...argv], {
+    const limit = options.fileSizeLimitBlocks;
+    const [command, args] =
+      limit === undefined
+        ? [BIN, [...argv]]
+        : ['sh', ['-c', `trap '' XFSZ; ulimit -f ${limit}; exec "$0" "$@"`, BIN, ...argv]];
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
