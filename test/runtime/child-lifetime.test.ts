@@ -20,7 +20,7 @@ t.test('the exit hook kills a scripted child at once, however busy it is', async
   t.teardown(() => server.close());
   const dir = mkdtempSync(join(tmpdir(), 'barrage-spin-'));
   copyFileSync(SPIN, join(dir, 'spin.ts'));
-  const loaded = loadFixture(dir, {
+  const loaded = await loadFixture(dir, {
     scenario: 'spin.ts',
     target: server.url,
     duration: '120s',
