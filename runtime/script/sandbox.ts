@@ -60,7 +60,9 @@ export type SandboxOutcome =
   | { readonly kind: 'ok'; readonly data?: unknown }
   | { readonly kind: 'error'; readonly error: ScriptErrorInfo }
   | { readonly kind: 'timeout' }
-  | { readonly kind: 'memory' };
+  | { readonly kind: 'memory' }
+  /** The segment was cut (hard stop, or the end of the stop's grace period) while it ran. */
+  | { readonly kind: 'aborted' };
 
 /** How a host operation settled, as it crosses into the isolate. */
 export type Settled =
@@ -176,6 +178,15 @@ export class Sandbox {
   /** Runs the scenario's setup() in a virtual user's context; its data comes back copied. */
   setup(vu: number): Promise<SandboxOutcome> {
     return new Promise((resolve) => this.#enter(vu, RECORD.SETUP, 0, readSetup, resolve));
+  }
+
+  /**
+   * Ends every entry under way as `aborted`, host side: what its code asks for from now on is never
+   * answered, so it stays parked in the isolate until dispose() (a loop of awaited calls would
+   * otherwise go on for ever once sleeps settle at once on a hard stop).
+   */
+  cut(): void {
+    for (const ctx of this.#contexts.values()) this.#finish(ctx, { kind: 'aborted' });
   }
 
   /** Ends the sandbox. */

@@ -60,7 +60,11 @@ export class ScriptRunner {
       nowMs: () => deps.now() / 1000,
       onStray: (failure) => this.#failed(failure),
     });
+    deps.hardStop.addEventListener('abort', this.#cut);
   }
+
+  /** A hard stop ends the iterations under way at once (their calls settle no more). */
+  readonly #cut = (): void => this.#sandbox.cut();
 
   /**
    * Builds the worker's context before traffic starts, as k6 initializes its virtual users: the
@@ -93,19 +97,16 @@ export class ScriptRunner {
 
   /** Ends the sandbox, and the timers of its calls still waiting. */
   close(): void {
+    this.deps.hardStop.removeEventListener('abort', this.#cut);
     this.#sandbox.dispose();
     this.#ops.close();
   }
 
   #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>): void {
-    const kind: ErrorKind =
-      outcome.kind === 'error'
-        ? 'script_error'
-        : outcome.kind === 'timeout'
-          ? 'script_timeout'
-          : 'script_memory';
     this.#line ??= this.deps.recorder.addEndpoint(SCRIPT_LINE);
-    this.deps.recorder.recordUnsent(this.#line, kind, this.deps.now());
+    this.deps.recorder.recordUnsent(this.#line, FAILURE_KINDS[outcome.kind], this.deps.now());
+    // A stop cut it: counted, but not an error of the scenario's to report.
+    if (outcome.kind === 'aborted') return;
     const text = describeFailure(outcome, this.#positions, this.deps.plan.timeoutMs);
     if (this.#reported.size < MAX_REPORTED && !this.#reported.has(text)) {
       this.#reported.add(text);
@@ -113,6 +114,13 @@ export class ScriptRunner {
     }
   }
 }
+
+const FAILURE_KINDS: Record<Exclude<SandboxOutcome, { kind: 'ok' }>['kind'], ErrorKind> = {
+  error: 'script_error',
+  timeout: 'script_timeout',
+  memory: 'script_memory',
+  aborted: 'aborted',
+};
 
 /** One line for the user: kind, .ts position, error. */
 export function describeFailure(
@@ -122,6 +130,8 @@ export function describeFailure(
 ): string {
   if (outcome.kind === 'timeout')
     return `script_timeout: an iteration ran or awaited something other than barrage's API for more than ${limitMs} ms (timeout); it was cut`;
+  if (outcome.kind === 'aborted')
+    return 'aborted: the run was stopped while the scenario ran; it was cut';
   if (outcome.kind === 'memory')
     return `script_memory: the scenario's isolate passed its memory limit (${SCRIPT_MEMORY_MB} MB); its iterations failed and it was restarted`;
   return `script_error: ${errorText(outcome.error, positions)}`;

@@ -4,7 +4,14 @@
  * their timeout. The run ends at the request limit, the duration, the pattern's end, a feeder
  * running out, or `stop`; then the permit stream closes, in-flight requests finish (bounded by
  * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests (and
- * WebSocket sessions) too.
+ * WebSocket sessions, retry backoffs and scenario iterations) too.
+ *
+ * Grace: once the run's time is up or it is stopped, what is still under way gets the run's
+ * `timeout` and GRACE_MARGIN_MS more to end (the margin lets a request's own deadline fire first,
+ * so it counts as `timeout`), then it is cut as a hard stop cuts it. Without that, a retry's
+ * backoff or a WebSocket pause of up to a year, or a scenario awaiting in a loop, would hold the
+ * run for as long as they liked. A run bounded only by its request count has no grace: its
+ * iterations are what the user asked for.
  */
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
@@ -28,6 +35,9 @@ import { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
 import { createSegmentServices } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
+
+/** How long past the run's timeout the grace period lasts (see the file comment). */
+const GRACE_MARGIN_MS = 1000;
 
 /** How a segment is driven from outside. */
 export interface SegmentControl {
@@ -71,11 +81,18 @@ export async function runSegment(
     startedAt: clock.wallMs(),
     openModel: plan.rate.kind !== 'unlimited',
   });
-  const dispatch = createDispatch(spec, now, recorder);
+  // What a hard stop cuts: the user's, or the end of the grace period.
+  const cut = new AbortController();
+  let grace: LongTimeout | undefined;
+  const startGrace = (): void => {
+    grace ??= setLongTimeout(() => cut.abort(), plan.timeoutMs + GRACE_MARGIN_MS);
+  };
+  const dispatch = createDispatch(spec, now, recorder, startGrace);
   let stopping = false;
   const stop = (): void => {
     stopping = true;
     dispatch.stop();
+    startGrace();
   };
   let fatal: string | undefined;
   const { auth, ws } = createSegmentServices({
@@ -123,7 +140,7 @@ export async function runSegment(
           auth,
           feeder,
           onFeederExhausted: stop,
-          hardStop: control.hardStop,
+          hardStop: cut.signal,
           now,
           setupData: control.setupData?.(),
           onError: control.onScriptError ?? (() => undefined),
@@ -140,10 +157,11 @@ export async function runSegment(
   );
   const timers = startTimers(plan, users, now, recorder, control, () => dispatch.rate());
   const onStop = (): void => stop();
-  const onHardStop = (): void => {
+  const onHardStop = (): void => cut.abort();
+  cut.signal.addEventListener('abort', () => {
     stop();
     for (const vu of users) vu.abort(new HardStopError());
-  };
+  });
   control.stop.addEventListener('abort', onStop);
   control.hardStop.addEventListener('abort', onHardStop);
   if (control.stop.aborted) stop();
@@ -162,6 +180,7 @@ export async function runSegment(
   } finally {
     control.stop.removeEventListener('abort', onStop);
     control.hardStop.removeEventListener('abort', onHardStop);
+    grace?.clear();
     timers.stop();
     auth?.close();
     script?.close();
@@ -231,8 +250,16 @@ interface Dispatch {
   rate(): number | undefined;
 }
 
-/** The closed-model source, or the open model's queue, scheduler and pattern controller. */
-function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder): Dispatch {
+/**
+ * The closed-model source, or the open model's queue, scheduler and pattern controller; `timeUp`
+ * is called when dispatch ends because the run's time is up.
+ */
+function createDispatch(
+  spec: SegmentSpec,
+  now: () => number,
+  recorder: Recorder,
+  timeUp: () => void,
+): Dispatch {
   const { plan } = spec;
   const limit = spec.requests ?? Infinity;
   const endUs = endOf(plan) * 1000;
@@ -245,7 +272,10 @@ function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder
       finished: Promise.resolve(),
       start: () => {
         if (Number.isFinite(endUs) && !stopped)
-          timer = setLongTimeout(() => source.close(), endUs / 1000);
+          timer = setLongTimeout(() => {
+            source.close();
+            timeUp();
+          }, endUs / 1000);
       },
       stop: () => {
         stopped = true;
@@ -286,7 +316,10 @@ function createDispatch(spec: SegmentSpec, now: () => number, recorder: Recorder
     },
     start: () => {
       controller?.start();
-      finished = scheduler.run().finally(() => controller?.stop());
+      finished = scheduler.run().finally(() => {
+        controller?.stop();
+        if (now() >= endUs) timeUp();
+      });
     },
     stop: () => {
       controller?.stop();
