@@ -107,7 +107,8 @@ async function loadWith(
     secrets.addLayer(file.layer);
     layers.push(file.layer);
   }
-  for (const layer of layers) issues.push(...findForbiddenKeys(layer));
+  // Loops, not push(...list): a spread of 100,000 issues overflows the stack.
+  for (const layer of layers) for (const issue of findForbiddenKeys(layer)) issues.push(issue);
   const har =
     inputs.har === undefined ? undefined : loadHar(inputs, mergeLayers(layers).raw, issues);
   const harFile = inputs.har?.file;
@@ -159,9 +160,8 @@ async function loadWith(
     ...(script === undefined ? {} : { script }),
   });
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
-  warnings.push(
-    ...lintPlan(compiled.plan).map((w) => ({ ...w, source: provenance.sourceOf(w.path) })),
-  );
+  for (const warning of lintPlan(compiled.plan))
+    warnings.push({ ...warning, source: provenance.sourceOf(warning.path) });
   const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
   return ok(har === undefined ? loaded : { ...loaded, har: har.summary });
 }
@@ -213,7 +213,8 @@ function validateLayers(
   const { raw, provenance } = extend(mergeLayers(layers));
   const parsed = configSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success)
-    issues.push(...notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues));
+    for (const issue of notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues))
+      issues.push(issue);
   if (!parsed.success || issues.length > 0) return err(issues);
   return ok({ config: parsed.data, raw, provenance });
 }

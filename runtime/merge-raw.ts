@@ -24,7 +24,7 @@ export function mergeRawResults(files: readonly NamedRaw[]): MergeOutcome {
   const problems = coverageProblems(files);
   if (problems.length > 0) return { problems };
   const first = files[0]!.raw;
-  const base = Math.min(...files.map((f) => f.raw.snapshot.startedAt));
+  const base = files.reduce((min, f) => Math.min(min, f.raw.snapshot.startedAt), Infinity);
   // A TypeScript scenario's segments name their endpoints as they meet them: one table first.
   const aligned = alignEndpoints(files.map((f) => alignTo(f.raw.snapshot, base)));
   const snapshot = mergeSnapshots(aligned);

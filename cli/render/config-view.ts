@@ -33,8 +33,12 @@ export function renderConfigView(
     });
   };
   walk(CONFIG_JSON_SCHEMA, raw, [], provenance, add);
-  const keyWidth = Math.max(...rows.map((r) => r.key.length));
-  const valueWidth = Math.min(60, Math.max(...rows.map((r) => r.value.length)));
+  // reduce, not Math.max(...rows): a spread of 100,000 rows overflows the stack.
+  const keyWidth = rows.reduce((width, r) => Math.max(width, r.key.length), 0);
+  const valueWidth = Math.min(
+    60,
+    rows.reduce((width, r) => Math.max(width, r.value.length), 0),
+  );
   const lines = rows.map(
     (r) => `  ${r.key.padEnd(keyWidth)}  ${r.value.padEnd(valueWidth)}  ${r.source}`,
   );

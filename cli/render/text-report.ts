@@ -127,8 +127,9 @@ export function allFailedWarning(report: RunReport): string | undefined {
 export function renderTextReport(report: RunReport, options: TextReportOptions): string {
   const { result } = report;
   const lines = summaryLines(result);
+  // A loop, not push(...list): a spread over thousands of thresholds can overflow the stack.
   if (report.thresholds !== undefined)
-    lines.push(...thresholdLines(report.thresholds, options.color));
+    for (const line of thresholdLines(report.thresholds, options.color)) lines.push(line);
   if (result.interrupted) lines.push(INTERRUPTED_LINE);
   lines.push(...openModelLines(result));
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);

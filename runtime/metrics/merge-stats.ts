@@ -39,8 +39,8 @@ export function mergeSnapshots(
   return {
     version: 1,
     segments: sortSegments(snapshots.flatMap((s) => s.segments)),
-    startedAt: Math.min(...snapshots.map((s) => s.startedAt)),
-    elapsedMs: Math.max(...snapshots.map((s) => s.elapsedMs)),
+    startedAt: snapshots.reduce((min, s) => Math.min(min, s.startedAt), Infinity),
+    elapsedMs: snapshots.reduce((max, s) => Math.max(max, s.elapsedMs), 0),
     iterations: sum(snapshots, (s) => s.iterations),
     requests: sum(snapshots, (s) => s.requests),
     successes: sum(snapshots, (s) => s.successes),

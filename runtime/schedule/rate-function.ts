@@ -25,7 +25,7 @@ export function patternPeak(pattern: PatternPlan): number {
     case 'ramp':
       return Math.max(pattern.from, pattern.to);
     case 'step':
-      return Math.max(...pattern.steps.map((step) => step.rate));
+      return pattern.steps.reduce((peak, step) => Math.max(peak, step.rate), 0);
     case 'spike':
       return Math.max(pattern.base, pattern.peak);
   }
