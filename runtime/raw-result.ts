@@ -54,14 +54,21 @@ export function planFingerprint(plan: Plan): string {
     ...rest
   } = plan;
   const auth = rest.auth?.type === 'oauth2' ? { ...rest.auth, clientSecret: '' } : rest.auth;
-  return createHash('sha256')
-    .update(
-      JSON.stringify({ ...rest, auth }, (_key, value: unknown) =>
-        value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
-      ),
-    )
-    .digest('hex')
-    .slice(0, 32);
+  // The feeder's table goes into the hash as bytes, not as JSON text (a 100 MB file would
+  // become a string larger than itself).
+  const table = rest.feeder?.records;
+  const feeder = rest.feeder === undefined ? undefined : { ...rest.feeder, records: table?.fields };
+  const hash = createHash('sha256').update(
+    JSON.stringify({ ...rest, auth, feeder }, (_key, value: unknown) =>
+      value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
+    ),
+  );
+  if (table !== undefined) {
+    hash.update(table.bytes);
+    hash.update(new Uint8Array(table.ends.buffer, table.ends.byteOffset, table.ends.byteLength));
+    if (table.missing !== undefined) hash.update(table.missing);
+  }
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** The problem with a parsed file, or undefined when it is a raw result of this version. */

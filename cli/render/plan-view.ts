@@ -74,7 +74,7 @@ export function renderPlanView(plan: Plan): string {
   if (plan.feeder !== undefined) {
     const { feeder } = plan;
     lines.push(
-      `  feeder      ${feeder.file}: ${feeder.records.length} records (${feeder.fields.join(', ')}), ${feeder.order}${feeder.cycle ? ', cycling' : ', once'}`,
+      `  feeder      ${feeder.file}: ${feeder.records.count} records (${feeder.records.fields.join(', ')}), ${feeder.order}${feeder.cycle ? ', cycling' : ', once'}`,
     );
   }
   if (plan.script !== undefined) {

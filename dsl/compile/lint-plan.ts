@@ -15,7 +15,7 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
     if (!list.includes(source)) list.push(source);
     providers.set(variable, list);
   };
-  for (const field of plan.feeder?.fields ?? []) add(field, 'feeder');
+  for (const field of plan.feeder?.records.fields ?? []) add(field, 'feeder');
   for (const endpoint of plan.graph.endpoints)
     for (const extractor of endpoint.extract) add(extractor.variable, endpoint.name);
   return providers;

@@ -4,18 +4,18 @@
  * an array of flat objects; NDJSON one object per line. Values become strings (numbers and
  * booleans as written; nested values as JSON). Every problem names the file and the line.
  */
-import { parse } from 'csv-parse/sync';
-import { readFileSync, statSync } from 'node:fs';
+import { Parser } from 'csv-parse';
+import { isUtf8 } from 'node:buffer';
+import { readSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
-import type { FeederPlan } from '../plan/plan.js';
+import type { FeederPlan, FeederTable } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
-import { formatBytes } from '../sources/file-source.js';
+import { readBoundedBytes, withBoundedFile } from '../sources/file-source.js';
+import { FeederTableBuilder } from './feeder-table-builder.js';
 
 /** Largest feeder file read (records live in memory for the whole run). */
 export const MAX_FEEDER_BYTES = 256 * 1024 * 1024;
-
-type Record_ = Readonly<Record<string, string>>;
 
 /** What the loader needs to read a feeder. */
 export interface FeederInput {
@@ -26,10 +26,8 @@ export interface FeederInput {
   readonly format: 'csv' | 'json' | 'ndjson' | undefined;
 }
 
-/** Reads the records and the union of their field names. */
-export function readFeeder(
-  input: FeederInput,
-): Result<Pick<FeederPlan, 'records' | 'fields'>, ConfigIssue[]> {
+/** Reads the records into a compact table (FeederTable), fields named once. */
+export function readFeeder(input: FeederInput): Result<Pick<FeederPlan, 'records'>, ConfigIssue[]> {
   const fail = (
     code: ConfigIssue['code'],
     expected: string,
@@ -44,36 +42,17 @@ export function readFeeder(
       'a .csv, .json or .ndjson file (or feeder.format)',
       JSON.stringify(extname(input.path) || 'no extension'),
     );
-  let text: string;
-  try {
-    const size = statSync(input.path).size;
-    if (size > MAX_FEEDER_BYTES)
-      return fail(
-        'file_too_large',
-        `a feeder file of at most ${formatBytes(MAX_FEEDER_BYTES)}`,
-        formatBytes(size),
-      );
-    text = readFileSync(input.path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return fail(
-      code === 'ENOENT' ? 'file_not_found' : 'file_unreadable',
-      'an existing, readable feeder file',
-      code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable'),
-    );
-  }
-  const parsed =
+  const read =
     format === 'csv'
-      ? parseCsv(text)
-      : format === 'json'
-        ? parseJsonArray(text)
-        : parseNdjson(text);
+      ? withBoundedFile(input.path, 'feeder file', MAX_FEEDER_BYTES, parseCsv)
+      : readJson(input.path, format);
+  if (!read.ok) return fail(read.error[0]!.code, read.error[0]!.expected, read.error[0]!.actual);
+  const parsed = read.value;
   if (!parsed.ok)
     return fail('feeder_error', parsed.error.expected, parsed.error.actual, parsed.error.line);
-  if (parsed.value.length === 0)
+  if (parsed.value.count === 0)
     return fail('feeder_error', 'at least one record', 'an empty feeder');
-  const fields = [...new Set(parsed.value.flatMap((record) => Object.keys(record)))];
-  return ok({ records: parsed.value, fields });
+  return ok({ records: parsed.value });
 }
 
 interface ParseProblem {
@@ -90,29 +69,93 @@ function formatOf(path: string): FeederInput['format'] {
   return undefined;
 }
 
-function parseCsv(text: string): Result<Record_[], ParseProblem> {
-  try {
-    const rows = parse<Record<string, string>>(text, {
-      columns: true,
-      skip_empty_lines: true,
-      trim: false,
-      bom: true,
-    });
-    return ok(rows.map((row) => Object.assign(Object.create(null) as Record<string, string>, row)));
-  } catch (error) {
-    const { message, lines } = error as { message: string; lines?: number };
+/** Bytes of the file read at a time: the file is never whole in memory, only its table. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * CSV is read in chunks (first counting lines, the most records there can be), each written
+ * synchronously into csv-parse's stream parser, whose on_record stores the row and returns null:
+ * the parser keeps no rows. The header row names the fields (a repeated name keeps its last
+ * column, as objects did); a strict UTF-8 decoder checks the bytes on the way.
+ */
+function parseCsv(fd: number, size: number): Result<FeederTable, ParseProblem> {
+  const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size, 1)));
+  let lines = 1;
+  eachChunk(fd, size, chunk, (bytes) => {
+    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) lines++;
+  });
+  let builder: FeederTableBuilder | undefined;
+  let columns: number[] = [];
+  let row: string[] = [];
+  const parser = new Parser({
+    skip_empty_lines: true,
+    trim: false,
+    bom: true,
+    on_record: (record: string[]) => {
+      if (builder === undefined) {
+        const fields = [...new Set(record)];
+        columns = record.map((name) => fields.indexOf(name));
+        row = new Array<string>(fields.length);
+        builder = new FeederTableBuilder(fields, size, lines);
+      } else {
+        for (let c = 0; c < record.length; c++) row[columns[c]!] = record[c]!;
+        builder.add(row);
+      }
+      return null;
+    },
+  });
+  parser.on('error', () => undefined);
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let notUtf8 = false;
+  eachChunk(fd, size, chunk, (bytes) => {
+    if (parser.errored !== null || notUtf8) return;
+    try {
+      utf8.decode(bytes, { stream: true });
+    } catch {
+      notUtf8 = true;
+    }
+    parser.write(bytes);
+  });
+  if (notUtf8)
+    return err({ expected: 'a feeder file in UTF-8', actual: 'bytes that are not UTF-8' });
+  parser.end();
+  const error: (Error & { lines?: number }) | null = parser.errored;
+  if (error !== null)
     return err({
       expected: 'well-formed CSV with a header row',
-      actual: message.replace(/^Invalid[^:]*:\s*/, ''),
-      ...(lines === undefined ? {} : { line: lines }),
+      actual: error.message.replace(/^Invalid[^:]*:\s*/, ''),
+      ...(error.lines === undefined ? {} : { line: error.lines }),
     });
+  return ok((builder ?? new FeederTableBuilder([], 0, 0)).finish());
+}
+
+/** Calls `visit` with each successive chunk of the file (a view of `chunk`, reused). */
+function eachChunk(fd: number, size: number, chunk: Buffer, visit: (bytes: Buffer) => void): void {
+  for (let offset = 0; offset < size;) {
+    const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - offset), offset);
+    if (read === 0) return;
+    visit(chunk.subarray(0, read));
+    offset += read;
   }
 }
 
-function parseJsonArray(text: string): Result<Record_[], ParseProblem> {
+/** A JSON or NDJSON feeder, read whole. */
+function readJson(
+  path: string,
+  format: 'json' | 'ndjson',
+): Result<Result<FeederTable, ParseProblem>, ConfigIssue[]> {
+  const bytes = readBoundedBytes(path, 'feeder file', MAX_FEEDER_BYTES);
+  if (!bytes.ok) return bytes;
+  if (!isUtf8(bytes.value))
+    return ok(err({ expected: 'a feeder file in UTF-8', actual: 'bytes that are not UTF-8' }));
+  return ok(format === 'json' ? parseJsonArray(bytes.value) : parseNdjson(bytes.value));
+}
+
+/** A JSON array is parsed whole (JSON.parse has no streaming form): NDJSON suits large feeders. */
+function parseJsonArray(bytes: Buffer): Result<FeederTable, ParseProblem> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     return err({ expected: 'a JSON array of objects', actual: (error as Error).message });
   }
@@ -121,51 +164,82 @@ function parseJsonArray(text: string): Result<Record_[], ParseProblem> {
       expected: 'a JSON array of objects',
       actual: value === null ? 'null' : typeof value,
     });
-  const records: Record_[] = [];
-  for (let i = 0; i < value.length; i++) {
-    const record = toRecord(value[i]);
-    if (record === undefined)
+  const objects: unknown[] = value;
+  for (let i = 0; i < objects.length; i++) {
+    if (!isFlatRecord(objects[i]))
       return err({
         expected: `an object at index ${i}`,
-        actual: JSON.stringify(value[i])?.slice(0, 60) ?? 'undefined',
+        actual: JSON.stringify(objects[i])?.slice(0, 60) ?? 'undefined',
       });
-    records.push(record);
   }
-  return ok(records);
+  return ok(tableOf(objects as object[], bytes.length));
 }
 
-function parseNdjson(text: string): Result<Record_[], ParseProblem> {
-  const records: Record_[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line === '') continue;
+/** One object per line; each line is parsed twice (field names, then values) to keep no objects. */
+function parseNdjson(bytes: Buffer): Result<FeederTable, ParseProblem> {
+  const names = new Set<string>();
+  let records = 0;
+  const problem = eachLine(bytes, (value, line) => {
+    if (!isFlatRecord(value)) return line;
+    for (const key of Object.keys(value)) names.add(key);
+    records++;
+    return undefined;
+  });
+  if (problem !== undefined) return err(problem);
+  const builder = new FeederTableBuilder([...names], bytes.length, records);
+  const index = new Map([...names].map((name, i) => [name, i]));
+  eachLine(bytes, (value) => {
+    builder.add(valuesOf(value as object, index));
+    return undefined;
+  });
+  return ok(builder.finish());
+}
+
+/** Calls `visit` with each non-blank line's JSON; stops at the first problem. */
+function eachLine(
+  bytes: Buffer,
+  visit: (value: unknown, line: number) => number | undefined,
+): ParseProblem | undefined {
+  let line = 0;
+  for (let start = 0; start < bytes.length;) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const text = bytes.toString('utf8', start, end).trim();
+    start = end + 1;
+    line++;
+    if (text === '') continue;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(text);
     } catch (error) {
-      return err({
-        expected: 'one JSON object per line',
-        actual: (error as Error).message,
-        line: i + 1,
-      });
+      return { expected: 'one JSON object per line', actual: (error as Error).message, line };
     }
-    const record = toRecord(value);
-    if (record === undefined)
-      return err({ expected: 'one JSON object per line', actual: line.slice(0, 60), line: i + 1 });
-    records.push(record);
+    if (visit(value, line) !== undefined)
+      return { expected: 'one JSON object per line', actual: text.slice(0, 60), line };
   }
-  return ok(records);
+  return undefined;
 }
 
-/** A flat object → string fields (null-prototype, so "__proto__" is just a field name). */
-function toRecord(value: unknown): Record_ | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const record = Object.create(null) as Record<string, string>;
-  for (const [key, field] of Object.entries(value)) {
-    record[key] = typeof field === 'string' ? field : JSON.stringify(field);
-  }
-  return record;
+/** JSON objects → a table whose fields are the union of their keys, in order of appearance. */
+function tableOf(objects: readonly object[], byteHint: number): FeederTable {
+  const index = new Map<string, number>();
+  for (const object of objects)
+    for (const key of Object.keys(object)) if (!index.has(key)) index.set(key, index.size);
+  const builder = new FeederTableBuilder([...index.keys()], byteHint, objects.length);
+  for (const object of objects) builder.add(valuesOf(object, index));
+  return builder.finish();
+}
+
+/** A record's values in field order: strings as they are, other values as JSON. */
+function valuesOf(object: object, index: ReadonlyMap<string, number>): (string | undefined)[] {
+  const values = new Array<string | undefined>(index.size);
+  for (const [key, field] of Object.entries(object))
+    values[index.get(key)!] = typeof field === 'string' ? field : JSON.stringify(field);
+  return values;
+}
+
+function isFlatRecord(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function at(file: string, line: number | undefined): Source {

@@ -3,42 +3,85 @@
  * segment, `shuffle` walks a seeded permutation (reshuffled each cycle), `random` draws with
  * replacement. Without `cycle`, next() returns undefined once every record was used, and the run
  * ends (the caller stops dispatch).
+ *
+ * Records stay in the Plan's FeederTable (shared by every thread, never copied); a segment owns
+ * the strided slice first, first + stride, first + 2·stride… (split-plan.ts) and decodes one
+ * record's values when it hands it out.
  */
-import type { FeederPlan } from '../../dsl/plan/plan.js';
+import type { FeederPlan, FeederTable } from '../../dsl/plan/plan.js';
 import type { Random } from '../random.js';
 
-/** A record, or undefined when the feeder is exhausted. */
-export type FeederRecord = Readonly<Record<string, string>> | undefined;
+/** A segment's records: table rows first, first + stride, … below table.count. */
+export interface FeederSlice {
+  readonly first: number;
+  readonly stride: number;
+}
+
+/**
+ * One record: its values in `fields` order, undefined where it has no such field. The feeder
+ * reuses it: it is valid until the next call of next().
+ */
+export interface FeederRecord {
+  readonly fields: readonly string[];
+  readonly values: readonly (string | undefined)[];
+}
 
 /** Source of feeder records for one segment. */
 export interface Feeder {
-  next(): FeederRecord;
+  /** The next record, or undefined when the feeder is exhausted. */
+  next(): FeederRecord | undefined;
 }
 
-/** A feeder over `records` (this segment's slice), with its own seeded random source. */
+/** The number of rows of a slice. */
+export function sliceSize(table: FeederTable, slice: FeederSlice): number {
+  return slice.first >= table.count ? 0 : Math.ceil((table.count - slice.first) / slice.stride);
+}
+
+/** A feeder over this segment's slice of the table, with its own seeded random source. */
 export function createFeeder(
-  plan: Pick<FeederPlan, 'order' | 'cycle'>,
-  records: FeederPlan['records'],
+  plan: Pick<FeederPlan, 'order' | 'cycle' | 'records'>,
+  slice: FeederSlice,
   random: Random,
 ): Feeder {
-  if (records.length === 0) return { next: () => undefined };
+  const size = sliceSize(plan.records, slice);
+  if (size === 0) return { next: () => undefined };
+  const read = recordReader(plan.records);
+  const at = (i: number): FeederRecord => read(slice.first + i * slice.stride);
   if (plan.order === 'random') {
-    let left = plan.cycle ? Infinity : records.length;
-    return { next: () => (left-- > 0 ? records[random.int(records.length)] : undefined) };
+    let left = plan.cycle ? Infinity : size;
+    return { next: () => (left-- > 0 ? at(random.int(size)) : undefined) };
   }
-  let order = plan.order === 'shuffle' ? shuffled(records.length, random) : undefined;
+  let order = plan.order === 'shuffle' ? shuffled(size, random) : undefined;
   let position = 0;
   return {
     next: () => {
-      if (position === records.length) {
+      if (position === size) {
         if (!plan.cycle) return undefined;
         position = 0;
-        if (order !== undefined) order = shuffled(records.length, random);
+        if (order !== undefined) order = shuffled(size, random);
       }
       const index = order === undefined ? position : order[position]!;
       position++;
-      return records[index];
+      return at(index);
     },
+  };
+}
+
+/** Decodes table rows into one reused record. */
+export function recordReader(table: FeederTable): (row: number) => FeederRecord {
+  const { fields, ends, missing } = table;
+  const bytes = Buffer.from(table.bytes.buffer, table.bytes.byteOffset, table.bytes.byteLength);
+  const values = new Array<string | undefined>(fields.length);
+  const record: FeederRecord = { fields, values };
+  return (row) => {
+    const first = row * fields.length;
+    let start = first === 0 ? 0 : ends[first - 1]!;
+    for (let f = 0; f < fields.length; f++) {
+      const end = ends[first + f]!;
+      values[f] = missing?.[first + f] === 1 ? undefined : bytes.toString('utf8', start, end);
+      start = end;
+    }
+    return record;
   };
 }
 

@@ -215,7 +215,13 @@ export class ScriptOps implements SandboxOps {
       return null;
     }
     vu.vars.merge(record);
-    return { ...record };
+    // fromEntries defines own properties: a field named "__proto__" stays a plain key.
+    return Object.fromEntries(
+      record.fields.flatMap((field, f) => {
+        const value = record.values[f];
+        return value === undefined ? [] : [[field, value]];
+      }),
+    );
   }
 
   /** Ends the operations' timers and their listener: the segment is over. */

@@ -21,6 +21,23 @@ const ENTRY = fileURLToPath(
     : new URL('./child-entry.js', import.meta.url),
 );
 
+/**
+ * The spec with the feeder table on ordinary buffers: IPC cannot carry a SharedArrayBuffer (V8's
+ * serializer refuses it across processes), so each child gets its own copy of the table.
+ */
+function unshared(spec: SegmentSpec): SegmentSpec {
+  const feeder = spec.plan.feeder;
+  if (feeder === undefined) return spec;
+  const { records } = feeder;
+  const copy = {
+    ...records,
+    bytes: new Uint8Array(records.bytes),
+    ends: new Uint32Array(records.ends),
+    missing: records.missing === undefined ? undefined : new Uint8Array(records.missing),
+  };
+  return { ...spec, plan: { ...spec.plan, feeder: { ...feeder, records: copy } } };
+}
+
 /** One running segment child process. */
 export class ChildHost extends SegmentLink {
   readonly #child: ChildProcess;
@@ -48,7 +65,8 @@ export class ChildHost extends SegmentLink {
       events,
     );
     this.#child = child;
-    this.send({ type: 'start', start: { version: PROTOCOL_VERSION, spec, snapshotEveryMs } });
+    const start = { version: PROTOCOL_VERSION, spec: unshared(spec), snapshotEveryMs } as const;
+    this.send({ type: 'start', start });
   }
 
   /** Kills the child at once (SIGKILL), unless it has exited. */

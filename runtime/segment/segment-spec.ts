@@ -1,5 +1,6 @@
 /** What one segment (a worker thread, or the only one) runs: plain data, it crosses threads. */
-import type { FeederPlan, Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../dsl/plan/plan.js';
+import type { FeederSlice } from '../feeder/feeder.js';
 
 /** One segment's exact share of the run. */
 export interface SegmentSpec {
@@ -15,6 +16,6 @@ export interface SegmentSpec {
   /** Id of this segment's first worker (ids are unique across the run). */
   readonly firstWorkerId: number;
   readonly requests: number | undefined;
-  /** This segment's slice of the feeder records. */
-  readonly records: FeederPlan['records'];
+  /** This segment's rows of the feeder table (plan.feeder.records). */
+  readonly records: FeederSlice;
 }

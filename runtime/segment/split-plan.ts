@@ -4,7 +4,9 @@
  *   share(total, parts, k) = floor(total / parts) + (k < total mod parts ? 1 : 0)
  * so the shares sum to the total; rates are divided evenly; feeder records are dealt out in turn
  * (record r goes to share r mod parts), so every record is used by exactly one segment and the
- * global order is kept as closely as possible.
+ * global order is kept as closely as possible. Dealt twice (process k of n, then thread t of u),
+ * a segment's records are the rows k + n·t + (n·u)·i: a strided slice of the shared table, which
+ * nothing copies.
  */
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { SegmentSpec } from './segment-spec.js';
@@ -12,13 +14,6 @@ import type { SegmentSpec } from './segment-spec.js';
 /** The k-th (0-based) of `parts` exact integer shares of `total`. */
 export function share(total: number, parts: number, k: number): number {
   return Math.floor(total / parts) + (k < total % parts ? 1 : 0);
-}
-
-/** Elements r with r mod parts = k. */
-export function deal<T>(items: readonly T[], parts: number, k: number): T[] {
-  const out: T[] = [];
-  for (let i = k; i < items.length; i += parts) out.push(items[i]!);
-  return out;
 }
 
 /** This process's segments for `threads` threads (fewer when there are fewer workers). */
@@ -29,7 +24,6 @@ export function splitPlan(plan: Plan, threads: number): SegmentSpec[] {
   const firstWorker =
     k * Math.floor(plan.concurrency / count) + Math.min(k, plan.concurrency % count);
   const requests = plan.requests === undefined ? undefined : share(plan.requests, count, k);
-  const records = deal(plan.feeder?.records ?? [], count, k);
   const used = Math.max(1, Math.min(threads, workers));
   const specs: SegmentSpec[] = [];
   let nextWorker = firstWorker;
@@ -44,7 +38,7 @@ export function splitPlan(plan: Plan, threads: number): SegmentSpec[] {
       workers: own,
       firstWorkerId: nextWorker,
       requests: requests === undefined ? undefined : share(requests, used, t),
-      records: deal(records, used, t),
+      records: { first: k + count * t, stride: count * used },
     });
     nextWorker += own;
   }

@@ -18,6 +18,7 @@
  * changes nothing. Merge (a feeder record: the user's own file, whose columns are fixed) is
  * counted but never refused.
  */
+import type { FeederRecord } from '../feeder/feeder.js';
 
 /** Variables a virtual user may hold. */
 export const MAX_VARIABLES = 1000;
@@ -63,10 +64,14 @@ export class VariableStore {
     return this.#values.get(key);
   }
 
-  /** Stores every field of a record (a feeder row). */
-  merge(record: Readonly<Record<string, string>>): void {
+  /** Stores every field of a record (a feeder row) that the record has. */
+  merge(record: FeederRecord): void {
     this.#assertLive();
-    for (const key in record) this.#store(key, record[key]!);
+    const { fields, values } = record;
+    for (let f = 0; f < fields.length; f++) {
+      const value = values[f];
+      if (value !== undefined) this.#store(fields[f]!, value);
+    }
     this.#state = 'Active';
   }
 

@@ -39,9 +39,15 @@ t.test('Active --Merge--> Active, record fields stored', async (t) => {
   const store = new VariableStore();
   store.begin();
   store.set('keep', 'x');
-  store.merge({ name: 'Ada', email: 'ada@example.com', keep: 'y' });
+  store.merge({ fields: ['name', 'email', 'keep'], values: ['Ada', 'ada@example.com', 'y'] });
   t.equal(store.state, 'Active');
   t.same(store.entries(), { keep: 'y', name: 'Ada', email: 'ada@example.com' });
+  store.merge({ fields: ['name', 'email'], values: ['Bob', undefined] });
+  t.same(
+    store.entries(),
+    { keep: 'y', name: 'Bob', email: 'ada@example.com' },
+    'a field the record lacks keeps its value',
+  );
 });
 
 t.test('Active --Clear--> Cleared, entries removed', async (t) => {
