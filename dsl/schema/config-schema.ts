@@ -65,8 +65,8 @@ const startAt = z
 
 /**
  * Most endpoints a configuration may list (the HAR's included). Each endpoint keeps a latency
- * histogram in every thread and in the report: measured at the cap, a run stays near 250 MiB on one
- * thread and 650 MiB on eight, the most `threads: auto` picks (docs/configuration.md#limits).
+ * histogram in every thread and in the report: measured at the cap, a run stays near 250 MB on one
+ * thread and 650 MB on eight, the most `threads: auto` picks (docs/configuration.md#limits).
  */
 export const MAX_ENDPOINTS = 500;
 
