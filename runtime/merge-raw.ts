@@ -52,6 +52,9 @@ function coverageProblems(files: readonly NamedRaw[]): string[] {
       problems.push(
         `${file.name} is segment ${file.raw.segment.index}/${file.raw.segment.count}, but ${first.name} is one of ${first.raw.segment.count}`,
       );
+    } else if (!sameEndpoints(file.raw, first.raw)) {
+      // Equal fingerprints with other endpoints: a file edited by hand, which would not merge.
+      problems.push(`${file.name} lists other endpoints than ${first.name} for the same plan`);
     }
   }
   if (problems.length > 0) return problems;
@@ -65,6 +68,18 @@ function coverageProblems(files: readonly NamedRaw[]): string[] {
       );
   }
   return problems;
+}
+
+/** Plan endpoints alike (same names, as many figures), or both named as met (scripts). */
+function sameEndpoints(a: RawResult, b: RawResult): boolean {
+  if ((a.snapshot.endpointNames === undefined) !== (b.snapshot.endpointNames === undefined))
+    return false;
+  if (a.snapshot.endpointNames !== undefined) return true;
+  return (
+    a.snapshot.endpoints.length === b.snapshot.endpoints.length &&
+    a.endpointNames.length === b.endpointNames.length &&
+    a.endpointNames.every((name, i) => name === b.endpointNames[i])
+  );
 }
 
 /**

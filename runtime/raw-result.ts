@@ -70,23 +70,3 @@ export function planFingerprint(plan: Plan): string {
   }
   return hash.digest('hex').slice(0, 32);
 }
-
-/** The problem with a parsed file, or undefined when it is a raw result of this version. */
-export function rawResultProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object')
-    return 'not a barrage raw result (expected a JSON object)';
-  const raw = value as Partial<RawResult>;
-  if (raw.format !== RAW_FORMAT)
-    return `not a barrage raw result (format is ${JSON.stringify(raw.format)}, expected "${RAW_FORMAT}")`;
-  if (raw.version !== RAW_VERSION)
-    return `raw result version ${String(raw.version)}; this barrage reads version ${RAW_VERSION}`;
-  if (
-    typeof raw.fingerprint !== 'string' ||
-    raw.segment === undefined ||
-    raw.snapshot === undefined ||
-    !Array.isArray(raw.endpointNames)
-  ) {
-    return 'a raw result missing fingerprint, segment, snapshot or endpointNames';
-  }
-  return undefined;
-}

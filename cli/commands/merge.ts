@@ -4,13 +4,12 @@
  * that a single run of the whole plan would.
  */
 import { Command, Option } from 'clipanion';
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
-import { formatBytes } from '../../dsl/sources/file-source.js';
+import { readBoundedFile } from '../../dsl/sources/file-source.js';
 import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
-import { rawResultProblem, type RawResult } from '../../runtime/raw-result.js';
 import { exitCodeFor } from '../exit-code.js';
+import { parseRawResult } from '../raw-result-schema.js';
 import { deliverReports } from '../report-outputs.js';
 import { BaseCommand } from './base-command.js';
 import { reportFromRaw } from './run-report-builder.js';
@@ -79,37 +78,33 @@ export class MergeCommand extends BaseCommand {
     );
   }
 
-  /** Every file parsed; all problems at once. */
+  /** Every file read and checked against the raw result schema; all problems at once. */
   #read(): NamedRaw[] {
     const issues: ConfigIssue[] = [];
     const raws: NamedRaw[] = [];
     for (const name of this.files) {
-      const problem = (expected: string, actual: string): void => {
+      const text = readBoundedFile(resolve(this.context.cwd, name), 'raw result', MAX_RAW_BYTES);
+      if (!text.ok) {
+        for (const issue of text.error)
+          issues.push({ ...issue, source: { kind: 'file', file: name } });
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text.value);
+      } catch (error) {
         issues.push({
-          code: 'file_unreadable',
+          code: 'parse_error',
           source: { kind: 'file', file: name },
           path: [],
-          expected,
-          actual,
+          expected: 'a raw result (JSON) written by barrage run --raw',
+          actual: (error as Error).message,
         });
-      };
-      const path = resolve(this.context.cwd, name);
-      try {
-        const size = statSync(path).size;
-        if (size > MAX_RAW_BYTES) {
-          problem(`a raw result of at most ${formatBytes(MAX_RAW_BYTES)}`, formatBytes(size));
-          continue;
-        }
-        const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
-        const wrong = rawResultProblem(value);
-        if (wrong === undefined) raws.push({ name, raw: value as RawResult });
-        else problem('a raw result written by barrage run --raw', wrong);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') problem('an existing result file', 'no such file');
-        else if (error instanceof SyntaxError) problem('a raw result (JSON)', error.message);
-        else problem('a readable result file', code ?? 'unreadable');
+        continue;
       }
+      const parsed = parseRawResult(name, value);
+      if (parsed.ok) raws.push({ name, raw: parsed.raw });
+      else for (const issue of parsed.issues) issues.push(issue);
     }
     if (issues.length > 0) throw new ConfigError(issues);
     return raws;

@@ -35,6 +35,7 @@ import {
   decodeFromCompressedBase64,
   encodeIntoCompressedBase64,
 } from 'hdr-histogram-js';
+import { inflateSync } from 'node:zlib';
 import type { LatencySummary } from '../run-result.js';
 import type { EncodedHistogram } from './snapshot.js';
 
@@ -223,4 +224,53 @@ export class CachedHistogram {
     this.#encoded = '';
     this.#dirty = false;
   }
+}
+
+/** Cookie of the compressed V2 encoding, and of the V2 encoding inside it (word-size bits masked). */
+const COMPRESSED_COOKIE = 0x1c849304;
+const V2_COOKIE = 0x1c849303;
+/** Our layout's encoding: at most 9 bytes a counter after a 40-byte header. */
+const MAX_INFLATED_BYTES = 40 + 9 * LAYOUT.countsArrayLength;
+/** Its compressed base64 is smaller than the inflated size (deflate never grows it much). */
+const MAX_ENCODED_CHARS = 2 * MAX_INFLATED_BYTES;
+
+/**
+ * Why an encoding read from a file (`barrage merge`) is not a histogram of our layout, or undefined
+ * when it is one. The library would inflate any size (a few KB of deflate can claim gigabytes) and
+ * build a histogram of whatever range the header names, so before it decodes anything: base64 of
+ * bounded length, the compressed V2 cookie, an inflate capped at our layout's largest encoding,
+ * then the header's digits, lowest and highest values must be ours.
+ */
+export function encodedProblem(encoded: string): string | undefined {
+  if (encoded === '') return undefined;
+  if (encoded.length > MAX_ENCODED_CHARS)
+    return `an encoding of ${encoded.length} characters, more than a histogram takes`;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return 'not base64';
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== COMPRESSED_COOKIE)
+    return 'not a compressed HDR histogram';
+  const length = bytes.readInt32BE(4);
+  if (length <= 0 || 8 + length > bytes.length) return 'a truncated histogram';
+  let plain: Buffer;
+  try {
+    plain = inflateSync(bytes.subarray(8, 8 + length), { maxOutputLength: MAX_INFLATED_BYTES });
+  } catch {
+    return 'a histogram that does not inflate, or inflates larger than one can be';
+  }
+  if (
+    plain.length < 40 ||
+    (plain.readInt32BE(0) & ~0xf0) !== V2_COOKIE ||
+    plain.readInt32BE(12) !== SIGNIFICANT_DIGITS ||
+    plain.readBigInt64BE(16) !== BigInt(LOWEST_US) ||
+    plain.readBigInt64BE(24) !== BigInt(HIGHEST_US)
+  )
+    return `not a histogram of barrage's layout (${LOWEST_US} µs … 1 h, ${SIGNIFICANT_DIGITS} digits)`;
+  try {
+    const histogram = decodeHistogram(encoded);
+    if (!Number.isSafeInteger(histogram.totalCount) || histogram.totalCount <= 0)
+      return 'a histogram whose counts are not positive integers';
+  } catch {
+    return 'a histogram that does not decode';
+  }
+  return undefined;
 }

@@ -161,7 +161,7 @@ t.test('missing, duplicated and foreign segments are refused clearly', async (t)
   const bad = await runCli(['merge', 'junk.json', 'nope.json'], { cwd: dir });
   t.match(
     bad.stderr,
-    /junk\.json: expected a raw result written by barrage run --raw, got not a barrage raw result/,
+    /junk\.json: format: expected "barrage-raw" \(a file of barrage run --raw\), got nothing/,
   );
-  t.match(bad.stderr, /nope\.json: expected an existing result file, got no such file/);
+  t.match(bad.stderr, /nope\.json: expected an existing raw result, got no such file/);
 });

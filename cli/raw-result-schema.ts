@@ -1,0 +1,215 @@
+/**
+ * The shape of a raw result file (`run --raw`) as `barrage merge` reads it back: a zod schema
+ * checked before anything merges, so a truncated, corrupted or crafted file is an error naming the
+ * file and the field instead of a crash deep in the merge. It lives in cli/, the edge that reads
+ * the file: runtime/ (which defines RawResult) reads only plain data and may not import zod, and
+ * dsl/ is the room of what the user writes as configuration. The schema's output type is checked
+ * against RawResult, so the two cannot drift apart.
+ */
+import { z } from 'zod';
+import type { ConfigIssue } from '../dsl/issues.js';
+import { describeValue } from '../dsl/schema/zod-issues.js';
+import { encodedProblem } from '../runtime/metrics/histogram.js';
+import { RAW_FORMAT, RAW_VERSION, type RawResult } from '../runtime/raw-result.js';
+
+/** Issues listed per file at most (a crafted file may break a million fields). */
+const MAX_ISSUES = 20;
+/** Deepest nesting of the configuration a report walks (as for configuration files). */
+const MAX_DEPTH = 64;
+
+/** True when no list or mapping in `root` is nested deeper than `max`; without recursion. */
+function depthAtMost(root: unknown, max: number): boolean {
+  const stack: { node: unknown; depth: number }[] = [{ node: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return false;
+    for (const child of Object.values(node)) stack.push({ node: child, depth: depth + 1 });
+  }
+  return true;
+}
+
+const count = z
+  .number({ error: 'a count (a whole number ≥ 0)' })
+  .int({ error: 'a count (a whole number ≥ 0)' })
+  .min(0, { error: 'a count (a whole number ≥ 0)' })
+  .max(Number.MAX_SAFE_INTEGER, { error: `a count of at most ${Number.MAX_SAFE_INTEGER}` });
+
+/** What a histogram is expected to be; the problem found is what the file holds. */
+const HISTOGRAM = "a compressed HDR histogram of barrage's layout";
+
+const histogram = z.string({ error: HISTOGRAM }).superRefine((s, ctx) => {
+  const problem = encodedProblem(s);
+  if (problem !== undefined)
+    ctx.addIssue({ code: 'custom', message: HISTOGRAM, input: s, params: { actual: problem } });
+});
+
+const counts = z.record(z.string(), count, { error: 'counts by key' });
+
+const segmentRef = z
+  .strictObject(
+    { index: count.min(1, { error: 'a segment index ≥ 1' }), count: count.min(1) },
+    { error: 'a segment { index, count }' },
+  )
+  .refine((s) => s.index <= s.count, { error: 'a segment index at most the segment count' });
+
+const ws = z.strictObject(
+  {
+    sessions: count,
+    failures: count,
+    msgsSent: count,
+    msgsReceived: count,
+    connecting: histogram,
+    rtt: histogram,
+    session: histogram,
+  },
+  { error: 'WebSocket figures' },
+);
+
+const endpoint = z.strictObject(
+  {
+    requests: count,
+    failures: count,
+    latency: histogram,
+    statusCodes: counts,
+    errors: counts,
+    ws: ws.exactOptional(),
+  },
+  { error: "an endpoint's figures" },
+);
+
+const second = z.strictObject(
+  { second: count, requests: count, failures: count, bytesIn: count, latency: histogram },
+  { error: "a second's figures" },
+);
+
+const snapshot = z
+  .strictObject(
+    {
+      version: z.literal(1, { error: 'snapshot version 1' }),
+      segments: z.array(segmentRef, { error: 'a list of segments' }),
+      startedAt: count,
+      elapsedMs: z.number({ error: 'a duration in ms' }).min(0, { error: 'a duration ≥ 0' }),
+      iterations: count,
+      requests: count,
+      successes: count,
+      failures: count,
+      late: count,
+      dropped: count,
+      retries: count,
+      bytesIn: count,
+      bytesOut: count,
+      statusCodes: counts,
+      errors: counts,
+      latency: histogram,
+      intended: histogram,
+      endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),
+      endpointNames: z.array(z.string(), { error: 'a list of names' }).exactOptional(),
+      series: z.array(second, { error: 'a list of seconds' }),
+      ws: ws.optional(),
+      checks: z
+        .strictObject(
+          {
+            passes: count,
+            fails: count,
+            byName: z.record(z.string(), z.strictObject({ passes: count, fails: count })),
+          },
+          { error: 'check counts' },
+        )
+        .optional(),
+      auth: z
+        .strictObject(
+          { fetches: count, failures: count, latency: histogram },
+          { error: 'token fetch figures' },
+        )
+        .optional(),
+      interrupted: z.boolean({ error: 'true or false' }),
+    },
+    { error: 'a snapshot' },
+  )
+  .refine((s) => s.endpointNames === undefined || s.endpointNames.length === s.endpoints.length, {
+    error: 'as many endpoint names as endpoint figures',
+    path: ['endpointNames'],
+  })
+  // JSON leaves out what was undefined; the snapshot type has the keys.
+  .transform((s) => ({ ...s, ws: s.ws, checks: s.checks, auth: s.auth }));
+
+const threshold = z.strictObject(
+  {
+    expression: z.string(),
+    metric: z.string(),
+    tags: z.record(z.string(), z.string()),
+    aggregate: z.string(),
+    percentile: z.number().gt(0).max(100).exactOptional(),
+    operator: z.enum(['<', '<=', '>', '>=', '==']),
+    expected: z.number(),
+  },
+  { error: 'a threshold' },
+);
+
+/** A raw result file; its output type is RawResult. */
+export const rawResultSchema = z
+  .strictObject(
+    {
+      format: z.literal(RAW_FORMAT, { error: `"${RAW_FORMAT}" (a file of barrage run --raw)` }),
+      version: z.literal(RAW_VERSION, { error: `raw result version ${RAW_VERSION}` }),
+      fingerprint: z.string().regex(/^[0-9a-f]{32}$/, { error: '32 hexadecimal digits' }),
+      segment: segmentRef,
+      endpointNames: z.array(z.string(), { error: 'a list of endpoint names' }),
+      thresholds: z.array(threshold, { error: 'a list of thresholds' }),
+      meta: z
+        .strictObject(
+          { target: z.string().optional(), concurrency: count, load: z.string() },
+          { error: 'the run description { target, concurrency, load }' },
+        )
+        .transform((meta) => ({ ...meta, target: meta.target })),
+      config: z
+        .record(z.string(), z.unknown(), { error: 'the effective configuration' })
+        .refine((config) => depthAtMost(config, MAX_DEPTH), {
+          error: `the effective configuration, nested at most ${MAX_DEPTH} levels`,
+        }),
+      snapshot,
+      fatal: z.string().optional(),
+    },
+    { error: 'a raw result object' },
+  )
+  .refine(
+    (raw) =>
+      raw.snapshot.endpointNames !== undefined ||
+      raw.snapshot.endpoints.length === raw.endpointNames.length,
+    { error: 'as many endpoint figures as endpointNames', path: ['snapshot', 'endpoints'] },
+  )
+  .transform((raw) => ({ ...raw, fatal: raw.fatal })) satisfies z.ZodType<RawResult>;
+
+/** The raw result in `value`, or ConfigIssues naming `file` and each wrong field's JSON path. */
+export function parseRawResult(
+  file: string,
+  value: unknown,
+): { ok: true; raw: RawResult } | { ok: false; issues: ConfigIssue[] } {
+  const parsed = rawResultSchema.safeParse(value, { reportInput: true });
+  if (parsed.success) return { ok: true, raw: parsed.data };
+  const issues = parsed.error.issues.slice(0, MAX_ISSUES).map((issue): ConfigIssue => ({
+    code: 'invalid_value',
+    source: { kind: 'file', file },
+    path: issue.path.filter((p): p is string | number => typeof p !== 'symbol'),
+    expected: issue.message,
+    actual: actualOf(issue),
+  }));
+  const left = parsed.error.issues.length - issues.length;
+  if (left > 0)
+    issues.push({
+      code: 'invalid_value',
+      source: { kind: 'file', file },
+      path: [],
+      expected: 'a raw result written by barrage run --raw',
+      actual: `${left} more problems`,
+    });
+  return { ok: false, issues };
+}
+
+/** What the file holds: a histogram's problem, else a short rendering of the value. */
+function actualOf(issue: z.core.$ZodIssue): string {
+  const params =
+    issue.code === 'custom' ? (issue.params as { actual?: string } | undefined) : undefined;
+  return params?.actual ?? describeValue(issue.input);
+}
