@@ -60,3 +60,24 @@ t.test('bad feeders are errors naming the file and line', async (t) => {
   });
   t.match(missing, { ok: false, error: [{ code: 'file_not_found', actual: 'no such file' }] });
 });
+
+t.test(
+  'records are stored as one shared table: fields once, values as bytes and ends',
+  async (t) => {
+    const result = read(t, 'users.csv', 'name,city\nada,Zürich\nbob,\n');
+    if (!result.ok) return t.fail('read');
+    const table = result.value.records;
+    t.same(table.fields, ['name', 'city'], 'field names once');
+    t.equal(table.count, 2);
+    t.ok(table.bytes.buffer instanceof SharedArrayBuffer, 'bytes shared between threads');
+    t.ok(table.ends.buffer instanceof SharedArrayBuffer, 'ends shared between threads');
+    t.same([...table.ends], [3, 10, 13, 13], 'one end per value, in bytes (ü takes 2)');
+    t.equal(Buffer.from(table.bytes).toString('utf8'), 'adaZürichbob', 'values back to back');
+    t.equal(table.missing, undefined, 'every CSV record has every field');
+    const json = read(t, 'u.ndjson', '{"a": "1"}\n{"b": "2"}\n');
+    if (!json.ok) return t.fail('read');
+    t.same(json.value.records.fields, ['a', 'b']);
+    t.same([...json.value.records.missing!], [0, 1, 1, 0], 'absent fields are flagged, not empty');
+    t.same(rowsOf(json.value.records), [{ a: '1' }, { b: '2' }]);
+  },
+);
