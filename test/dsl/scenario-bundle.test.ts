@@ -431,7 +431,7 @@ t.test('a feeder file in options must be inside the scenario’s folder', async 
   };
   for (const file of ['users.csv', 'data/more.csv', './data/../users.csv']) {
     const loaded = await withFeeder(file);
-    t.ok(loaded.ok && loaded.value.plan.feeder?.records.length === 1, file);
+    t.ok(loaded.ok && loaded.value.plan.feeder?.records.count === 1, file);
   }
   for (const file of ['../users.csv', join(parent, 'users.csv'), 'link.csv', '/etc/passwd']) {
     const loaded = await withFeeder(file);

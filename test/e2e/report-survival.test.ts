@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
-import { rawResultProblem } from '../../runtime/raw-result.js';
+import { parseRawResult } from '../../cli/raw-result-schema.js';
 import { eventually } from '../helpers/eventually.js';
 import { runCli } from '../helpers/run-cli.js';
 import { checkJunitSchema, xmllintSkip } from '../helpers/xmllint.js';
@@ -46,7 +46,7 @@ function assertComplete(t: Test, dir: string): { total: number; interrupted: boo
   t.match(read('report.html'), /<\/html>\s*$/, 'the HTML report ends with </html>');
   t.match(read('junit.xml'), /<\/testsuites>\s*$/, 'the JUnit report is closed');
   t.match(read('summary.md'), /\S/, 'the Markdown summary has content');
-  t.equal(rawResultProblem(JSON.parse(read('raw.json'))), undefined, 'the raw result is whole');
+  t.ok(parseRawResult('raw.json', JSON.parse(read('raw.json'))).ok, 'the raw result is whole');
   t.same(
     readdirSync(dir).filter((name) => name.endsWith('.tmp')),
     [],

@@ -92,7 +92,7 @@ t.test(
     t.equal(store.set('b', half), false, 'the characters bound counts keys too');
     t.equal(store.set('a', ''), true, 'replacing a value frees its characters');
     t.equal(store.set('b', half), true);
-    store.merge({ c: half });
+    store.merge({ fields: ['c'], values: [half] });
     t.equal(store.get('c'), half, 'a feeder record is stored whatever the bounds');
     t.equal(store.set('d', ''), false, '…and counted');
     store.clear();
