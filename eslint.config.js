@@ -52,8 +52,8 @@ export default tseslint.config(
   },
   {
     files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts'],
-    // The two process entry points: the CLI, and the child process of a scripted segment.
-    ignores: ['cli/bin.ts', 'runtime/segment/child-entry.ts'],
+    // The entry points: the CLI, and the child process of a scripted segment with its watch thread.
+    ignores: ['cli/bin.ts', 'runtime/segment/child-entry.ts', 'runtime/segment/orphan-watch.ts'],
     rules: noProcess,
   },
   {

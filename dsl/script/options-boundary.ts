@@ -2,7 +2,8 @@
  * What a scenario's `export const options` may not set (docs/scenarios.md, "Security model"):
  * options come from the untrusted file, so they may tune the load but not widen the sandbox.
  * - `scenario`, `endpoints`, `flows`: what runs is the scenario itself;
- * - `allowed_hosts`: where a scenario may send is the user's choice;
+ * - `target`, `allowed_hosts`: where a scenario may send is the user's choice;
+ * - `auth`: credentials, and where they go (an OAuth token_url), are the user's;
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
  * - `feeder.file` must be inside the scenario's folder by its real path, like its imports.
  */
@@ -19,8 +20,16 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
   scenario: { expected: 'run settings in options (the scenario itself is what runs)' },
   endpoints: { expected: 'run settings in options (the scenario itself is what runs)' },
   flows: { expected: 'run settings in options (the scenario itself is what runs)' },
+  target: {
+    expected: 'no target in options (a scenario may not choose where it sends)',
+    hint: ELSEWHERE,
+  },
   allowed_hosts: {
     expected: 'no allowed_hosts in options (a scenario may not widen where it sends)',
+    hint: ELSEWHERE,
+  },
+  auth: {
+    expected: 'no auth in options (credentials, and where they are sent, are the user’s)',
     hint: ELSEWHERE,
   },
   report: { expected: 'no report file in options (a scenario writes no file)', hint: ELSEWHERE },

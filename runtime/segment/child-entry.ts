@@ -2,7 +2,7 @@
  * Child-process entry of a scripted segment (child-host.ts): gets its SegmentStart as the first
  * IPC message; the first segment runs the scenario's setup() and sends its data with `ready`;
  * on `go` it runs runSegment, sends snapshots, script errors and the outcome, and exits. Like
- * cli/bin.ts it is an entry point, so it is the other file allowed to touch `process`.
+ * cli/bin.ts it is an entry point, so it may touch `process` (and so may its orphan-watch.ts).
  */
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
@@ -78,18 +78,8 @@ process.on('message', (message: HostToSegment) => {
 });
 // The parent is gone: nobody will read the results.
 process.on('disconnect', () => process.exit(1));
-/**
- * The parent may be gone while this thread is busy (a batch of script code may run up to the
- * run's timeout) or when no hook of its ran (SIGKILL): a thread of its own polls the parent's pid,
- * which changes when this process is handed to another, and kills this process then. A scenario
- * so never outlives barrage by more than one poll.
- */
-const ORPHAN_POLL_MS = 200;
-new Worker(
-  `const { workerData: parent } = require('node:worker_threads');
-  setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL'); }, ${ORPHAN_POLL_MS});`,
-  { eval: true, workerData: process.ppid },
-).unref();
+// The parent may be gone while this thread is busy, or without a word (orphan-watch.ts).
+new Worker(new URL('./orphan-watch.js', import.meta.url), { workerData: process.ppid }).unref();
 // Ctrl+C (and a terminal's hang-up) reaches the whole process group: the parent decides (stop,
 // then hard stop) and tells this child over IPC, so the signal itself must not end it.
 process.on('SIGINT', () => undefined);

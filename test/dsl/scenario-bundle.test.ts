@@ -363,11 +363,13 @@ t.test('a symlinked scenario file is read from its real folder', async (t) => {
 });
 
 t.test(
-  'options may not widen the sandbox: allowed_hosts and report files are refused',
+  'options may not widen the sandbox: target, allowed_hosts, auth and report files are refused',
   async (t) => {
     const { dir } = tree(t, {});
     const cases: [string, string][] = [
+      ["{ target: 'http://example.com' }", 'target'],
       ["{ allowed_hosts: ['example.com'] }", 'allowed_hosts'],
+      ["{ auth: { type: 'bearer', token: 'x' } }", 'auth'],
       ...['json', 'html', 'junit', 'summary_md', 'raw'].map((key): [string, string] => [
         `{ report: { ${key}: '../leak' } }`,
         `report.${key}`,

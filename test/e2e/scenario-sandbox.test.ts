@@ -166,6 +166,26 @@ const CASES: readonly Case[] = [
     error:
       /scn\/main\.ts \(options\): allowed_hosts: expected no allowed_hosts in options .*, got options\.allowed_hosts: set it in the configuration file, a flag or the environment/,
   },
+  {
+    // Run without --target here would send to it; with one, it is refused all the same.
+    name: 'target in options',
+    files: {
+      'scn/main.ts': sends("export const options = { target: 'http://ELSEWHERE' };", "'x'"),
+    },
+    error:
+      /scn\/main\.ts \(options\): target: expected no target in options .*, got options\.target: set it in the configuration file, a flag or the environment/,
+  },
+  {
+    name: 'an OAuth token_url in options',
+    files: {
+      'scn/main.ts': sends(
+        "export const options = { auth: { type: 'oauth2', token_url: 'http://ELSEWHERE/token', client_id: 'c', client_secret: '${CI_TOKEN}' } };",
+        "'x'",
+      ),
+    },
+    error:
+      /scn\/main\.ts \(options\): auth: expected no auth in options .*, got options\.auth: set it in the configuration file, a flag or the environment/,
+  },
   ...['json', 'html', 'junit', 'summary_md', 'raw'].map((key): Case => ({
     name: `report.${key} in options`,
     files: {
