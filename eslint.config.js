@@ -9,7 +9,10 @@ const noProcess = {
   ],
 };
 
-/** Import patterns a room may not use: dependencies flow cli → dsl, runtime; runtime → dsl/plan only. */
+/**
+ * Import patterns a room may not use: dependencies flow cli → dsl, runtime; runtime → dsl/plan only;
+ * dsl and runtime → native (the isolated-vm loader), which imports none of them.
+ */
 function forbid(patterns) {
   return {
     'no-restricted-imports': [
@@ -51,9 +54,15 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts'],
-    // The entry points: the CLI, and the child process of a scripted segment with its watch thread.
-    ignores: ['cli/bin.ts', 'runtime/segment/child-entry.ts', 'runtime/segment/orphan-watch.ts'],
+    files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts', 'native/**/*.ts'],
+    // The process entry points: the CLI, the child process of a scripted segment with its watch
+    // thread, and the one that reads a scenario's options.
+    ignores: [
+      'cli/bin.ts',
+      'runtime/segment/child-entry.ts',
+      'runtime/segment/orphan-watch.ts',
+      'dsl/script/options-entry.ts',
+    ],
     rules: noProcess,
   },
   {
@@ -89,6 +98,13 @@ export default tseslint.config(
         group: ['zod', 'yaml', 'esbuild'],
         message: 'runtime reads the compiled Plan, not the config.',
       },
+    ]),
+  },
+  {
+    // The native addon's loader, shared by dsl (reading a scenario's options) and runtime.
+    files: ['native/**/*.ts'],
+    rules: forbid([
+      { group: ['**/cli/**', '**/dsl/**', '**/runtime/**'], message: 'native depends on no room.' },
     ]),
   },
   {

@@ -1,5 +1,5 @@
 // The ceiling of the HTTP path barrage uses: `concurrency` undici Clients, each dispatching its
-// next GET from the handler's onComplete, recording nothing. Prints { rps } as JSON.
+// next GET from the handler's onResponseEnd, recording nothing. Prints { rps } as JSON.
 // Usage: node bench/undici-loop.mjs URL CONCURRENCY SECONDS
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
@@ -16,14 +16,14 @@ function user() {
   const client = new Client(url.origin, { pipelining: 1 });
   const options = { path: url.pathname, method: 'GET' };
   const handler = {
-    onConnect() {},
-    onHeaders: () => true,
-    onData: () => true,
-    onComplete() {
+    onRequestStart() {},
+    onResponseStart() {},
+    onResponseData() {},
+    onResponseEnd() {
       completed++;
       if (running) client.dispatch(options, handler);
     },
-    onError(error) {
+    onResponseError(_controller, error) {
       console.error(error.message);
       process.exit(1);
     },

@@ -33,11 +33,11 @@ function send() {
     if (sent === total && completed + busy === total) report();
   };
   client.dispatch(options, {
-    onConnect() {},
-    onHeaders: () => true,
-    onData: () => true,
-    onComplete: finish,
-    onError: finish,
+    onRequestStart() {},
+    onResponseStart() {},
+    onResponseData() {},
+    onResponseEnd: finish,
+    onResponseError: finish,
   });
 }
 

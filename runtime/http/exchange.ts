@@ -1,9 +1,9 @@
 /**
  * One HTTP exchange at a time for one virtual user: an undici dispatch handler reused for every
- * request (STYLE.md rule 8: no per-request closures or objects). It uses the
- * handler interface undici's Client core speaks natively (onConnect/onHeaders/onData/onComplete/
- * onError); the newer onRequestStart interface is wrapped by undici in an adapter that parses the
- * headers into an object on every response, which this path does not need.
+ * request (STYLE.md rule 8: no per-request closures or objects). It speaks undici 8's handler
+ * interface (onRequestStart/onResponseStart/onResponseData/onResponseEnd/onResponseError), the only
+ * one its Client core accepts; the raw header list is read from the controller, as extractors and
+ * scripts want it (name, value, name, value…), not from the parsed object undici also passes.
  *
  * The body is read fully and counted, but kept only up to `keepBytes` (for extractors). Nothing is
  * decompressed: dispatch() hands over the bytes as sent. Completion calls the caller's callback,
@@ -23,7 +23,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #kept = 0;
   #keepBytes = 0;
   #keepHeaders = false;
-  #abort: ((reason?: Error) => void) | null = null;
+  #controller: Dispatcher.DispatchController | null = null;
   #done: (() => void) | null = null;
   #pendingAbort: Error | null = null;
 
@@ -41,7 +41,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.#kept = 0;
     this.#keepBytes = keepBytes;
     this.#keepHeaders = keepHeaders;
-    this.#abort = null;
+    this.#controller = null;
     this.#pendingAbort = null;
     this.#done = done;
   }
@@ -49,8 +49,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /** Aborts the exchange in flight (deadline or hard stop); the reason becomes `error`. */
   abort(reason: Error): void {
     if (this.#done === null) return;
-    if (this.#abort === null) this.#pendingAbort = reason;
-    else this.#abort(reason);
+    if (this.#controller === null) this.#pendingAbort = reason;
+    else this.#controller.abort(reason);
   }
 
   /** The kept body as UTF-8 text (undefined when none was kept). */
@@ -64,32 +64,31 @@ export class Exchange implements Dispatcher.DispatchHandler {
     return this.#chunks;
   }
 
-  onConnect(abort: (reason?: Error) => void): void {
-    this.#abort = abort;
-    if (this.#pendingAbort !== null) abort(this.#pendingAbort);
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#pendingAbort !== null) controller.abort(this.#pendingAbort);
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number): void {
     this.status = statusCode;
-    if (this.#keepHeaders) this.headers = rawHeaders;
-    return true;
+    // HTTP/1.1 responses (the only kind our Clients speak: allowH2 is off) carry raw Buffers here.
+    if (this.#keepHeaders) this.headers = controller.rawHeaders as Buffer[];
   }
 
-  onData(chunk: Buffer): boolean {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.bytesIn += chunk.length;
     if (this.#kept < this.#keepBytes) {
       const room = this.#keepBytes - this.#kept;
       this.#chunks.push(chunk.length <= room ? chunk : chunk.subarray(0, room));
       this.#kept += Math.min(room, chunk.length);
     }
-    return true;
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.#finish();
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
     this.error = error;
     this.#finish();
   }
@@ -97,7 +96,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #finish(): void {
     const done = this.#done;
     this.#done = null;
-    this.#abort = null;
+    this.#controller = null;
     done?.();
   }
 }

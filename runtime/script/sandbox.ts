@@ -20,7 +20,7 @@
  * promise of the script rejected and never handled (errors thrown by the scenario come back as
  * data in END records), counted through onStray since it belongs to no iteration in particular.
  */
-import ivm from 'isolated-vm';
+import { isolatedVm, type IsolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptPlan } from '../../dsl/plan/plan.js';
 import {
   BOOTSTRAP_SOURCE,
@@ -116,7 +116,7 @@ export interface SandboxDeps {
 
 /** A virtual user's context, and the entry (an iteration or setup()) running in it. */
 interface VuContext {
-  readonly context: ivm.Context;
+  readonly context: IsolatedVm.Context;
   /** Which entry runs, 0 when none: a late END of an entry already cut must not end the next. */
   token: number;
   /** Reads the entry's result (its END record's JSON text). */
@@ -129,16 +129,16 @@ interface VuContext {
 
 /** The hub's functions, host side (they keep its context alive). */
 interface Hub {
-  readonly add: ivm.Reference;
-  readonly pump: ivm.Reference;
-  readonly take: ivm.Reference;
-  readonly post: ivm.Reference;
+  readonly add: IsolatedVm.Reference;
+  readonly pump: IsolatedVm.Reference;
+  readonly take: IsolatedVm.Reference;
+  readonly post: IsolatedVm.Reference;
 }
 
 /** One segment's isolate and its virtual users' contexts. */
 export class Sandbox {
-  #isolate: ivm.Isolate | undefined;
-  #script: ivm.Script | undefined;
+  #isolate: IsolatedVm.Isolate | undefined;
+  #script: IsolatedVm.Script | undefined;
   #hub: Hub | undefined;
   readonly #contexts = new Map<number, VuContext>();
   readonly #watchdog: NodeJS.Timeout;
@@ -304,6 +304,7 @@ export class Sandbox {
     const existing = this.#contexts.get(vu);
     if (existing !== undefined) return existing;
     const { cpuMs } = this.deps.limits;
+    const ivm = isolatedVm();
     this.#isolate ??= new ivm.Isolate({ memoryLimit: this.deps.limits.memoryMb });
     const isolate = this.#isolate;
     this.#script ??= isolate.compileScriptSync(this.deps.plan.code, { filename: BUNDLE_NAME });
@@ -311,7 +312,7 @@ export class Sandbox {
     const context = isolate.createContextSync();
     const factory = this.#script.runSync(context, { reference: true, timeout: cpuMs });
     const call = new ivm.Callback((op: string, args: unknown) => this.deps.ops.call(vu, op, args));
-    let entry: ivm.Reference;
+    let entry: IsolatedVm.Reference;
     try {
       entry = context.evalClosureSync(
         BOOTSTRAP_SOURCE,
@@ -387,14 +388,14 @@ function readSetup(json: string): SandboxOutcome {
 }
 
 /** The hub's functions (HUB_SOURCE), in a context of their own. */
-function createHub(isolate: ivm.Isolate, cpuMs: number): Hub {
+function createHub(isolate: IsolatedVm.Isolate, cpuMs: number): Hub {
   const handles = isolate.createContextSync().evalClosureSync(HUB_SOURCE, [], {
     result: { reference: true },
     timeout: cpuMs,
   });
   const [add, pump, take, post] = [0, 1, 2, 3].map((i) =>
     handles.getSync(i, { reference: true }),
-  ) as [ivm.Reference, ivm.Reference, ivm.Reference, ivm.Reference];
+  ) as [IsolatedVm.Reference, IsolatedVm.Reference, IsolatedVm.Reference, IsolatedVm.Reference];
   handles.release();
   return { add, pump, take, post };
 }

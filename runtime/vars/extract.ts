@@ -78,7 +78,7 @@ export function queryJson(json: unknown, path: string): string | undefined {
 export function firstJsonValue(json: unknown, path: string): unknown {
   if (json === null || typeof json !== 'object')
     return JSONPath.toPathArray(path).every((part) => part === '$') ? json : undefined;
-  return JSONPath<unknown[]>({ path, json, eval: false, wrap: true })[0];
+  return (JSONPath({ path, json, eval: false, wrap: true }) as unknown[])[0];
 }
 
 /** A header's value (case-insensitive name; lowerName must be lower case). */

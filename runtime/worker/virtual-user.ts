@@ -54,6 +54,8 @@ export class VirtualUser {
       const timeout = this.clientOptions.timeoutMs;
       client = new Client(origin, {
         pipelining: 1,
+        // HTTP/1.1 as measured (undici 8 would otherwise negotiate HTTP/2 with TLS targets).
+        allowH2: false,
         connect: { timeout, rejectUnauthorized: !this.clientOptions.insecure },
         // Our deadline sweep covers the whole request; undici's own per-request timers would
         // only cost time on every request (0 disables them).
