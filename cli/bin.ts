@@ -1,12 +1,20 @@
-#!/usr/bin/env -S node --no-node-snapshot
+#!/usr/bin/env node
 /**
- * The only file that touches `process` (STYLE.md rule 7): it builds the command context from
- * argv, the environment and stdio, relays SIGINT/SIGTERM/SIGHUP to whoever subscribed, and sets
- * the exit code. The shebang starts node with --no-node-snapshot, which isolated-vm needs on Node ≥ 20
- * (scripted segments also get it explicitly when their child processes are spawned).
+ * The only file that touches `process` (STYLE.md rule 7): it refuses an unsupported Node, builds
+ * the command context from argv, the environment and stdio, relays SIGINT/SIGTERM/SIGHUP to
+ * whoever subscribed, and sets the exit code. Node starts with its start-up snapshot (no flags): isolated-vm
+ * runs only in child processes started with --no-node-snapshot (docs/scenarios.md).
  */
 import type { BarrageContext, UserSignal } from './context.js';
-import { main } from './main.js';
+import { refuseNode } from './node-support.js';
+
+// Before main is imported: on an old Node its imports would fail with a stack trace instead.
+const refusal = refuseNode(process.version);
+if (refusal !== undefined) {
+  process.stderr.write(`${refusal}\n`);
+  process.exit(1);
+}
+const { main } = await import('./main.js');
 
 const handlers = new Set<(signal: UserSignal) => void>();
 

@@ -36,6 +36,8 @@ import { interpolateEnv } from './sources/interpolate.js';
 export interface LoadInputs {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The running Node: it reads a TypeScript scenario's options in a child process. */
+  readonly execPath: string;
   /** The configuration file as the user named it, if any. */
   readonly configFile: string | undefined;
   /** The flag layer (cli/flags.ts) and the problems found while building it. */
@@ -128,6 +130,7 @@ async function loadWith(
       {
         cwd: inputs.cwd,
         baseDir,
+        execPath: inputs.execPath,
       },
     );
     if (!scenario.ok) return err({ issues: scenario.error, warnings });
@@ -226,7 +229,7 @@ function validateLayers(
 async function loadScenario(
   name: string,
   provenance: Provenance,
-  dirs: { readonly cwd: string; readonly baseDir: string },
+  dirs: { readonly cwd: string; readonly baseDir: string; readonly execPath: string },
 ): Promise<Result<{ script: ScriptBundle; layer: Layer | undefined; dir: string }, ConfigIssue[]>> {
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
@@ -238,7 +241,7 @@ async function loadScenario(
   });
   if (!bundled.ok) return bundled;
   const script = bundled.value;
-  const options = readScenarioOptions(script);
+  const options = readScenarioOptions(script, dirs.execPath);
   if (!options.ok) return options;
   const dir = scenarioFolder(path);
   if (options.value === undefined) return ok({ script, layer: undefined, dir });

@@ -4,7 +4,6 @@
  */
 import { Command, Option } from 'clipanion';
 import { join } from 'node:path';
-import { startTargetServer } from '../serve/target-server.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { BaseCommand } from './base-command.js';
 
@@ -29,6 +28,7 @@ export class DemoCommand extends BaseCommand {
 
   /** Serves, runs, stops. */
   async run(): Promise<number> {
+    const { startTargetServer } = await import('../serve/target-server.js');
     const server = await startTargetServer({ port: 0 });
     try {
       const scenario = join(PACKAGE_ROOT, 'scenarios', 'demo.yaml');

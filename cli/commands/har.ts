@@ -1,15 +1,8 @@
 /** `barrage har`: a recorded browser session (HAR) → a ready-to-run configuration file. */
 import { Command, Option } from 'clipanion';
-import { stringify } from 'yaml';
-import { harConfig } from '../../dsl/har/har-config.js';
-import { importHar } from '../../dsl/har/har-import.js';
 import type { HarEndpoints } from '../../dsl/har/har-to-endpoints.js';
-import { MAX_HAR_BYTES } from '../../dsl/har/read-har.js';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
-import { formatBytes, MAX_CONFIG_BYTES } from '../../dsl/sources/file-source.js';
 import { ExitCode } from '../exit-code.js';
-import { renderHarSummary } from '../render/har-summary.js';
-import { writeReportFiles } from '../report-files.js';
 import { BaseCommand } from './base-command.js';
 
 /** Converts a HAR file into endpoints. */
@@ -19,7 +12,7 @@ export class HarCommand extends BaseCommand {
   static override usage = Command.Usage({
     description: 'Turn a recorded browser session (HAR) into a configuration',
     details: `
-      Reads a HAR file (as Chrome, Firefox or a proxy exports it; at most ${formatBytes(MAX_HAR_BYTES)}),
+      Reads a HAR file (as Chrome, Firefox or a proxy exports it; docs/har.md gives its size limit),
       keeps the entries that match every --har-filter, and writes a configuration whose endpoints
       replay them: method, url, headers and body. Identical requests become one endpoint whose
       weight is how many times it was recorded. Without a host criterion only the recorded page's
@@ -75,6 +68,21 @@ export class HarCommand extends BaseCommand {
         expected: 'an absolute http or https URL (base URL of the requests)',
         actual: JSON.stringify(this.target),
       });
+    const [
+      { importHar },
+      { harConfig },
+      { stringify },
+      { renderHarSummary },
+      { writeReportFiles },
+      { formatBytes, MAX_CONFIG_BYTES },
+    ] = await Promise.all([
+      import('../../dsl/har/har-import.js'),
+      import('../../dsl/har/har-config.js'),
+      import('yaml'),
+      import('../render/har-summary.js'),
+      import('../report-files.js'),
+      import('../../dsl/sources/file-source.js'),
+    ]);
     const imported = importHar({
       cwd: this.context.cwd,
       file: this.file,
@@ -86,7 +94,9 @@ export class HarCommand extends BaseCommand {
     });
     if (!imported.ok) issues.push(...imported.error);
     if (!imported.ok || issues.length > 0) throw new ConfigError(issues);
-    const yaml = this.#yaml(imported.value);
+    const yaml = this.#yaml(imported.value, (config) =>
+      stringify(harConfig(config), { lineWidth: 0, aliasDuplicateObjects: false }),
+    );
     const size = Buffer.byteLength(yaml);
     if (size > MAX_CONFIG_BYTES)
       throw new ConfigError([
@@ -102,7 +112,7 @@ export class HarCommand extends BaseCommand {
     this.context.stderr.write(renderHarSummary(imported.value.summary));
     if (this.output === undefined) {
       this.context.stdout.write(yaml);
-      return Promise.resolve(ExitCode.Ok);
+      return ExitCode.Ok;
     }
     const failures = writeReportFiles(this.context.cwd, [
       { what: 'configuration', path: this.output, render: () => yaml },
@@ -110,11 +120,11 @@ export class HarCommand extends BaseCommand {
     for (const failure of failures) this.context.stderr.write(`barrage: ${failure}\n`);
     if (failures.length === 0)
       this.context.stderr.write(`wrote ${this.output}; run it with: barrage run ${this.output}\n`);
-    return Promise.resolve(failures.length === 0 ? ExitCode.Ok : ExitCode.Failed);
+    return failures.length === 0 ? ExitCode.Ok : ExitCode.Failed;
   }
 
   /** The configuration as YAML, headed by a comment saying where it came from. */
-  #yaml(converted: HarEndpoints): string {
+  #yaml(converted: HarEndpoints, toYaml: (converted: HarEndpoints) => string): string {
     const { summary } = converted;
     const filters = (this.filters ?? []).map((f) => ` --har-filter '${oneLine(f)}'`).join('');
     const flags = `${filters}${this.asFlow ? ' --as-flow' : ''}${this.keepSecrets ? ' --keep-secrets' : ''}`;
@@ -129,7 +139,7 @@ export class HarCommand extends BaseCommand {
       `# ${summary.kept} of ${summary.entries} recorded entries as ${summary.endpoints} endpoints; a weight is how many times a request was recorded.` +
       secrets +
       '\n';
-    return head + stringify(harConfig(converted), { lineWidth: 0, aliasDuplicateObjects: false });
+    return head + toYaml(converted);
   }
 }
 

@@ -1,10 +1,11 @@
-/** Flags shared by `run` and `validate` (DESIGN.md §5), and loading the Plan from them. */
+/**
+ * Flags shared by `run` and `validate` (DESIGN.md §5), and loading the Plan from them. The loading
+ * pipeline (schema, parsers) is imported by load(), not with the command: `--help` needs none of it.
+ */
 import { Option } from 'clipanion';
 import { randomInt } from 'node:crypto';
 import { ConfigError } from '../../dsl/issues.js';
-import { loadPlan, type Loaded } from '../../dsl/load-plan.js';
-import { toFlagLayer } from '../flags.js';
-import { renderHarSummary } from '../render/har-summary.js';
+import type { Loaded } from '../../dsl/load-plan.js';
 import { formatWarnings } from '../render/user-errors.js';
 import { VERSION } from '../version.js';
 import { BaseCommand } from './base-command.js';
@@ -56,10 +57,16 @@ export abstract class PlanCommand extends BaseCommand {
         },
       ]);
     }
+    const [{ loadPlan }, { toFlagLayer }, { renderHarSummary }] = await Promise.all([
+      import('../../dsl/load-plan.js'),
+      import('../flags.js'),
+      import('../render/har-summary.js'),
+    ]);
     const flags = toFlagLayer(this);
     const loaded = await loadPlan({
       cwd: this.context.cwd,
       env: this.context.env,
+      execPath: this.context.execPath,
       configFile: this.config ?? this.file,
       flags: flags.layer,
       flagIssues: flags.issues,

@@ -2,7 +2,6 @@
 import { Command, Option } from 'clipanion';
 import { ConfigError } from '../../dsl/issues.js';
 import { ExitCode } from '../exit-code.js';
-import { startTargetServer } from '../serve/target-server.js';
 import { BaseCommand } from './base-command.js';
 
 /** Serves the target until Ctrl+C. */
@@ -39,6 +38,7 @@ export class ServeCommand extends BaseCommand {
         },
       ]);
     }
+    const { startTargetServer } = await import('../serve/target-server.js');
     const server = await startTargetServer({ port, host: this.host });
     this.context.stdout.write(
       `barrage target server listening on ${server.url} (Ctrl+C to stop)\n`,

@@ -1,9 +1,6 @@
 /** `barrage validate`: the whole loading pipeline, no traffic; shows what a run would do. */
 import { Command } from 'clipanion';
 import { ExitCode } from '../exit-code.js';
-import { renderConfigView } from '../render/config-view.js';
-import { renderPlanView } from '../render/plan-view.js';
-import { Redactor } from '../render/redact.js';
 import { PlanCommand } from './plan-command.js';
 
 /** Checks a configuration and prints the effective values with their sources. */
@@ -27,12 +24,17 @@ export class ValidateCommand extends PlanCommand {
   /** Loads and prints. */
   async run(): Promise<number> {
     const loaded = await this.load();
+    const [{ renderConfigView }, { renderPlanView }, { Redactor }] = await Promise.all([
+      import('../render/config-view.js'),
+      import('../render/plan-view.js'),
+      import('../render/redact.js'),
+    ]);
     const redactor = new Redactor(loaded);
     this.context.stdout.write(renderConfigView(loaded.raw, loaded.provenance, redactor));
     this.context.stdout.write('\n');
     // The plan shows endpoint names and urls, which may hold userinfo or ${ENV} values.
     this.context.stdout.write(redactor.text(renderPlanView(loaded.plan)));
     this.context.stdout.write('\nConfiguration is valid. Nothing was sent.\n');
-    return Promise.resolve(ExitCode.Ok);
+    return ExitCode.Ok;
   }
 }

@@ -1,58 +1,54 @@
 /**
- * `export const options` of a scenario, read at load time: the bundle runs in a throwaway
- * isolate (small memory limit, short timeout, a stub API whose functions throw), and `options`
- * leaves it as JSON text, so only plain data crosses. The caller validates it as a configuration
- * layer (dsl/layers.ts) like any other.
+ * `export const options` of a scenario, read at load time by a short-lived child process
+ * (options-entry.ts): the scenario's code runs in an isolate there, never in barrage's own
+ * process, which therefore starts without --no-node-snapshot and loads no native module. The
+ * caller validates the options as a configuration layer (dsl/layers.ts) like any other.
  */
-import ivm from 'isolated-vm';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { ConfigIssue } from '../issues.js';
 import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
-import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
+import type { OptionsReply } from './options-entry.js';
 
-/** Reading the options may take this long (top-level code of the scenario included). */
-const OPTIONS_TIMEOUT_MS = 1000;
-const OPTIONS_MEMORY_MB = 32;
+/** The reader's entry: the built file (tests run sources through tsx; `npm test` builds first). */
+const ENTRY = fileURLToPath(
+  import.meta.url.endsWith('.ts')
+    ? new URL('../../dist/dsl/script/options-entry.js', import.meta.url)
+    : new URL('./options-entry.js', import.meta.url),
+);
 
-/** Runs the bundle's top level with an API that refuses calls, and returns `options` as JSON. */
-const READ_OPTIONS = `
-${REMOVE_GLOBALS_SOURCE}
-const refuse = (name) => () => { throw new Error(name + ' is not available outside an iteration'); };
-const api = {
-  http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),
-          patch: refuse('http.patch'), del: refuse('http.del'), request: refuse('http.request') },
-  ws: { session: refuse('ws.session') },
-  check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
-  vars: { get: refuse('vars.get'), set: refuse('vars.set') },
-};
-const options = $0(api).options;
-return options === undefined ? undefined : JSON.stringify(options);`;
+/** A backstop only: the isolate's own timeout (1 s) ends a scenario's runaway top level first. */
+const READER_KILL_MS = 30_000;
 
-/** The scenario's options as plain data, undefined when it exports none. */
+/** The scenario's options as plain data, undefined when it exports none; `execPath` runs the reader. */
 export function readScenarioOptions(
   script: ScriptBundle,
+  execPath: string,
 ): Result<Record<string, unknown> | undefined, ConfigIssue[]> {
-  const isolate = new ivm.Isolate({ memoryLimit: OPTIONS_MEMORY_MB });
+  const child = spawnSync(execPath, ['--no-node-snapshot', ENTRY], {
+    input: JSON.stringify({ file: script.file, code: script.code, sourceMap: '' }),
+    encoding: 'utf8',
+    timeout: READER_KILL_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (child.error !== undefined)
+    return err([problem(script, 'options that evaluate without error', child.error.message)]);
+  let reply: OptionsReply;
   try {
-    const context = isolate.createContextSync();
-    const factory = isolate
-      .compileScriptSync(script.code, { filename: script.file })
-      .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
-    const text: unknown = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
-      result: { copy: true },
-      timeout: OPTIONS_TIMEOUT_MS,
-    });
-    if (typeof text !== 'string') return ok(undefined);
-    const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-      return err([problem(script, 'an object of configuration keys', JSON.stringify(value))]);
-    return ok(value as Record<string, unknown>);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return err([problem(script, 'options that evaluate without error', message)]);
-  } finally {
-    isolate.dispose();
+    reply = JSON.parse(child.stdout) as OptionsReply;
+  } catch {
+    const how = child.signal === null ? `exit code ${child.status}` : `signal ${child.signal}`;
+    const said = child.stderr.trim().split('\n')[0] ?? '';
+    return err([problem(script, 'options that evaluate without error', `${how} ${said}`.trim())]);
   }
+  if (!reply.ok)
+    return err([problem(script, 'options that evaluate without error', reply.message)]);
+  if (reply.text === null) return ok(undefined);
+  const value: unknown = JSON.parse(reply.text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return err([problem(script, 'an object of configuration keys', JSON.stringify(value))]);
+  return ok(value as Record<string, unknown>);
 }
 
 function problem(script: ScriptBundle, expected: string, actual: string): ConfigIssue {

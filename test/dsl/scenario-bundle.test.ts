@@ -17,6 +17,7 @@ async function load(cwd: string, flags: Record<string, unknown>, configFile?: st
   const inputs: LoadInputs = {
     cwd,
     env: {},
+    execPath: process.execPath,
     configFile,
     flags: {
       name: 'flags',

@@ -14,6 +14,7 @@ export async function loadFixture(
   const loaded = await loadPlan({
     cwd: dir,
     env,
+    execPath: process.execPath,
     configFile: 'barrage.json',
     flags: toFlagLayer({}).layer,
     flagIssues: [],

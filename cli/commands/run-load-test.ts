@@ -1,0 +1,121 @@
+/**
+ * The work of `barrage run` (run.ts declares the command and imports this when a run starts):
+ * execute the Plan with the live view, print the report, write the report files, and turn the
+ * outcome into the exit code.
+ */
+import { availableParallelism } from 'node:os';
+import type { Loaded } from '../../dsl/load-plan.js';
+import type { ReportPlan } from '../../dsl/plan/plan.js';
+import { systemClock } from '../../runtime/deps.js';
+import { emptySnapshot, execute } from '../../runtime/execute.js';
+import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import type { RawResult } from '../../runtime/raw-result.js';
+import { resolveThreads } from '../../runtime/segment/auto-threads.js';
+import type { BarrageContext, UserSignal } from '../context.js';
+import {
+  chooseLiveMode,
+  openLiveView,
+  type LiveMode,
+  type LiveView,
+} from '../dashboard/live-view.js';
+import { ExitCode, exitCodeFor } from '../exit-code.js';
+import { Redactor } from '../render/redact.js';
+import type { RunReport } from '../render/run-report.js';
+import { deliverReports } from '../report-outputs.js';
+import { reportFromRaw, toRawResult } from './run-report-builder.js';
+
+/** The output flags of `run`. */
+export interface RunOutput {
+  readonly jsonOutput: boolean;
+  readonly dashboard: boolean;
+  readonly quiet: boolean;
+}
+
+/** Runs the loaded Plan and reports; returns the exit code. */
+export async function runLoadTest(
+  loaded: Loaded,
+  context: BarrageContext,
+  output: RunOutput,
+): Promise<number> {
+  const redactor = new Redactor(loaded);
+  const stop = new AbortController();
+  const hardStop = new AbortController();
+  let latest: ShardSnapshot | undefined;
+  let signals = 0;
+  let view: LiveView | undefined;
+  // SIGINT/SIGTERM/SIGHUP, and the dashboard's q and Ctrl+C keys (raw mode turns Ctrl+C into a
+  // key). Only a second SIGINT is a hard stop: SIGTERM and SIGHUP come from machines (a
+  // supervisor, a closed terminal) that expect the run to wind down and report.
+  const interrupt = (signal: UserSignal): void => {
+    signals++;
+    if (signals === 1 || signal !== 'SIGINT') {
+      // The dashboard says it on screen; a line on stderr would tear its frame.
+      if (signals === 1 && view?.ownsTerminal !== true)
+        context.stderr.write(
+          `\nbarrage: ${signal}: stopping; in-flight requests finish (Ctrl+C again to quit now)\n`,
+        );
+      stop.abort();
+      return;
+    }
+    hardStop.abort();
+    view?.close();
+    // Before the first snapshot (in its first half second) the run has recorded nothing yet.
+    const collected = latest ?? emptySnapshot(loaded.plan, systemClock);
+    const raw = toRawResult(loaded, { ...collected, interrupted: true }, undefined, redactor);
+    deliver(context, output, loaded.plan.report, raw);
+    context.exitNow(ExitCode.Interrupted);
+  };
+  const unsubscribe = context.onSignal(interrupt);
+  try {
+    view = openLiveView(context, loaded, liveMode(context, output), {
+      stopping: stop.signal,
+      onQuit: () => interrupt('SIGINT'),
+    });
+    const { snapshot, fatal } = await execute(loaded.plan, systemClock, {
+      threads: resolveThreads(loaded.plan, availableParallelism()),
+      stop: stop.signal,
+      hardStop: hardStop.signal,
+      onProgress: (s, live) => {
+        latest = s;
+        view?.update(s, live);
+      },
+      execPath: context.execPath,
+      onExit: context.onExit,
+      onWarning: (text) => context.stderr.write(`barrage: ${redactor.text(text)}\n`),
+    });
+    // The terminal is restored before anything is printed below the dashboard.
+    view.close();
+    const raw = toRawResult(loaded, snapshot, fatal, redactor);
+    const { report, failures } = deliver(context, output, loaded.plan.report, raw);
+    if (raw.fatal !== undefined) context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
+    return exitCodeFor({
+      thresholdsFailed: report.thresholds?.failed ?? 0,
+      fatal: fatal !== undefined,
+      reportFailed: failures > 0,
+    });
+  } finally {
+    view?.close();
+    unsubscribe();
+  }
+}
+
+function liveMode(context: BarrageContext, output: RunOutput): LiveMode {
+  return chooseLiveMode({
+    isTTY: context.isTTY,
+    env: context.env,
+    dashboard: output.dashboard,
+    jsonOutput: output.jsonOutput,
+    quiet: output.quiet,
+  });
+}
+
+/** Prints and writes every report of `raw`; returns the report and how many files failed. */
+function deliver(
+  context: BarrageContext,
+  output: RunOutput,
+  paths: ReportPlan,
+  raw: RawResult,
+): { report: RunReport; failures: number } {
+  const report = reportFromRaw(raw);
+  return { report, failures: deliverReports(context, paths, raw, report, output.jsonOutput) };
+}

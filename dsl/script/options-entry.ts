@@ -1,0 +1,57 @@
+/**
+ * Child-process entry that reads a scenario's `options` (scenario-options.ts starts it with
+ * --no-node-snapshot, which isolated-vm needs, so barrage's own process never loads the addon):
+ * the bundle comes as JSON on stdin, runs in a throwaway isolate (small memory limit, short
+ * timeout, a stub API whose functions throw), and `options` leaves as JSON text on stdout, so only
+ * plain data crosses. Like cli/bin.ts it is an entry point, so it may touch `process`.
+ */
+import { readFileSync } from 'node:fs';
+import { isolatedVm } from '../../native/isolated-vm.js';
+import type { ScriptBundle } from '../plan/plan.js';
+import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
+
+/** What the reader prints: the options as JSON text (null when none), or why it failed. */
+export type OptionsReply =
+  | { readonly ok: true; readonly text: string | null }
+  | { readonly ok: false; readonly message: string };
+
+/** Reading the options may take this long (top-level code of the scenario included). */
+const OPTIONS_TIMEOUT_MS = 1000;
+const OPTIONS_MEMORY_MB = 32;
+
+/** Runs the bundle's top level with an API that refuses calls, and returns `options` as JSON. */
+const READ_OPTIONS = `
+${REMOVE_GLOBALS_SOURCE}
+const refuse = (name) => () => { throw new Error(name + ' is not available outside an iteration'); };
+const api = {
+  http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),
+          patch: refuse('http.patch'), del: refuse('http.del'), request: refuse('http.request') },
+  ws: { session: refuse('ws.session') },
+  check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
+  vars: { get: refuse('vars.get'), set: refuse('vars.set') },
+};
+const options = $0(api).options;
+return options === undefined ? undefined : JSON.stringify(options);`;
+
+function readOptions(script: ScriptBundle): OptionsReply {
+  let isolate;
+  try {
+    isolate = new (isolatedVm().Isolate)({ memoryLimit: OPTIONS_MEMORY_MB });
+    const context = isolate.createContextSync();
+    const factory = isolate
+      .compileScriptSync(script.code, { filename: script.file })
+      .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
+    const text: unknown = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
+      result: { copy: true },
+      timeout: OPTIONS_TIMEOUT_MS,
+    });
+    return { ok: true, text: typeof text === 'string' ? text : null };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    isolate?.dispose();
+  }
+}
+
+const script = JSON.parse(readFileSync(0, 'utf8')) as ScriptBundle;
+process.stdout.write(JSON.stringify(readOptions(script)));
