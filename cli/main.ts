@@ -1,17 +1,30 @@
-/** Registers the commands and runs one; the exit code comes back as a number (never process.exit). */
-import { Builtins, Cli } from 'clipanion';
-import { DemoCommand } from './commands/demo.js';
-import { HarCommand } from './commands/har.js';
-import { MergeCommand } from './commands/merge.js';
-import { RunCommand } from './commands/run.js';
-import { ServeCommand } from './commands/serve.js';
-import { ValidateCommand } from './commands/validate.js';
+/**
+ * Registers the commands and runs one; the exit code comes back as a number (never process.exit).
+ * The parser and the command declarations are imported here, when needed: `--version` alone is
+ * answered without them (clipanion builds a state machine of every command's options, which is
+ * most of what that command would cost). Each command imports its own machinery when it runs.
+ */
 import type { BarrageContext } from './context.js';
 import { ExitCode } from './exit-code.js';
 import { VERSION } from './version.js';
 
 /** Runs barrage with these arguments; returns the exit code. */
 export async function main(argv: readonly string[], context: BarrageContext): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    context.stdout.write(`${VERSION}\n`);
+    return ExitCode.Ok;
+  }
+  const [{ Builtins, Cli }, commands] = await Promise.all([
+    import('clipanion'),
+    Promise.all([
+      import('./commands/run.js').then((m) => m.RunCommand),
+      import('./commands/validate.js').then((m) => m.ValidateCommand),
+      import('./commands/har.js').then((m) => m.HarCommand),
+      import('./commands/serve.js').then((m) => m.ServeCommand),
+      import('./commands/demo.js').then((m) => m.DemoCommand),
+      import('./commands/merge.js').then((m) => m.MergeCommand),
+    ]),
+  ]);
   const cli = new Cli<BarrageContext>({
     binaryLabel: 'barrage: load testing for HTTP and WebSocket services',
     binaryName: 'barrage',
@@ -21,12 +34,7 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
   });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  cli.register(RunCommand);
-  cli.register(ValidateCommand);
-  cli.register(HarCommand);
-  cli.register(ServeCommand);
-  cli.register(DemoCommand);
-  cli.register(MergeCommand);
+  for (const command of commands) cli.register(command);
   let command;
   try {
     command = cli.process([...argv], context);
