@@ -1,0 +1,91 @@
+/**
+ * As a user installs barrage: `npm pack`, then `npm i -g` of that tarball into a fresh prefix with
+ * the Node running this test first on PATH (npm's install scripts then run on it), then the
+ * installed `barrage --help`, `barrage demo`, and a TypeScript scenario validated (isolated-vm
+ * loads on this Node). It fetches the dependencies from the npm registry, so it is not part of
+ * `npm test` (.taprc excludes test/install/); .ci/run runs it once per Node. Needs dist/ built.
+ */
+import t from 'tap';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const nodeDir = dirname(dirname(process.execPath));
+const env: NodeJS.ProcessEnv = {
+  // The machine's own settings (proxy, certificates) reach npm; this Node comes first on PATH.
+  ...process.env,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  // Headers of this Node, when it has them: a build npm attempts then needs no download.
+  ...(existsSync(join(nodeDir, 'include', 'node', 'node.h'))
+    ? { npm_config_nodedir: nodeDir }
+    : {}),
+};
+// A prefix outside the checkout: no node_modules/.bin above it puts another node on PATH.
+const work = mkdtempSync(join(tmpdir(), 'barrage-install-'));
+t.teardown(() => rmSync(work, { recursive: true, force: true }));
+
+function run(command: string, args: readonly string[], options: SpawnSyncOptions = {}) {
+  const result = spawnSync(command, args, {
+    env,
+    encoding: 'utf8',
+    timeout: 300_000,
+    ...options,
+  });
+  return { code: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const abi = Number(process.versions.modules);
+// Installing fetches from the registry: more than the 120 s .taprc allows one file.
+t.setTimeout(600_000);
+const prefix = join(work, 'prefix');
+const barrage = join(prefix, 'bin', 'barrage');
+
+t.test(`npm i -g of the packed tarball on Node ${process.version} (ABI ${abi})`, async (t) => {
+  const pack = run('npm', ['pack', '--pack-destination', work], { cwd: ROOT });
+  t.equal(pack.code, 0, 'npm pack', { stderr: pack.stderr });
+  const tarball = join(work, pack.stdout.trim().split('\n').at(-1) ?? '');
+  const started = Date.now();
+  const install = run(
+    'npm',
+    ['i', '-g', '--prefix', prefix, tarball, '--foreground-scripts', '--no-audit', '--no-fund'],
+    { cwd: work },
+  );
+  t.comment(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  t.equal(install.code, 0, 'npm i -g', { stderr: install.stderr });
+  const log = install.stdout + install.stderr;
+  const modules = readdirSync(join(prefix, 'lib', 'node_modules', 'barrage', 'node_modules'));
+  if (abi === 147) {
+    // isolated-vm 6.2.0 says engines >=22, so npm tries it on 26 too, fails to build it and
+    // drops it, as an optional dependency (docs/install.md); 7.0.1 is used.
+    t.ok(modules.includes('isolated-vm-7'), 'isolated-vm 7.0.1 installed');
+    t.notOk(modules.includes('isolated-vm-6'), 'isolated-vm 6.2.0 dropped');
+  } else {
+    t.notMatch(log, /gyp info/, 'no native build');
+    t.ok(modules.includes('isolated-vm-6'), 'isolated-vm 6.2.0 installed');
+    t.equal(modules.includes('isolated-vm-7'), abi >= 137, 'isolated-vm 7.0.1 only from Node 24');
+  }
+});
+
+t.test('the installed barrage runs: --help, demo, a TypeScript scenario', async (t) => {
+  const help = run(barrage, ['--help']);
+  t.equal(help.code, 0, 'barrage --help', { stderr: help.stderr });
+  t.match(help.stdout, /barrage demo/);
+  const demo = run(barrage, ['demo', '--duration', '1s', '--json-output']);
+  t.notMatch(demo.stderr, /internal error/, 'barrage demo');
+  const result = JSON.parse(demo.stdout) as { total: number; failures: number };
+  t.ok(result.total > 0, 'the demo sent requests');
+  t.equal(result.failures, 0);
+  const scenario = join(prefix, 'lib', 'node_modules', 'barrage', 'scenarios', 'checkout.ts');
+  const validate = run(barrage, [
+    'validate',
+    '--scenario',
+    scenario,
+    '--target',
+    'http://127.0.0.1:9',
+  ]);
+  t.equal(validate.code, 0, 'barrage validate --scenario', { stderr: validate.stderr });
+  t.match(validate.stdout, /Configuration is valid/);
+});
