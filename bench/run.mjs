@@ -3,7 +3,8 @@
 //   BENCH_SECONDS         length of each throughput/rate phase (default 10)
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
 //   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
-// Phases: throughput, scripted, rate, memory, dashboard, feeder; name some to run only those
+//   BENCH_STARTUP_ROUNDS  runs of each command in the startup phase (default 15)
+// Phases: throughput, scripted, rate, memory, dashboard, feeder, startup; name some to run only those
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -12,6 +13,7 @@ import { feederPhase } from './feeder.mjs';
 import { fileURLToPath } from 'node:url';
 import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
+import { startupPhase } from './startup.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -208,9 +210,25 @@ async function dashboard() {
   await dashboardPhase({ seconds: SECONDS });
 }
 
+// Start-up: each command's wall time as a ratio to `node -e 0` in the same run (bench/startup.mjs).
+async function startup() {
+  console.log('\n## Start-up: median over rounds, as a ratio to `node -e 0` measured alongside');
+  const rows = await startupPhase({ core: GENERATOR_CORE, targetCore: TARGET_CORE });
+  const base = rows[0].wallMs;
+  table(rows, [
+    ['command', (r) => r.name],
+    ['wall ms', (r) => fmt(r.wallMs, 0)],
+    ['CPU ms', (r) => fmt(r.cpuMs, 0)],
+    ['× node -e 0', (r) => fmt(r.wallMs / base)],
+    ['goal', (r) => (r.goal === undefined ? '' : `≤ ${r.goal}`)],
+    ['', (r) => (r.goal === undefined ? '' : r.wallMs / base <= r.goal ? 'met' : 'NOT met')],
+  ]);
+}
+
 const only = process.argv.slice(2);
-const feeder = () => feederPhase({ megabytes: Number(process.env.BENCH_FEEDER_MB ?? 100) });
-const phases = { throughput, scripted, rate: rateAccuracy, memory, dashboard, feeder };
+//   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
+//   BENCH_STARTUP_ROUNDS  runs of each command in the startup phase (default 15)
+// Phases: throughput, scripted, rate, memory, dashboard, feeder, startup; name some to run only those
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
   if (only.length === 0 || only.includes(name)) await phase();
