@@ -226,9 +226,8 @@ async function startup() {
 }
 
 const only = process.argv.slice(2);
-//   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
-//   BENCH_STARTUP_ROUNDS  runs of each command in the startup phase (default 15)
-// Phases: throughput, scripted, rate, memory, dashboard, feeder, startup; name some to run only those
+const feeder = () => feederPhase({ megabytes: Number(process.env.BENCH_FEEDER_MB ?? 100) });
+const phases = { throughput, scripted, rate: rateAccuracy, memory, dashboard, feeder, startup };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
   if (only.length === 0 || only.includes(name)) await phase();
