@@ -17,6 +17,17 @@ async function target(t: Test): Promise<TargetServer> {
   return server;
 }
 
+/** A configuration whose every request fails with 503 and waits most of a year to retry. */
+function backoffForAYear(server: TargetServer, bounds: readonly string[]): string {
+  return [
+    `target: ${server.url}/status/503`,
+    ...bounds,
+    'timeout: 1s',
+    'retry: { max_attempts: 2, backoff: 8000h, max_backoff: 8000h, jitter: 0 }',
+    '',
+  ].join('\n');
+}
+
 /** The run ended by itself (not the safety net's SIGKILL) and printed its JSON report. */
 function endedByItself(t: Test, result: SpawnResult): JsonResult {
   t.equal(result.signal, null, 'ended by itself');
@@ -27,14 +38,7 @@ function endedByItself(t: Test, result: SpawnResult): JsonResult {
 t.test('a year-long retry backoff does not hold a timed run past its grace', async (t) => {
   const server = await target(t);
   const dir = t.testdir({
-    'retry.yaml': [
-      `target: ${server.url}/status/503`,
-      'duration: 1s',
-      'timeout: 1s',
-      'concurrency: 2',
-      'retry: { max_attempts: 2, backoff: 8000h, max_backoff: 8000h, jitter: 0 }',
-      '',
-    ].join('\n'),
+    'retry.yaml': backoffForAYear(server, ['duration: 1s', 'concurrency: 2']),
   });
   const result = await runCli(['run', '--config', 'retry.yaml', '--json-output'], {
     cwd: dir,
@@ -47,15 +51,7 @@ t.test('a year-long retry backoff does not hold a timed run past its grace', asy
 
 t.test('a graceful stop during a backoff ends the run after the grace', async (t) => {
   const server = await target(t);
-  const dir = t.testdir({
-    'retry.yaml': [
-      `target: ${server.url}/status/503`,
-      'requests: 1',
-      'timeout: 1s',
-      'retry: { max_attempts: 2, backoff: 8000h, max_backoff: 8000h, jitter: 0 }',
-      '',
-    ].join('\n'),
-  });
+  const dir = t.testdir({ 'retry.yaml': backoffForAYear(server, ['requests: 1']) });
   const result = await runCli(['run', '--config', 'retry.yaml', '--json-output'], {
     cwd: dir,
     killAfterMs: SAFETY_MS,
