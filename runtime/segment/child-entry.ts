@@ -4,22 +4,11 @@
  * on `go` it runs runSegment, sends snapshots, script errors and the outcome, and exits. Like
  * cli/bin.ts it is an entry point, so it may touch `process` (and so may its orphan-watch.ts).
  */
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { systemClock } from '../deps.js';
 import { runScenarioSetup } from '../script/scenario-setup.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';
-
-/**
- * Each virtual user's context has its own copy of the scenario's functions and of the API's, and
- * each copy gets only its user's share of the calls. V8 11 (Node 20) optimizes a function after
- * a budget of work that such a copy took seconds to reach: an eighth of it gave 10 s runs 5-8 %
- * more requests/s. V8 12 (Node 22) counts invocations instead, and its Maglev tier already warms
- * the copies up in about a second (an eighth of its counts measured the same), so the flag is set
- * only on the V8 that has it. Set before the isolate is made, it applies to all its code.
- */
-if (Number(process.versions.v8.split('.')[0]) < 12) setFlagsFromString('--interrupt-budget=8192');
 
 const stop = new AbortController();
 const hardStop = new AbortController();

@@ -110,8 +110,8 @@ t.test('every odd body at every path: a value, nothing, or extract_error', async
 });
 
 t.test('a throw while reading the response is extract_error, never a throw', async (t) => {
-  // Paths that validation refuses, run anyway: jsonpath-plus throws on each of them.
-  for (const path of ['$.@', '$..@', '$.^', "$['@id']"]) {
+  // Paths that validation refuses, run anyway: jsonpath-plus 11 throws on each of them.
+  for (const path of ['$.@', '$..@', "$['@id']"]) {
     const vars = new VariableStore();
     t.equal(
       runExtractors([{ variable: 'v', from: 'json', path }], '{"@id":1}', null, vars),
