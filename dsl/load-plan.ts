@@ -285,7 +285,9 @@ function loadFeeder(
       ),
     );
   }
-  return ok({ file: feeder.file, order: feeder.order, cycle: feeder.cycle, ...read.value });
+  // With setup endpoints (a login), a worker is one user: its record is kept for its whole life.
+  const per = feeder.per ?? (config.endpoints?.some((e) => e.setup) ? 'worker' : 'iteration');
+  return ok({ file: feeder.file, order: feeder.order, cycle: feeder.cycle, per, ...read.value });
 }
 
 function readFileLayer(

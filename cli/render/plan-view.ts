@@ -60,6 +60,15 @@ function describeRequest(endpoint: EndpointPlan): string {
   return `WS ${url} (${count} message${count === 1 ? '' : 's'})`;
 }
 
+/** Which feeder record a worker's requests see. */
+function describeRecordUse(plan: Plan): string {
+  if (plan.script !== undefined) return 'one record per feed() call';
+  const setup = plan.graph.setup.length > 0;
+  if (plan.feeder!.per === 'worker')
+    return `one record per worker${setup ? ' (taken before setup)' : ''}`;
+  return `one record per iteration${setup ? ' (and one before setup)' : ''}`;
+}
+
 /** The plan as text. */
 export function renderPlanView(plan: Plan): string {
   const lines = ['Plan:'];
@@ -74,7 +83,7 @@ export function renderPlanView(plan: Plan): string {
   if (plan.feeder !== undefined) {
     const { feeder } = plan;
     lines.push(
-      `  feeder      ${feeder.file}: ${feeder.records.count} records (${feeder.records.fields.join(', ')}), ${feeder.order}${feeder.cycle ? ', cycling' : ', once'}`,
+      `  feeder      ${feeder.file}: ${feeder.records.count} records (${feeder.records.fields.join(', ')}), ${feeder.order}${feeder.cycle ? ', cycling' : ', once'}, ${describeRecordUse(plan)}`,
     );
   }
   if (plan.script !== undefined) {

@@ -57,6 +57,11 @@ export interface FeederPlan {
   readonly file: string;
   readonly order: 'sequential' | 'random' | 'shuffle';
   readonly cycle: boolean;
+  /**
+   * Which record a worker's requests see: `worker`, one taken before its setup endpoints and kept
+   * (a virtual user is one user); `iteration`, a new one each iteration (and one before setup).
+   */
+  readonly per: 'worker' | 'iteration';
   readonly records: FeederTable;
 }
 

@@ -15,6 +15,12 @@ export const feederSchema = z.strictObject(
       .default('sequential')
       .describe('sequential: one global order shared by all workers'),
     cycle: flag('start over when the records run out; false stops the run').default(true),
+    per: z
+      .enum(['worker', 'iteration'], { error: 'worker or iteration' })
+      .optional()
+      .describe(
+        'worker: one record per worker, taken before its setup endpoints; iteration: a new record each iteration. Default: worker when an endpoint has setup: true, iteration otherwise',
+      ),
   },
-  { error: 'a feeder mapping: { file, format, order, cycle }' },
+  { error: 'a feeder mapping: { file, format, order, cycle, per }' },
 );

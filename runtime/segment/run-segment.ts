@@ -119,6 +119,7 @@ export async function runSegment(
     now,
     auth,
     feeder,
+    feederPer: plan.feeder?.per ?? 'iteration',
     onFeederExhausted: stop,
     retry: plan.retry,
     budget:
@@ -145,7 +146,13 @@ export async function runSegment(
           setupData: control.setupData?.(),
           onError: control.onScriptError ?? (() => undefined),
         });
-  const iterations: Iterations = script ?? runner;
+  const iterations: Iterations =
+    script === undefined
+      ? runner
+      : {
+          setup: (vu) => script.setup(vu).then(() => true),
+          run: (vu, intendedUs, callbacks) => script.run(vu, intendedUs, callbacks),
+        };
   const users = Array.from(
     { length: spec.workers },
     (_, i) =>
@@ -194,7 +201,8 @@ export async function runSegment(
 type Iterations = Pick<IterationRunner, 'setup' | 'run'>;
 
 /**
- * One worker: takes permits and runs iterations until the source says DONE; rejects when an
+ * One worker: takes permits and runs iterations until the source says DONE (or from the start,
+ * when its setup says it ends: no feeder record was left for it); rejects when an
  * iteration fails on a bug. Callbacks, not an async loop, for the reason iteration.ts gives. An
  * iteration that ends before run() returns (nothing was sent) lets the event loop turn before
  * the next one, so a worker whose every iteration ends at once cannot starve the timers that
@@ -237,7 +245,7 @@ function work(vu: VirtualUser, runner: Iterations, source: PermitSource): Promis
       failed: fail,
     };
     vu.busy = true;
-    runner.setup(vu).then(next, fail);
+    runner.setup(vu).then((goesOn) => (goesOn ? next() : resolve()), fail);
   });
 }
 

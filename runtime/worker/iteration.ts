@@ -11,7 +11,7 @@
  * throughput (docs/performance.md). Each virtual user's place (the iteration's steps, the request
  * in flight) lives in a Cursor reused for every request, with its callbacks bound once.
  */
-import type { RetryPlan } from '../../dsl/plan/plan.js';
+import type { FeederPlan, RetryPlan } from '../../dsl/plan/plan.js';
 import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
 import { classifyError, classifyStatus, type ErrorKind } from '../failure/error-kind.js';
@@ -52,6 +52,8 @@ export interface IterationDeps {
   readonly now: () => number;
   readonly auth: AuthProvider | undefined;
   readonly feeder: Feeder | undefined;
+  /** Which record a worker's requests see (the Plan's `feeder.per`); without it, `iteration`. */
+  readonly feederPer?: FeederPlan['per'];
   /** Called when a non-cycling feeder runs out: the segment stops dispatch. */
   readonly onFeederExhausted: () => void;
   readonly retry: RetryPlan | undefined;
@@ -146,14 +148,33 @@ export class IterationRunner {
   readonly #cursors = new Map<VirtualUser, Cursor>();
   /** A single endpoint's one-step list, by endpoint index. */
   readonly #single: readonly (readonly number[])[];
+  /** Workers of the segment that got a feeder record before their setup. */
+  #holders = 0;
 
   constructor(private readonly deps: IterationDeps) {
     this.#single = deps.requests.map((_, i) => [i]);
   }
 
-  /** The setup endpoints, once per worker, in order. */
-  async setup(vu: VirtualUser): Promise<void> {
-    for (const index of this.deps.graph.setup) await this.request(vu, index, NO_INTENDED_TIME);
+  /**
+   * The worker's feeder record, then its setup endpoints, once, in order; false when the worker
+   * ends instead, for want of a record (a non-cycling feeder used up). With `per: worker` a worker
+   * keeps its record for life, and those left without one end; the segment stops only when none
+   * got one, as a used-up feeder stops it. With `per: iteration`, the setup endpoints get a record
+   * of their own (a login's username) and a used-up feeder stops the segment, as in run().
+   */
+  async setup(vu: VirtualUser): Promise<boolean> {
+    const { feeder, graph } = this.deps;
+    if (feeder !== undefined && (this.deps.feederPer === 'worker' || graph.setup.length > 0)) {
+      const record = feeder.next();
+      if (record === undefined) {
+        if (this.deps.feederPer !== 'worker' || this.#holders === 0) this.deps.onFeederExhausted();
+        return false;
+      }
+      this.#holders++;
+      vu.vars.merge(record);
+    }
+    for (const index of graph.setup) await this.request(vu, index, NO_INTENDED_TIME);
+    return true;
   }
 
   /**
@@ -164,7 +185,7 @@ export class IterationRunner {
     const { graph, recorder, feeder } = this.deps;
     recorder.recordIteration();
     vu.iteration++;
-    if (feeder !== undefined) {
+    if (feeder !== undefined && this.deps.feederPer !== 'worker') {
       const record = feeder.next();
       if (record === undefined) {
         this.deps.onFeederExhausted();
