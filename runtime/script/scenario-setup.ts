@@ -41,6 +41,7 @@ export async function runScenarioSetup(
     now,
     auth: undefined,
     feeder: undefined,
+    feederPer: 'iteration',
     onFeederExhausted: () => undefined,
     retry: plan.retry,
     budget: undefined,

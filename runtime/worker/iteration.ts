@@ -52,8 +52,8 @@ export interface IterationDeps {
   readonly now: () => number;
   readonly auth: AuthProvider | undefined;
   readonly feeder: Feeder | undefined;
-  /** Which record a worker's requests see (the Plan's `feeder.per`); without it, `iteration`. */
-  readonly feederPer?: FeederPlan['per'];
+  /** Which record a worker's requests see (the Plan's `feeder.per`). */
+  readonly feederPer: FeederPlan['per'];
   /** Called when a non-cycling feeder runs out: the segment stops dispatch. */
   readonly onFeederExhausted: () => void;
   readonly retry: RetryPlan | undefined;
