@@ -26,8 +26,21 @@ export const ODD_PATHS = ['$', '$.a', '$[0]', '$..*'] as const;
 /** One of ODD_PATHS. */
 export type OddPath = (typeof ODD_PATHS)[number];
 
-/** Nested deeper than jsonpath-plus and JSON.stringify can recurse (JSON.parse reads it). */
+/** Nested deeper than jsonpath-plus can recurse (JSON.parse reads it). */
 export const DEEP_ARRAYS = '['.repeat(10_000) + ']'.repeat(10_000);
+
+/**
+ * What `$` or `$[0]` (`inner`) of DEEP_ARRAYS yields: its JSON text where JSON.stringify is not
+ * recursive (V8 14, Node 26), extract_error where it overflows the stack (Node 22 and 24).
+ */
+function deepYield(inner: boolean): Yield {
+  try {
+    JSON.stringify(JSON.parse(DEEP_ARRAYS));
+  } catch {
+    return EXTRACT_ERROR;
+  }
+  return inner ? DEEP_ARRAYS.slice(1, -1) : DEEP_ARRAYS;
+}
 
 const text = (s: string): Buffer => Buffer.from(s, 'utf8');
 const nothing = { $: undefined, '$.a': undefined, '$[0]': undefined, '$..*': undefined };
@@ -56,9 +69,9 @@ export const ODD_BODIES: readonly OddBody[] = [
     name: 'deeply nested lists',
     bytes: text(DEEP_ARRAYS),
     expect: {
-      $: EXTRACT_ERROR,
+      $: deepYield(false),
       '$.a': undefined,
-      '$[0]': EXTRACT_ERROR,
+      '$[0]': deepYield(true),
       '$..*': EXTRACT_ERROR,
     },
   },
