@@ -97,7 +97,10 @@ const snapshot = z
       late: count,
       dropped: count,
       retries: count,
+      // Raw files written before redirects were followed and bodies decoded have neither.
+      redirects: count.default(0),
       bytesIn: count,
+      bytesDecoded: count.default(0),
       bytesOut: count,
       statusCodes: counts,
       errors: counts,

@@ -88,7 +88,12 @@ export interface RunResult {
   readonly late: number;
   readonly dropped: number;
   readonly retries: number;
+  /** Redirect hops followed, each one more request the target saw. */
+  readonly redirects: number;
+  /** Wire bytes received: compressed bodies count as sent. */
   readonly bytes_received: number;
+  /** What the compressed bodies among bytes_received decoded to. */
+  readonly bytes_decoded: number;
   readonly bytes_sent: number;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;

@@ -12,6 +12,8 @@ declare module 'barrage' {
     timeout?: number;
     /** Name of the request in per-endpoint stats (default: `METHOD /path`). */
     name?: string;
+    /** Redirects followed (default: the run's `max_redirects`, 10); 0 returns the 3xx itself. */
+    redirects?: number;
   }
 
   /** A request body: text as is; any other value is sent as JSON (content-type set). */
@@ -21,6 +23,8 @@ declare module 'barrage' {
   export interface Response {
     /** HTTP status; 0 when no response arrived. */
     readonly status: number;
+    /** The url that answered: the last hop's when redirects were followed. */
+    readonly url: string;
     /** Headers, lower-case names. */
     readonly headers: Readonly<Record<string, string>>;
     /** The body as text (at most 1 MiB kept). */
@@ -40,7 +44,19 @@ declare module 'barrage' {
     put(url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
     patch(url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
     request(method: string, url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
+    /** The virtual user's cookie jar, the one its requests use (k6's `http.cookieJar()`). */
+    cookieJar(): CookieJar;
   };
+
+  /** A virtual user's cookies (RFC 6265); urls as for requests (relative to the target). */
+  export interface CookieJar {
+    /** The cookies a request to `url` would send, by name. */
+    cookiesForURL(url: string): Record<string, string>;
+    /** Stores a cookie for `url`, as if its server had set it (host-only, default path). */
+    set(url: string, name: string, value: string): void;
+    /** Forgets every cookie of the virtual user. */
+    clear(): void;
+  }
 
   /** Options of a WebSocket session. */
   export interface WsSessionOptions {

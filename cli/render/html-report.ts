@@ -85,10 +85,12 @@ function summary(r: RunResult): string {
     tile('Max ms', formatMs(l?.max)),
     tile('Mean ms', formatMs(l?.mean)),
     tile('Received', formatBytes(r.bytes_received)),
+    ...(r.bytes_decoded > 0 ? [tile('Decoded', formatBytes(r.bytes_decoded))] : []),
     tile('Sent', formatBytes(r.bytes_sent)),
   ];
   if (r.iterations !== r.total) tiles.push(tile('Iterations', formatCount(r.iterations)));
   if (r.retries > 0) tiles.push(tile('Retries', formatCount(r.retries)));
+  if (r.redirects > 0) tiles.push(tile('Redirects', formatCount(r.redirects)));
   return section('summary', 'Summary', `<div class="tiles">\n${tiles.join('\n')}\n</div>`);
 }
 

@@ -116,7 +116,9 @@ export interface JsonResult {
   readonly late: number;
   readonly dropped: number;
   readonly retries: number;
+  readonly redirects: number;
   readonly bytes_received: number;
+  readonly bytes_decoded: number;
   readonly bytes_sent: number;
   readonly intended_latency_ms: JsonLatency | null;
   readonly interrupted: boolean;
@@ -242,7 +244,9 @@ export function toJsonResult(report: RunReport): JsonResult {
     late: r.late,
     dropped: r.dropped,
     retries: r.retries,
+    redirects: r.redirects,
     bytes_received: r.bytes_received,
+    bytes_decoded: r.bytes_decoded,
     bytes_sent: r.bytes_sent,
     intended_latency_ms: latency(r.intended_latency_ms),
     interrupted: r.interrupted,

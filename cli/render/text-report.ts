@@ -133,6 +133,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   if (result.interrupted) lines.push(INTERRUPTED_LINE);
   lines.push(...openModelLines(result));
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
+  if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);
   for (const section of renderBreakdowns(result)) lines.push('', section);
   const warning = allFailedWarning(report);
   if (warning !== undefined) lines.push('', paint(warning, RED, options.color));

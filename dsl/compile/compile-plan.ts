@@ -87,6 +87,8 @@ export function compilePlan(
     segment: config.segment ?? { index: 1, count: 1 },
     startAt: config.start_at,
     insecure: config.insecure,
+    cookies: config.cookies,
+    maxRedirects: config.max_redirects,
     allowedHosts: config.allowed_hosts ?? [],
     report: {
       json: config.report.json,

@@ -35,6 +35,7 @@ export function compileGraph(config: Config, userAgent: string, env: EnvResolver
     name: flow.name,
     weight: flow.weight,
     steps: flow.steps.map((step) => nameToIndex.get(step) ?? -1),
+    think: flow.think,
   }));
   const items: { item: PickItem; weight: number }[] =
     flows.length > 0
@@ -132,6 +133,8 @@ function compileEndpoint(
     setup: endpoint.setup,
     weight: endpoint.weight,
     timeoutMs: endpoint.timeout ?? config.timeout,
+    maxRedirects: endpoint.max_redirects ?? config.max_redirects,
+    think: endpoint.think,
     ws: ws
       ? {
           messages,
@@ -150,7 +153,17 @@ export function joinUrl(target: string | undefined, url: string): string {
   return url.startsWith('/') ? base + url : `${base}/${url}`;
 }
 
-/** Top-level headers, then the endpoint's (same name, any case, replaces), then User-Agent if unset. */
+/**
+ * What a request accepts unless its headers say otherwise: the codings browsers send, all of which
+ * responses are decoded from (runtime/http/response-body.ts), so a server's compression path is
+ * what gets load-tested.
+ */
+export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * Top-level headers, then the endpoint's (same name, any case, replaces), then User-Agent and
+ * Accept-Encoding if unset.
+ */
 function mergeHeaders(
   common: Readonly<Record<string, string>>,
   own: Readonly<Record<string, string>>,
@@ -162,5 +175,7 @@ function mergeHeaders(
     byLower.set(name.toLowerCase(), [name, value]);
   if (!byLower.has('user-agent'))
     byLower.set('user-agent', ['user-agent', configured ?? userAgent]);
+  if (!byLower.has('accept-encoding'))
+    byLower.set('accept-encoding', ['accept-encoding', DEFAULT_ACCEPT_ENCODING]);
   return [...byLower.values()];
 }

@@ -18,6 +18,12 @@ export interface WsPlan {
   readonly subprotocols: readonly string[];
 }
 
+/** A pause drawn uniformly from [minMs, maxMs] (equal for a fixed pause), seeded per worker. */
+export interface ThinkRange {
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
 /** A header with a templated value; names keep the user's spelling. */
 export interface HeaderPlan {
   readonly name: string;
@@ -43,6 +49,10 @@ export interface EndpointPlan {
   readonly setup: boolean;
   readonly weight: number;
   readonly timeoutMs: number;
+  /** Redirects followed before the request fails as too_many_redirects; 0 follows none. */
+  readonly maxRedirects: number;
+  /** Pause after the response, before the worker's next step or iteration. */
+  readonly think: ThinkRange | undefined;
   readonly ws: WsPlan | undefined;
   /** Variables this endpoint's templates read, in order of first use. */
   readonly needs: readonly string[];

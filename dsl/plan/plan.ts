@@ -114,6 +114,10 @@ export interface Plan {
   readonly segment: SegmentRef;
   readonly startAt: number | undefined;
   readonly insecure: boolean;
+  /** Each virtual user keeps a cookie jar (RFC 6265). */
+  readonly cookies: boolean;
+  /** Redirects a request follows by default (an endpoint's own max_redirects wins). */
+  readonly maxRedirects: number;
   readonly allowedHosts: readonly string[];
   readonly report: ReportPlan;
 }

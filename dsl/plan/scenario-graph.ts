@@ -1,5 +1,5 @@
 /** Endpoints, flows and the weighted pick table that workers walk (spec §1 rule 8). */
-import type { EndpointPlan } from './endpoint-plan.js';
+import type { EndpointPlan, ThinkRange } from './endpoint-plan.js';
 
 /** A weighted, ordered sequence of endpoints run as one iteration. */
 export interface FlowPlan {
@@ -7,6 +7,8 @@ export interface FlowPlan {
   readonly weight: number;
   /** Endpoint indexes, in order. */
   readonly steps: readonly number[];
+  /** Pause between steps, for a step whose endpoint has no think of its own. */
+  readonly think: ThinkRange | undefined;
 }
 
 /** What one permit runs. */

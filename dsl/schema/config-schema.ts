@@ -88,6 +88,12 @@ export const configSchema = z.strictObject(
       .optional()
       .describe('Absent: workers loop as fast as they can'),
     timeout: duration('deadline of one request').prefault('10s'),
+    cookies: flag('a cookie jar per virtual user')
+      .default(true)
+      .describe('Each virtual user keeps the cookies it is sent, as a browser does'),
+    max_redirects: positiveInt('redirects followed; 0 = none', 0)
+      .default(10)
+      .describe('Redirects a request follows before it fails as too_many_redirects'),
     thresholds: z.array(threshold, { error: 'a list of threshold expressions' }).default([]),
     endpoints: z
       .array(endpointSchema, { error: 'a list of endpoints' })

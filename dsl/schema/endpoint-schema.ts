@@ -10,6 +10,7 @@ import {
   nonEmpty,
   positiveInt,
   template,
+  thinkTime,
 } from './fields.js';
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -76,6 +77,12 @@ export const endpointSchema = z.strictObject(
       .optional()
       .describe('Variables extracted from the response: name → JSONPath, { json }, or { header }'),
     timeout: duration('endpoint timeout').optional(),
+    max_redirects: positiveInt('redirects followed; 0 = none', 0)
+      .optional()
+      .describe('Redirects this endpoint follows (default: the top-level max_redirects)'),
+    think: thinkTime('pause after this endpoint')
+      .optional()
+      .describe('Pause after the response, as a user reading it: 2s, or a range such as 1s-3s'),
     messages: z.array(wsMessageSchema, { error: 'a list of WebSocket messages' }).optional(),
     message_interval: duration('pause between WebSocket messages', true).optional(),
     subprotocols: z
@@ -90,6 +97,9 @@ export const flowSchema = z.strictObject(
   {
     name: nonEmpty('flow name'),
     weight: positiveInt('flow weight').default(1),
+    think: thinkTime('pause between steps')
+      .optional()
+      .describe("Pause between steps (an endpoint's own think wins): 2s, or a range such as 1s-3s"),
     steps: z
       .array(nonEmpty('endpoint name'), { error: 'a list of endpoint names' })
       .min(1, { error: 'at least one step' }),

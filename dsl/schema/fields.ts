@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { parseDuration } from '../grammar/duration.js';
 import { lineBreaksIn } from '../grammar/line-breaks.js';
 import { parseTemplate } from '../grammar/placeholder.js';
+import type { ThinkRange } from '../plan/endpoint-plan.js';
 
 /** The zod issue params our refinements attach: a stable issue code and, optionally, a hint. */
 export interface IssueParams {
@@ -43,6 +44,32 @@ export function positiveNumber(what: string, allowZero = false): z.ZodNumber {
 export function fraction(what: string): z.ZodNumber {
   const text = `a number from 0 to 1 (${what})`;
   return z.number({ error: text }).min(0, { error: text }).max(1, { error: text });
+}
+
+/** Think time: a duration (`2s`) or a range (`1s-3s`) → { minMs, maxMs }. */
+export function thinkTime(what: string) {
+  const text = `a duration such as 2s, or a range such as 1s-3s (${what})`;
+  return z
+    .string({ error: text })
+    .transform((value, ctx): ThinkRange => {
+      const ends = value.split('-').map((end) => parseDuration(end.trim()));
+      const [min, max = min] = ends;
+      const fail = (message: string): typeof z.NEVER => {
+        ctx.addIssue({
+          code: 'custom',
+          message,
+          input: value,
+          params: { code: 'invalid_duration' },
+        });
+        return z.NEVER;
+      };
+      if (ends.length > 2 || min === undefined || max === undefined) return fail(text);
+      if (!min.ok) return fail(min.error.message);
+      if (!max.ok) return fail(max.error.message);
+      if (max.value < min.value) return fail(`a range whose end is not before its start (${what})`);
+      return { minMs: min.value, maxMs: max.value };
+    })
+    .meta({ description: text });
 }
 
 /** Duration text such as 250ms, 30s, 1m30s, 2h → milliseconds. */

@@ -8,9 +8,8 @@ import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Random } from '../random.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
-
-/** Largest response body kept in memory for extractors and scripts. */
-export const MAX_KEPT_BODY = 1024 * 1024;
+import { mergeCookieHeader } from './cookie-jar.js';
+import { MAX_KEPT_BODY } from './response-body.js';
 
 /** The dispatch options a request needs (a subset of undici's, all we set). */
 export type RequestOptions = Dispatcher.DispatchOptions & { headers: string[] };
@@ -19,13 +18,14 @@ export type RequestOptions = Dispatcher.DispatchOptions & { headers: string[] };
 export class CompiledRequest {
   readonly endpoint: EndpointPlan;
   readonly keepBody: number;
-  readonly keepHeaders: boolean;
   readonly #path: CompiledTemplate;
   readonly #headerNames: readonly string[];
   readonly #headerValues: readonly CompiledTemplate[];
   readonly #staticHeaders: readonly string[] | undefined;
   /** The endpoint sets its own Authorization header: it wins over the auth provider's. */
   readonly #ownAuthorization: boolean;
+  /** Where the endpoint's own Cookie header is among its headers (-1: none): the jar's merge in. */
+  readonly #ownCookie: number;
   /** A static body, encoded once. */
   readonly #bodyBytes: Buffer | undefined;
   /** A body with placeholders. */
@@ -35,11 +35,11 @@ export class CompiledRequest {
     this.endpoint = endpoint;
     const needsBody = keepBody || endpoint.extract.some((e) => e.from === 'json');
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
-    this.keepHeaders = keepBody || endpoint.extract.some((e) => e.from === 'header');
     this.#path = compileTemplate(endpoint.path);
     this.#headerNames = endpoint.headers.map((h) => h.name);
     this.#headerValues = endpoint.headers.map((h) => compileTemplate(h.value));
     this.#ownAuthorization = this.#headerNames.some((n) => n.toLowerCase() === 'authorization');
+    this.#ownCookie = this.#headerNames.findIndex((n) => n.toLowerCase() === 'cookie');
     this.#staticHeaders = this.#headerValues.every((v) => typeof v === 'string')
       ? this.#headerNames.flatMap((name, i) => [name, this.#headerValues[i] as string])
       : undefined;
@@ -48,30 +48,38 @@ export class CompiledRequest {
     this.#bodyTemplate = typeof body === 'function' ? body : undefined;
   }
 
+  /** The path (and query) of the next request, rendered; undefined when a variable is missing. */
+  path(vars: VariableStore, random: Random): string | undefined {
+    return render(this.#path, vars, random);
+  }
+
   /**
-   * Fills `out` for one request; `authorization`, when given, is added as a header unless the
-   * endpoint sets its own. Returns the request body size, or -1 when a variable is missing (the
-   * request must not be sent).
+   * Fills `out` for one request to `path` (from path()); `authorization`, when given, is added as
+   * a header unless the endpoint sets its own, and `cookie` (the jar's) is merged into the
+   * endpoint's own Cookie header or added. Returns the request body size, or -1 when a variable
+   * is missing (the request must not be sent).
    */
   fill(
     out: RequestOptions,
+    path: string,
     vars: VariableStore,
     random: Random,
     given: string | undefined,
+    cookie: string | undefined,
   ): number {
     const authorization = this.#ownAuthorization ? undefined : given;
-    const path = render(this.#path, vars, random);
-    if (path === undefined) return -1;
     let headers: string[];
-    if (this.#staticHeaders !== undefined && authorization === undefined) {
+    if (this.#staticHeaders !== undefined && authorization === undefined && cookie === undefined) {
       headers = this.#staticHeaders as string[];
     } else {
       headers = [];
       for (let i = 0; i < this.#headerNames.length; i++) {
-        const value = render(this.#headerValues[i]!, vars, random);
+        let value = render(this.#headerValues[i]!, vars, random);
         if (value === undefined) return -1;
+        if (i === this.#ownCookie && cookie !== undefined) value = mergeCookieHeader(value, cookie);
         headers.push(this.#headerNames[i]!, value);
       }
+      if (cookie !== undefined && this.#ownCookie < 0) headers.push('cookie', cookie);
       // Last, so that replaceAuthorization() finds it.
       if (authorization !== undefined) headers.push('authorization', authorization);
     }

@@ -5,24 +5,41 @@
  * one its Client core accepts; the raw header list is read from the controller, as extractors and
  * scripts want it (name, value, name, value…), not from the parsed object undici also passes.
  *
- * The body is read fully and counted, but kept only up to `keepBytes` (for extractors). Nothing is
- * decompressed: dispatch() hands over the bytes as sent. Completion calls the caller's callback,
+ * The body is read fully and counted, but kept only up to `keepBytes` (for extractors). A body
+ * with a Content-Encoding is kept whatever `keepBytes` says and decoded when it ends
+ * (response-body.ts), as a real client would: `bytesIn` stays the wire bytes, `decodedBytes` is
+ * what it decoded to, and a body that does not decode, or passes the cap decoded (a decompression
+ * bomb), fails the request through `failure`. The response headers a client acts on (Set-Cookie,
+ * Location) are found in one pass over the raw list. Completion calls the caller's callback,
  * not a promise: a promise per request, and the await behind it, cost about a tenth of the
  * throughput (docs/performance.md). Errors complete it too (they are data here: `error` is set),
  * so the caller needs no try/catch on the hot path.
  */
 import type { Dispatcher } from 'undici';
+import type { ErrorKind } from '../failure/error-kind.js';
+import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
 
 /** The outcome fields of the last exchange. */
 export class Exchange implements Dispatcher.DispatchHandler {
   status = 0;
   bytesIn = 0;
   error: unknown = undefined;
+  /** The raw response headers (name, value, …), valid until the next start(). */
   headers: Buffer[] | null = null;
+  /** Why a response that came fails anyway: its body did not decode (decode_error, body_too_large). */
+  failure: ErrorKind | undefined = undefined;
+  /** Size of the decoded body when the response was compressed, else 0. */
+  decodedBytes = 0;
+  /** Indexes of the Set-Cookie values in `headers`. */
+  readonly setCookies: number[] = [];
+  /** Index of the Location value in `headers`, -1 when none. */
+  location = -1;
+  #encoding = -1;
   #chunks: Buffer[] = [];
   #kept = 0;
   #keepBytes = 0;
-  #keepHeaders = false;
+  /** What the caller asked to keep: 0 drops a decoded body at once (it was kept only to decode). */
+  #wanted = 0;
   #controller: Dispatcher.DispatchController | null = null;
   #done: (() => void) | null = null;
   #pendingAbort: Error | null = null;
@@ -31,16 +48,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
    * Resets for a new request; `done` is called once, when it completes or fails. It may be called
    * during dispatch() itself (undici fails an invalid request at once), so the caller must be ready.
    */
-  start(keepBytes: number, keepHeaders: boolean, done: () => void): void {
+  start(keepBytes: number, done: () => void): void {
     this.status = 0;
     this.bytesIn = 0;
     this.error = undefined;
     this.headers = null;
+    this.failure = undefined;
+    this.decodedBytes = 0;
+    this.setCookies.length = 0;
+    this.location = -1;
+    this.#encoding = -1;
     // A new list only when the last one was used: callers read it before the next start().
     if (this.#chunks.length !== 0) this.#chunks = [];
     this.#kept = 0;
     this.#keepBytes = keepBytes;
-    this.#keepHeaders = keepHeaders;
+    this.#wanted = keepBytes;
     this.#controller = null;
     this.#pendingAbort = null;
     this.#done = done;
@@ -55,7 +77,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
   /** The kept body as UTF-8 text (undefined when none was kept). */
   body(): string | undefined {
-    if (this.#chunks.length === 0) return this.#keepBytes > 0 ? '' : undefined;
+    if (this.#chunks.length === 0) return this.#wanted > 0 ? '' : undefined;
     return Buffer.concat(this.#chunks).toString('utf8');
   }
 
@@ -72,7 +94,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number): void {
     this.status = statusCode;
     // HTTP/1.1 responses (the only kind our Clients speak: allowH2 is off) carry raw Buffers here.
-    if (this.#keepHeaders) this.headers = controller.rawHeaders as Buffer[];
+    const headers = controller.rawHeaders as Buffer[];
+    this.headers = headers;
+    for (let i = 0; i + 1 < headers.length; i += 2) {
+      const name = headers[i]!;
+      // Lengths first: most names are none of the three, and need no string.
+      if (name.length === 10) {
+        if (name.toString('latin1').toLowerCase() === 'set-cookie') this.setCookies.push(i + 1);
+      } else if (name.length === 8) {
+        if (name.toString('latin1').toLowerCase() === 'location') this.location = i + 1;
+      } else if (name.length === 16) {
+        if (name.toString('latin1').toLowerCase() === 'content-encoding') this.#encoding = i + 1;
+      }
+    }
+    // A compressed body is kept whole (up to the cap) to be decoded when it ends.
+    if (this.#encoding >= 0) this.#keepBytes = MAX_KEPT_BODY + 1;
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -85,7 +121,22 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    if (this.#encoding >= 0 && this.#chunks.length > 0) this.#decode();
     this.#finish();
+  }
+
+  /** Replaces the kept wire bytes with the decoded body, or sets `failure`. */
+  #decode(): void {
+    const encoding = this.headers![this.#encoding]!.toString('latin1');
+    const decoded = decodeBody(encoding, this.#chunks, this.bytesIn);
+    if (typeof decoded === 'string') {
+      this.failure = decoded;
+      return;
+    }
+    if (decoded === undefined) return;
+    this.decodedBytes = decoded.length;
+    this.#chunks = this.#wanted === 0 ? [] : [decoded];
+    this.#kept = this.#chunks.length === 0 ? 0 : decoded.length;
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {

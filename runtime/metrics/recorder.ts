@@ -144,6 +144,8 @@ export class Recorder {
   #late = 0;
   #dropped = 0;
   #retries = 0;
+  #redirects = 0;
+  #bytesDecoded = 0;
   #bytesIn = 0;
   #bytesOut = 0;
   #interrupted = false;
@@ -221,6 +223,16 @@ export class Recorder {
   /** Permits dropped after waiting longer than the timeout (default one). */
   recordDropped(count = 1): void {
     this.#dropped += count;
+  }
+
+  /** A redirect hop followed (one more request the target saw). */
+  recordRedirect(): void {
+    this.#redirects++;
+  }
+
+  /** A compressed response body decoded to `bytes`. */
+  recordDecoded(bytes: number): void {
+    this.#bytesDecoded += bytes;
   }
 
   /** An attempt that will be retried (not counted as a request). */
@@ -307,6 +319,8 @@ export class Recorder {
       late: this.#late,
       dropped: this.#dropped,
       retries: this.#retries,
+      redirects: this.#redirects,
+      bytesDecoded: this.#bytesDecoded,
       bytesIn: this.#bytesIn,
       bytesOut: this.#bytesOut,
       statusCodes: statusCounts(this.#endpoints),

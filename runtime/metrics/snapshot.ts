@@ -79,7 +79,12 @@ export interface ShardSnapshot {
   /** Permits dropped after waiting longer than the timeout for a worker. */
   readonly dropped: number;
   readonly retries: number;
+  /** Redirect hops followed: the target saw `requests + retries + redirects` HTTP requests. */
+  readonly redirects: number;
+  /** Wire bytes received (compressed bodies as sent). */
   readonly bytesIn: number;
+  /** What the compressed response bodies among bytesIn decoded to. */
+  readonly bytesDecoded: number;
   readonly bytesOut: number;
   readonly statusCodes: Counts;
   readonly errors: Counts;

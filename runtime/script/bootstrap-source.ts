@@ -30,8 +30,9 @@
  *            are forgotten: the host settles only the calls of the entry running)
  *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
  *   RESPONSE (a id, b status, c fields, d text, e error, f duration)  an http call settled, in
- *            eight values where the others take five: the raw header names and values (c of
- *            them) each followed by "\n", then the body, as one text (d); the error kind, '' for
+ *            eight values where the others take five: the final url (after redirects), then the
+ *            raw header names and values (c of them), each followed by "\n", then the body, as
+ *            one text (d); the error kind, '' for
  *            none (e); the duration in ms (f). Only the status is read at once: the rest is
  *            parsed when the script reads it (building every response as JSON cost about a
  *            sixth of a scripted request)
@@ -147,8 +148,9 @@ const settle = (id, value) => {
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
-// A response: its status at once; its headers, body, error and timings built from the host's
-// text when first read. Header names and values alternate in the text, each followed by a "\\n"
+// A response: its status at once; its url, headers, body, error and timings built from the host's
+// text when first read. The text starts with the final url (after redirects) and a "\\n"; header
+// names and values alternate after it, each followed by a "\\n"
 // (a header cannot hold one), and the body is the rest. Names are made lower case, and repeated
 // names joined by ", ". The fields are getters; toJSON gives them all to JSON.stringify.
 class Response {
@@ -170,7 +172,8 @@ class Response {
       const text = this.#text;
       // No prototype: a header named __proto__ stays a plain key.
       const headers = Object.create(null);
-      let at = 0;
+      const urlEnd = text.indexOf('\\n');
+      let at = urlEnd + 1;
       for (let i = 0; i + 1 < this.#fields; i += 2) {
         const nameEnd = text.indexOf('\\n', at);
         const valueEnd = text.indexOf('\\n', nameEnd + 1);
@@ -180,6 +183,7 @@ class Response {
         at = valueEnd + 1;
       }
       this.#rest = Object.freeze({
+        url: text.slice(0, urlEnd),
         headers: Object.freeze(headers),
         body: text.slice(at),
         error: this.#error === '' ? undefined : this.#error,
@@ -190,6 +194,9 @@ class Response {
   }
   get status() {
     return this.#status;
+  }
+  get url() {
+    return this.#read().url;
   }
   get headers() {
     return this.#read().headers;
@@ -235,6 +242,7 @@ const requestArgs = (method, url, body, opts) => {
     json: !isText,
     headers,
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
+    redirects: typeof o.redirects === 'number' ? o.redirects : undefined,
     name: o.name === undefined ? undefined : prefix(textOf(o.name)),
     group: groups.length === 0 ? undefined : groups.join(' › '),
   });
@@ -270,6 +278,16 @@ const session = async (url, opts) => {
   }));
   return settled(result);
 };
+// The virtual user's cookie jar (k6's http.cookieJar()): the same jar its requests use.
+const jar = Object.freeze({
+  cookiesForURL: (url) => call('cookies.get', textOf(url)),
+  set: (url, name, value) => {
+    call('cookies.set', [textOf(url), textOf(name), textOf(value)]);
+  },
+  clear: () => {
+    call('cookies.clear', null);
+  },
+});
 const api = Object.freeze({
   http: Object.freeze({
     get: (url, opts) => request('GET', url, undefined, opts),
@@ -278,6 +296,7 @@ const api = Object.freeze({
     put: (url, body, opts) => request('PUT', url, body, opts),
     patch: (url, body, opts) => request('PATCH', url, body, opts),
     request: (method, url, body, opts) => request(textOf(method).toUpperCase(), url, body, opts),
+    cookieJar: () => jar,
   }),
   ws: Object.freeze({
     session: (url, opts) => {

@@ -70,8 +70,8 @@ export type Settled =
   | { readonly kind: 'value'; readonly json: string }
   /**
    * An http response. The script reads its status at once and the rest only when asked:
-   * `text` is the raw header names and values (`fields` of them), each followed by "\n", then
-   * the kept body; `error` is the error kind ('' when none).
+   * `text` is the final url (after redirects), then the raw header names and values (`fields` of
+   * them), each followed by "\n", then the kept body; `error` is the error kind ('' when none).
    */
   | {
       readonly kind: 'response';

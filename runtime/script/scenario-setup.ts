@@ -8,6 +8,7 @@ import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
 import { seededRandom } from '../random.js';
+import { HostPolicy } from '../http/host-policy.js';
 import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox } from './sandbox.js';
@@ -34,6 +35,7 @@ export async function runScenarioSetup(
     startedAt: clock.wallMs(),
     openModel: false,
   });
+  const hosts = new HostPolicy(plan.target, plan.allowedHosts);
   const runner = new IterationRunner({
     graph: plan.graph,
     requests: [],
@@ -47,6 +49,8 @@ export async function runScenarioSetup(
     budget: undefined,
     stopping: () => hardStop.aborted,
     ws: undefined,
+    cookies: plan.cookies,
+    hosts,
     picks: seededRandom(plan.seed),
   });
   const vu = new VirtualUser(0, seededRandom(plan.seed), {
@@ -60,6 +64,7 @@ export async function runScenarioSetup(
     runner,
     recorder,
     auth: undefined,
+    hosts,
     feeder: undefined,
     onFeederExhausted: () => undefined,
     user: () => user,

@@ -14,6 +14,7 @@ import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import { CompiledRequest } from '../http/compiled-request.js';
+import type { HostPolicy } from '../http/host-policy.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { firstJsonValue } from '../vars/extract.js';
@@ -47,6 +48,7 @@ interface HttpArgs {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeout: number | undefined;
   readonly name: string | undefined;
+  readonly redirects: number | undefined;
 }
 
 /** What a scripted WebSocket session asks for. */
@@ -98,6 +100,8 @@ export interface ScriptOpsDeps {
   readonly recorder: Recorder;
   /** Authorization of WebSocket handshakes (HTTP requests get theirs in IterationRunner.send). */
   readonly auth: AuthProvider | undefined;
+  /** Where calls may go (the target, allowed_hosts). */
+  readonly hosts: HostPolicy;
   readonly feeder: Feeder | undefined;
   readonly onFeederExhausted: () => void;
   readonly user: (id: number) => ScriptUser;
@@ -111,8 +115,7 @@ export interface ScriptOpsDeps {
 export class ScriptOps implements SandboxOps {
   readonly #names = new Map<string, number>();
   readonly #checks = new Set<string>();
-  readonly #target: URL | undefined;
-  readonly #allowed: ReadonlySet<string>;
+  readonly #hosts: HostPolicy;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
@@ -133,8 +136,7 @@ export class ScriptOps implements SandboxOps {
   };
 
   constructor(private readonly deps: ScriptOpsDeps) {
-    this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
-    this.#allowed = new Set(deps.plan.allowedHosts.map((h) => h.toLowerCase()));
+    this.#hosts = deps.hosts;
     deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
@@ -203,6 +205,16 @@ export class ScriptOps implements SandboxOps {
         return this.#feed(vu);
       case 'jsonpath':
         return jsonPath(...(args as [string, string]));
+      case 'cookies.get':
+        return vu.cookies.forUrl(this.#resolve(args as string).href);
+      case 'cookies.set': {
+        const [url, name, value] = args as [string, string, string];
+        vu.cookies.set(this.#resolve(url).href, name, value);
+        return undefined;
+      }
+      case 'cookies.clear':
+        vu.cookies.clear();
+        return undefined;
       default:
         throw new Error(`unknown operation ${op}`);
     }
@@ -262,7 +274,7 @@ export class ScriptOps implements SandboxOps {
       kind: 'response',
       status: exchange.status,
       fields: exchange.headers?.length ?? 0,
-      text: this.#text.encode(exchange.headers, exchange.kept),
+      text: this.#text.encode(user.vu.url(), exchange.headers, exchange.kept),
       error: exchange.error === undefined ? '' : classifyError(exchange.error),
       durationMs: (this.deps.now() - user.startUs) / 1000,
     });
@@ -297,6 +309,8 @@ export class ScriptOps implements SandboxOps {
         setup: false,
         weight: 1,
         timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
+        maxRedirects: redirectsOf(args.redirects, this.deps.plan.maxRedirects),
+        think: undefined,
         ws: undefined,
         needs: [],
       },
@@ -329,6 +343,8 @@ export class ScriptOps implements SandboxOps {
       setup: false,
       weight: 1,
       timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
+      maxRedirects: 0,
+      think: undefined,
       ws: {
         messages: args.messages.map((text) => ({ kind: 'text', text: [text] })),
         intervalMs: Math.max(0, args.interval),
@@ -359,19 +375,15 @@ export class ScriptOps implements SandboxOps {
    */
   #resolve(url: string, kind: 'http' | 'ws' = 'http'): URL {
     const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
-    if (!absolute && this.#target === undefined)
+    if (!absolute && this.#hosts.target === undefined)
       throw new Error(`${kind}: relative url "${url}" needs a target`);
-    let base = this.#target?.href.replace(/\/+$/, '') ?? '';
+    let base = this.#hosts.target?.href.replace(/\/+$/, '') ?? '';
     if (kind === 'ws') base = base.replace(/^http/i, 'ws');
     const parsed = new URL(absolute ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`);
     const schemes = kind === 'http' ? ['http:', 'https:'] : ['ws:', 'wss:'];
     if (!schemes.includes(parsed.protocol))
       throw new Error(`${kind}: ${parsed.protocol} urls are not supported`);
-    const allowed =
-      parsed.host === this.#target?.host ||
-      this.#allowed.has(parsed.host.toLowerCase()) ||
-      this.#allowed.has(parsed.hostname.toLowerCase());
-    if (!allowed)
+    if (!this.#hosts.allows(parsed))
       throw new Error(
         `${kind}: ${parsed.host} is not the target's host nor in allowed_hosts; nothing was sent`,
       );
@@ -403,6 +415,11 @@ function capped(givenMs: number | undefined, runMs: number): number {
   return givenMs !== undefined && givenMs > 0 ? Math.min(givenMs, runMs) : runMs;
 }
 
+/** A call's `redirects` option (an integer ≥ 0), else the run's max_redirects. */
+function redirectsOf(given: number | undefined, runDefault: number): number {
+  return given !== undefined && Number.isSafeInteger(given) && given >= 0 ? given : runDefault;
+}
+
 /** Why vars.set refused a value (never the value: it may be a secret). */
 function variablesFull(key: string): string {
   const name = key.length > 40 ? `${key.slice(0, 40)}…` : key;
@@ -415,22 +432,24 @@ function refusal(error: unknown): Settled {
 }
 
 /**
- * A response's raw header names and values, each followed by "\n", then its kept body, decoded
- * as one UTF-8 text: one string to build and copy instead of a list, with no JSON to escape.
- * undici refuses a response whose header holds a CR, LF or NUL, so "\n" cannot occur inside one.
+ * A response's final url, then its raw header names and values, each followed by "\n", then its
+ * kept body, decoded as one UTF-8 text: one string to build and copy instead of a list, with no JSON to escape.
+ * undici refuses a response whose header holds a CR, LF or NUL, so "\n" cannot occur inside one,
+ * and a url holds none (WHATWG URL parsing strips or encodes them).
  * The text is built in a buffer reused for every response.
  */
 class ResponseText {
   #buffer = Buffer.allocUnsafeSlow(16 * 1024);
 
-  encode(headers: readonly Buffer[] | null, body: readonly Buffer[]): string {
-    let size = 0;
+  encode(url: string, headers: readonly Buffer[] | null, body: readonly Buffer[]): string {
+    let size = Buffer.byteLength(url) + 1;
     if (headers !== null) for (const field of headers) size += field.length + 1;
     for (const chunk of body) size += chunk.length;
     if (size > this.#buffer.length)
       this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, this.#buffer.length * 2));
     const buffer = this.#buffer;
-    let at = 0;
+    let at = buffer.write(url, 0);
+    buffer[at++] = 0x0a;
     if (headers !== null)
       for (const field of headers) {
         buffer.set(field, at);

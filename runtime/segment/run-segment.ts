@@ -19,6 +19,7 @@ import { RetryBudget } from '../failure/retry-budget.js';
 import { createFeeder } from '../feeder/feeder.js';
 import { CompiledRequest } from '../http/compiled-request.js';
 import { HardStopError, RequestTimeoutError } from '../http/exchange.js';
+import { HostPolicy } from '../http/host-policy.js';
 import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
@@ -87,13 +88,13 @@ export async function runSegment(
   const startGrace = (): void => {
     grace ??= setLongTimeout(() => cut.abort(), plan.timeoutMs + GRACE_MARGIN_MS);
   };
-  const dispatch = createDispatch(spec, now, recorder, startGrace);
-  let stopping = false;
-  const stop = (): void => {
-    stopping = true;
-    dispatch.stop();
+  // Time up or stopped: workers in a think pause end their iterations (runner is made below).
+  const ending = (): void => {
+    runner.stopThinking();
     startGrace();
   };
+  const dispatch = createDispatch(spec, now, recorder, () => ending());
+  let stopping = false;
   let fatal: string | undefined;
   const { auth, ws } = createSegmentServices({
     plan,
@@ -112,6 +113,7 @@ export async function runSegment(
           spec.records,
           seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
         );
+  const hosts = new HostPolicy(plan.target, plan.allowedHosts);
   const runner = new IterationRunner({
     graph: plan.graph,
     requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
@@ -120,7 +122,7 @@ export async function runSegment(
     auth,
     feeder,
     feederPer: plan.feeder?.per ?? 'iteration',
-    onFeederExhausted: stop,
+    onFeederExhausted: () => stop(),
     retry: plan.retry,
     budget:
       plan.retry === undefined
@@ -128,8 +130,15 @@ export async function runSegment(
         : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0),
     stopping: () => stopping,
     ws,
+    cookies: plan.cookies,
+    hosts,
     picks: seededRandom(deriveSeed(plan.seed, spec.thread, spec.firstWorkerId, 0x9e11)),
   });
+  const stop = (): void => {
+    stopping = true;
+    dispatch.stop();
+    ending();
+  };
   const script =
     plan.script === undefined
       ? undefined
@@ -139,6 +148,7 @@ export async function runSegment(
           runner,
           recorder,
           auth,
+          hosts,
           feeder,
           onFeederExhausted: stop,
           hardStop: cut.signal,

@@ -6,11 +6,20 @@
  * final attempt's (service time), while the intended-time latency runs from the permit's
  * scheduled time to the final completion.
  *
+ * A request follows its redirects (RFC 9110 §15.4) up to the endpoint's `max_redirects`, as a
+ * browser does: 301/302 turn a POST into a GET and 303 anything but HEAD, 307/308 keep method and
+ * body; each hop goes only to the request's own origin, the target or `allowed_hosts`, drops the
+ * Authorization header when it leaves the origin, and carries the cookie jar's cookies for its url.
+ * The hops are one logical request: one deadline, one latency from the first byte sent to the last
+ * response's end, bytes summed; each hop is counted in `redirects`. After the last request of a
+ * step, `think` pauses the worker as a user reading the page would.
+ *
  * The path is written with callbacks, not async functions: each level of async function costs a
  * promise and a microtask per request, and four of them cost more than a tenth of the
  * throughput (docs/performance.md). Each virtual user's place (the iteration's steps, the request
  * in flight) lives in a Cursor reused for every request, with its callbacks bound once.
  */
+import type { ThinkRange } from '../../dsl/plan/endpoint-plan.js';
 import type { FeederPlan, RetryPlan } from '../../dsl/plan/plan.js';
 import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
@@ -19,7 +28,8 @@ import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
-import type { CompiledRequest } from '../http/compiled-request.js';
+import type { CompiledRequest, RequestOptions } from '../http/compiled-request.js';
+import type { HostPolicy } from '../http/host-policy.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
@@ -61,6 +71,10 @@ export interface IterationDeps {
   /** True once the run is stopping: no new retries. */
   readonly stopping: () => boolean;
   readonly ws: SessionRunner | undefined;
+  /** Each virtual user keeps a cookie jar. */
+  readonly cookies: boolean;
+  /** Where redirects may lead besides the request's own origin. */
+  readonly hosts: HostPolicy;
   /** Draws the weighted picks in permit order, so a seed reproduces them whatever the timing. */
   readonly picks: Random;
 }
@@ -79,6 +93,11 @@ class Cursor {
   /** The iteration: endpoint indexes in order, the next one, the permit's intended time. */
   steps: readonly number[] = [];
   next = 0;
+  /** The flow's pause between steps (none for a single endpoint). */
+  flowThink: ThinkRange | undefined;
+  /** The pause after the last step was taken: the next #step goes on. */
+  rested = false;
+  thinking: LongTimeout | undefined;
   intendedUs = NO_INTENDED_TIME;
   iteration: IterationCallbacks | undefined;
   /** The logical request in flight. */
@@ -87,6 +106,12 @@ class Cursor {
   requestIntendedUs = NO_INTENDED_TIME;
   authorization: string | undefined;
   bytesOut = 0;
+  /** Redirect hops of this attempt, and their bytes (the last response's are the exchange's). */
+  hops = 0;
+  hopBytesIn = 0;
+  hopBytesOut = 0;
+  /** Why following a redirect failed (too_many_redirects, url_not_allowed). */
+  redirectKind: ErrorKind | undefined;
   attempt = 0;
   startUs = 0;
   endUs = 0;
@@ -105,6 +130,9 @@ class Cursor {
    * as `max_backoff` (up to a year), and the run must not wait for it. The failed attempt stands.
    */
   readonly backoffWait: Abortable;
+  /** The end of a think pause, and the pause as what a stop cuts (the iteration then ends). */
+  readonly thought: () => void;
+  readonly thinkWait: Abortable;
 
   constructor(
     readonly vu: VirtualUser,
@@ -113,6 +141,7 @@ class Cursor {
     onStep: (cursor: Cursor) => void,
     onBackoff: (cursor: Cursor) => void,
     onBackoffCut: (cursor: Cursor) => void,
+    onThinkCut: (cursor: Cursor) => void,
   ) {
     this.#resumed = () => runner.guard(this, onExchange);
     // The next request is dispatched from the completion callback. undici allows that after a
@@ -135,6 +164,23 @@ class Cursor {
         runner.guard(this, onBackoffCut);
       },
     };
+    this.thought = () => {
+      this.endThink();
+      runner.guard(this, onStep);
+    };
+    this.thinkWait = {
+      abort: () => {
+        this.thinking?.clear();
+        this.endThink();
+        runner.guard(this, onThinkCut);
+      },
+    };
+  }
+
+  /** The think pause is over (or cut). */
+  endThink(): void {
+    this.thinking = undefined;
+    if (this.vu.session === this.thinkWait) this.vu.session = undefined;
   }
 
   #endBackoff(): void {
@@ -150,6 +196,9 @@ export class IterationRunner {
   readonly #single: readonly (readonly number[])[];
   /** Workers of the segment that got a feeder record before their setup. */
   #holders = 0;
+  /** Workers in a think pause: a stop ends their iterations at once. */
+  readonly #thinking = new Set<Cursor>();
+  #ending = false;
 
   constructor(private readonly deps: IterationDeps) {
     this.#single = deps.requests.map((_, i) => [i]);
@@ -199,9 +248,11 @@ export class IterationRunner {
         ? graph.picks.items[0]!
         : weightedPick(graph.picks, this.deps.picks);
     const cursor = this.#cursor(vu);
-    cursor.steps =
-      item.kind === 'endpoint' ? this.#single[item.index]! : graph.flows[item.index]!.steps;
+    const flow = item.kind === 'flow' ? graph.flows[item.index]! : undefined;
+    cursor.steps = flow?.steps ?? this.#single[item.index]!;
+    cursor.flowThink = flow?.think;
     cursor.next = 0;
+    cursor.rested = false;
     cursor.intendedUs = intendedUs;
     cursor.iteration = callbacks;
     this.#step(cursor);
@@ -234,6 +285,12 @@ export class IterationRunner {
     this.#send(cursor, compiled, index, intendedUs);
   }
 
+  /** The run is ending: workers in a think pause end their iterations now, and none starts one. */
+  stopThinking(): void {
+    this.#ending = true;
+    for (const cursor of this.#thinking) cursor.thinkWait.abort(new Error('run stopping'));
+  }
+
   /** Runs a callback of the request path; a throw (a bug) fails the request's caller. */
   guard(cursor: Cursor, step: (cursor: Cursor) => void): void {
     try {
@@ -253,23 +310,51 @@ export class IterationRunner {
         (c) => this.#step(c),
         (c) => this.#backedOff(c),
         (c) => this.#record(c),
+        (c) => this.#endIteration(c),
       );
       this.#cursors.set(vu, cursor);
     }
     return cursor;
   }
 
-  /** The iteration's next request, or its end. */
+  /** The iteration's next request, or its end; first the think pause after the last one. */
   #step(cursor: Cursor): void {
+    this.#thinking.delete(cursor);
+    if (cursor.next > 0 && !cursor.rested) {
+      const ms = this.#thinkMs(cursor);
+      if (ms > 0) {
+        cursor.rested = true;
+        cursor.thinking = setLongTimeout(cursor.thought, ms);
+        cursor.vu.session = cursor.thinkWait;
+        this.#thinking.add(cursor);
+        return;
+      }
+    }
+    cursor.rested = false;
     const callbacks = cursor.iteration!;
     if (cursor.next === cursor.steps.length) {
-      cursor.iteration = undefined;
-      callbacks.ended();
+      this.#endIteration(cursor);
       return;
     }
     const intendedUs = cursor.next === 0 ? cursor.intendedUs : NO_INTENDED_TIME;
     const index = cursor.steps[cursor.next++]!;
     this.#request(cursor, index, intendedUs, cursor.stepDone, callbacks.failed);
+  }
+
+  /** The pause after the step just done: its endpoint's think, else the flow's between steps. */
+  #thinkMs(cursor: Cursor): number {
+    const endpoint = this.deps.graph.endpoints[cursor.steps[cursor.next - 1]!]!;
+    const think =
+      endpoint.think ?? (cursor.next < cursor.steps.length ? cursor.flowThink : undefined);
+    if (think === undefined || this.#ending) return 0;
+    return think.minMs + cursor.vu.random.next() * (think.maxMs - think.minMs);
+  }
+
+  #endIteration(cursor: Cursor): void {
+    this.#thinking.delete(cursor);
+    const callbacks = cursor.iteration!;
+    cursor.iteration = undefined;
+    callbacks.ended();
   }
 
   #request(
@@ -322,7 +407,15 @@ export class IterationRunner {
     }
     const { vu, compiled } = cursor;
     cursor.authorization = authorization;
-    cursor.bytesOut = compiled!.fill(vu.options, vu.vars, vu.random, authorization);
+    const path = compiled!.path(vu.vars, vu.random);
+    const cookie =
+      this.deps.cookies && path !== undefined
+        ? vu.cookies.header(compiled!.endpoint.origin, path)
+        : undefined;
+    cursor.bytesOut =
+      path === undefined
+        ? -1
+        : compiled!.fill(vu.options, path, vu.vars, vu.random, authorization, cookie);
     if (cursor.bytesOut < 0) {
       cursor.done(this.#unsent(cursor.index, 'missing_variable'));
       return;
@@ -336,22 +429,34 @@ export class IterationRunner {
     const { vu, compiled } = cursor;
     const endpoint = compiled!.endpoint;
     cursor.attempt++;
+    cursor.hops = 0;
+    cursor.hopBytesIn = 0;
+    cursor.hopBytesOut = 0;
+    cursor.redirectKind = undefined;
     cursor.startUs = this.deps.now();
     vu.deadlineUs = cursor.startUs + endpoint.timeoutMs * 1000;
-    vu.exchange.start(compiled!.keepBody, compiled!.keepHeaders, cursor.exchanged);
+    vu.origin = endpoint.origin;
+    vu.sent = vu.options;
+    vu.exchange.start(compiled!.keepBody, cursor.exchanged);
     vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
   }
 
-  /** An attempt is over: retry it after a backoff, or record the request. */
+  /** An attempt (or a hop) is over: follow its redirect, retry it after a backoff, or record it. */
   #exchanged(cursor: Cursor): void {
     const { vu } = cursor;
+    const exchange = vu.exchange;
+    if (exchange.error === undefined) {
+      if (exchange.decodedBytes > 0) this.deps.recorder.recordDecoded(exchange.decodedBytes);
+      if (this.deps.cookies && exchange.setCookies.length > 0) storeCookies(vu);
+      if (exchange.location >= 0 && REDIRECTS.has(exchange.status) && this.#redirect(cursor))
+        return;
+    }
     cursor.endUs = this.deps.now();
     vu.deadlineUs = 0;
-    const exchange = vu.exchange;
     cursor.kind =
       exchange.error !== undefined
         ? classifyError(exchange.error)
-        : classifyStatus(exchange.status);
+        : (exchange.failure ?? cursor.redirectKind ?? classifyStatus(exchange.status));
     if (
       cursor.kind !== undefined &&
       this.#shouldRetry(cursor.kind, exchange.status, cursor.attempt, cursor.endUs)
@@ -369,6 +474,43 @@ export class IterationRunner {
       return;
     }
     this.#record(cursor);
+  }
+
+  /**
+   * Sends the next hop of a redirect; false when the response stands as the answer (no hops
+   * allowed, a Location that is not an http(s) url) or fails (`redirectKind`: too many hops, a
+   * host not allowed).
+   */
+  #redirect(cursor: Cursor): boolean {
+    const { vu } = cursor;
+    const exchange = vu.exchange;
+    const endpoint = cursor.compiled!.endpoint;
+    if (endpoint.maxRedirects === 0) return false;
+    const base = new URL(vu.url());
+    let next: URL;
+    try {
+      next = new URL(exchange.headers![exchange.location]!.toString('utf8'), base);
+    } catch {
+      return false;
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return false;
+    const sameOrigin = next.origin === base.origin;
+    if (cursor.hops >= endpoint.maxRedirects) cursor.redirectKind = 'too_many_redirects';
+    else if (!sameOrigin && !this.deps.hosts.allows(next)) cursor.redirectKind = 'url_not_allowed';
+    if (cursor.redirectKind !== undefined) return false;
+    const origin = sameOrigin ? vu.origin : next.origin;
+    const path = next.pathname + next.search;
+    const cookie = this.deps.cookies ? vu.cookies.header(origin, path) : undefined;
+    fillHop(vu.hop, vu.sent, exchange.status, path, sameOrigin, cookie);
+    cursor.hops++;
+    cursor.hopBytesIn += exchange.bytesIn;
+    cursor.hopBytesOut += bodySize(vu.hop.body);
+    this.deps.recorder.recordRedirect();
+    vu.origin = origin;
+    vu.sent = vu.hop;
+    exchange.start(cursor.compiled!.keepBody, cursor.exchanged);
+    vu.client(origin).dispatch(vu.hop, exchange);
+    return true;
   }
 
   /**
@@ -417,8 +559,8 @@ export class IterationRunner {
       cursor.startUs,
       cursor.endUs,
       cursor.requestIntendedUs,
-      exchange.bytesIn,
-      cursor.bytesOut,
+      cursor.hopBytesIn + exchange.bytesIn,
+      cursor.bytesOut + cursor.hopBytesOut,
     );
     cursor.done(kind === undefined);
   }
@@ -434,4 +576,54 @@ export class IterationRunner {
     this.deps.recorder.recordUnsent(index, kind, this.deps.now());
     return false;
   }
+}
+
+/** The statuses whose Location a client follows. */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** Stores the Set-Cookie values of the user's last response in its jar. */
+function storeCookies(vu: VirtualUser): void {
+  const { headers, setCookies } = vu.exchange;
+  vu.cookies.store(
+    vu.url(),
+    setCookies.map((i) => headers![i]!.toString('utf8')),
+  );
+}
+
+/**
+ * The next hop's request from the one just answered with `status`: 301/302 turn POST into GET and
+ * 303 turns anything but HEAD into GET (the body and its headers dropped), as browsers do; the
+ * jar's cookies are the hop's (a configured Cookie header goes with the first request only), and
+ * Authorization goes no further than its origin.
+ */
+function fillHop(
+  hop: RequestOptions,
+  from: RequestOptions,
+  status: number,
+  path: string,
+  sameOrigin: boolean,
+  cookie: string | undefined,
+): void {
+  const toGet =
+    (status === 303 && from.method !== 'HEAD') ||
+    ((status === 301 || status === 302) && from.method === 'POST');
+  const headers: string[] = [];
+  for (let i = 0; i + 1 < from.headers.length; i += 2) {
+    const name = from.headers[i]!.toLowerCase();
+    if (name === 'cookie' || (name === 'authorization' && !sameOrigin)) continue;
+    if (toGet && (name === 'content-type' || name === 'content-length')) continue;
+    headers.push(from.headers[i]!, from.headers[i + 1]!);
+  }
+  if (cookie !== undefined) headers.push('cookie', cookie);
+  hop.body = toGet ? null : (from.body ?? null);
+  hop.method = toGet ? 'GET' : from.method;
+  hop.path = path;
+  hop.headers = headers;
+}
+
+/** A request body's size in bytes. */
+function bodySize(body: RequestOptions['body']): number {
+  if (body === null || body === undefined) return 0;
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  return Buffer.isBuffer(body) || body instanceof Uint8Array ? body.byteLength : 0;
 }

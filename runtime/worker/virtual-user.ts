@@ -6,6 +6,7 @@
 import { Client } from 'undici';
 import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
+import { UserCookies } from '../http/cookie-jar.js';
 import { Exchange } from '../http/exchange.js';
 import { VariableStore } from '../vars/variable-store.js';
 
@@ -26,6 +27,12 @@ export class VirtualUser {
   readonly exchange = new Exchange();
   /** Reused dispatch options (filled per request). */
   readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  /** Options of a redirect's next hop (`options` stays as filled, for a retry). */
+  readonly hop: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  readonly cookies = new UserCookies();
+  /** Origin and options of the last request sent (its last hop): the response's url. */
+  origin = '';
+  sent: RequestOptions = this.options;
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
   /** What else a hard stop cuts while it lasts: a WebSocket session, or a retry's backoff. */
@@ -40,6 +47,11 @@ export class VirtualUser {
     readonly random: Random,
     private readonly clientOptions: ClientOptions,
   ) {}
+
+  /** The url of the last response (after its redirects). */
+  url(): string {
+    return this.origin + this.sent.path;
+  }
 
   /** Aborts what is in flight (deadline passed, hard stop): the HTTP exchange or the session. */
   abort(reason: Error): void {

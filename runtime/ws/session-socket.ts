@@ -22,7 +22,7 @@
 import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { classifyError, type ErrorKind } from '../failure/error-kind.js';
-import { MAX_KEPT_BODY } from '../http/compiled-request.js';
+import { MAX_KEPT_BODY } from '../http/response-body.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import type { Abortable } from '../worker/virtual-user.js';
 import type { SessionPayload, SessionTarget } from './compiled-session.js';

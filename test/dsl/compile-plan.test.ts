@@ -40,18 +40,22 @@ t.test('urls join the target by text, so placeholders are not percent-encoded', 
   t.same(plan.graph.endpoints[0]?.needs, ['id']);
 });
 
-t.test('headers: common, then the endpoint (any case wins), then User-Agent', async (t) => {
-  const { plan } = compile({
-    target: 'http://h',
-    headers: { Accept: 'a', 'X-A': '1' },
-    endpoints: [{ url: '/', headers: { accept: 'b' } }],
-  });
-  t.same(plan.graph.endpoints[0]?.headers, [
-    { name: 'accept', value: ['b'] },
-    { name: 'X-A', value: ['1'] },
-    { name: 'user-agent', value: ['barrage/test'] },
-  ]);
-});
+t.test(
+  'headers: common, then the endpoint (any case wins), then User-Agent and Accept-Encoding',
+  async (t) => {
+    const { plan } = compile({
+      target: 'http://h',
+      headers: { Accept: 'a', 'X-A': '1' },
+      endpoints: [{ url: '/', headers: { accept: 'b' } }],
+    });
+    t.same(plan.graph.endpoints[0]?.headers, [
+      { name: 'accept', value: ['b'] },
+      { name: 'X-A', value: ['1'] },
+      { name: 'user-agent', value: ['barrage/test'] },
+      { name: 'accept-encoding', value: ['gzip, deflate, br'] },
+    ]);
+  },
+);
 
 t.test('a mapping body is JSON with a content type; its placeholders are filled', async (t) => {
   const { plan } = compile({

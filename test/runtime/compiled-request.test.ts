@@ -19,6 +19,8 @@ function endpoint(headers: HeaderPlan[]): EndpointPlan {
     setup: false,
     weight: 1,
     timeoutMs: 1000,
+    maxRedirects: 10,
+    think: undefined,
     ws: undefined,
     needs: [],
   };
@@ -28,9 +30,13 @@ function fill(
   t: Test,
   request: CompiledRequest,
   authorization: string | undefined,
+  cookie?: string,
 ): RequestOptions {
   const out: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
-  t.equal(request.fill(out, new VariableStore(), seededRandom(1), authorization), 0);
+  const vars = new VariableStore();
+  const path = request.path(vars, seededRandom(1));
+  t.equal(path, '/me');
+  t.equal(request.fill(out, path!, vars, seededRandom(1), authorization, cookie), 0);
   return out;
 }
 
@@ -49,4 +55,21 @@ t.test("an endpoint's own Authorization header wins over the auth provider", asy
   t.strictSame(out.headers, ['AUTHORIZATION', 'Custom x']);
   request.replaceAuthorization(out, 'Bearer new');
   t.strictSame(out.headers, ['AUTHORIZATION', 'Custom x']);
+});
+
+t.test("the jar's cookies join the endpoint's own Cookie header, whose values win", async (t) => {
+  const plain = new CompiledRequest(endpoint([{ name: 'Accept', value: ['*/*'] }]));
+  t.strictSame(fill(t, plain, 'Bearer x', 'sid=1').headers, [
+    'Accept',
+    '*/*',
+    'cookie',
+    'sid=1',
+    'authorization',
+    'Bearer x',
+  ]);
+  const own = new CompiledRequest(endpoint([{ name: 'Cookie', value: ['theme=dark; sid=mine'] }]));
+  t.strictSame(fill(t, own, undefined, 'sid=jar; lang=en').headers, [
+    'Cookie',
+    'theme=dark; sid=mine; lang=en',
+  ]);
 });

@@ -1,0 +1,81 @@
+/**
+ * A virtual user's cookies (RFC 6265), kept by tough-cookie: domain, path, expiry, Secure,
+ * HttpOnly and SameSite as a browser keeps them. The jar is made on the first Set-Cookie, so a
+ * target that sets none costs nothing per request. The target writes Set-Cookie: a malformed one
+ * is ignored as a browser ignores it, and the jar is bounded (MAX_COOKIES per user, MAX_LINE
+ * characters a line) so that a target cannot grow a worker's memory without end.
+ */
+import { Cookie, CookieJar } from 'tough-cookie';
+
+/** Cookies one virtual user keeps (later ones are ignored while it holds this many). */
+export const MAX_COOKIES = 300;
+/** Longest Set-Cookie line stored (RFC 6265 §6.1 asks at least 4096 bytes a cookie). */
+const MAX_LINE = 8192;
+
+/** One virtual user's cookie jar. */
+export class UserCookies {
+  #jar: CookieJar | undefined;
+  /** domain;path;name of each cookie stored: the count MAX_COOKIES bounds. */
+  readonly #keys = new Set<string>();
+
+  /** The Cookie header value for a request to origin + path, or undefined when there is none. */
+  header(origin: string, path: string): string | undefined {
+    if (this.#jar === undefined) return undefined;
+    const value = this.#jar.getCookieStringSync(origin + path);
+    return value === '' ? undefined : value;
+  }
+
+  /** Stores a response's Set-Cookie values, as sent from `url`. */
+  store(url: string, lines: readonly string[]): void {
+    for (const line of lines) {
+      if (line.length > MAX_LINE) continue;
+      try {
+        const cookie = Cookie.parse(line);
+        if (cookie !== undefined) this.#put(cookie, url);
+      } catch {
+        // What tough-cookie cannot take, a browser would drop too.
+      }
+    }
+  }
+
+  /** Sets a cookie for `url` as if the target had sent it (a scenario's jar.set). */
+  set(url: string, name: string, value: string): void {
+    this.#put(new Cookie({ key: name, value }), url);
+  }
+
+  /** The cookies a request to `url` would send, by name. */
+  forUrl(url: string): Record<string, string> {
+    const out: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const cookie of this.#jar?.getCookiesSync(url) ?? []) out[cookie.key] = cookie.value;
+    return out;
+  }
+
+  /** Forgets every cookie. */
+  clear(): void {
+    this.#jar?.removeAllCookiesSync();
+    this.#keys.clear();
+  }
+
+  #put(cookie: Cookie, url: string): void {
+    const host = new URL(url).hostname;
+    const key = `${cookie.domain ?? host};${cookie.path ?? ''};${cookie.key}`;
+    if (!this.#keys.has(key) && this.#keys.size >= MAX_COOKIES) return;
+    this.#jar ??= new CookieJar();
+    // ignoreError: a cookie the jar refuses (another domain, a bad prefix) is dropped, as a
+    // browser drops it.
+    if (this.#jar.setCookieSync(cookie, url, { ignoreError: true }) !== undefined)
+      this.#keys.add(key);
+  }
+}
+
+/**
+ * A configured Cookie header merged with the jar's (as k6 does): the configured pairs first, then
+ * the jar's cookies of other names; a name in both is sent once, with the configured value.
+ */
+export function mergeCookieHeader(configured: string, jar: string): string {
+  const names = new Set(configured.split(';').map((pair) => pair.split('=')[0]!.trim()));
+  const rest = jar
+    .split('; ')
+    .filter((pair) => !names.has(pair.slice(0, Math.max(0, pair.indexOf('=')))));
+  return rest.length === 0 ? configured : `${configured}; ${rest.join('; ')}`;
+}
