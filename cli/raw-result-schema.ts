@@ -104,6 +104,9 @@ const snapshot = z
       bytesOut: count,
       statusCodes: counts,
       errors: counts,
+      // Raw files written before unsent requests were counted apart have neither.
+      unsent: counts.default({}),
+      iterationErrors: counts.default({}),
       latency: histogram,
       intended: histogram,
       endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),

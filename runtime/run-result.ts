@@ -97,6 +97,13 @@ export interface RunResult {
   readonly bytes_sent: number;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
+  /** Requests never sent (not in total or any rate), by kind and by cause (`kind: where`). */
+  readonly unsent: number;
+  readonly unsent_errors: Readonly<Record<string, number>>;
+  readonly unsent_causes: Readonly<Record<string, number>>;
+  /** Iterations of a TypeScript scenario that failed (a throw, a limit), by error kind. */
+  readonly iterations_failed: number;
+  readonly iteration_errors: Readonly<Record<string, number>>;
   readonly endpoints: readonly EndpointResult[];
   readonly series: readonly SeriesPoint[];
   readonly websocket: WsResult | undefined;

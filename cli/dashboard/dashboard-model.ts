@@ -161,6 +161,8 @@ function gauges(
       tone: failures === 0 ? 'ok' : 'bad',
     },
   ];
+  const unsent = unsentGauge(snapshot);
+  if (unsent !== undefined) list.push(unsent);
   const workers = live?.workers ?? plan.concurrency;
   const busy = live?.busy ?? 0;
   list.push({
@@ -203,6 +205,21 @@ function progressGauge(plan: Plan, snapshot: ShardSnapshot | undefined): GaugeMo
     fraction,
     text: `${Math.floor(fraction * 100)}%  ${parts.join(' · ')}`,
     tone: 'ok',
+  };
+}
+
+/** Requests never sent, shown loudly with their most frequent cause (none: no gauge). */
+function unsentGauge(snapshot: ShardSnapshot | undefined): GaugeModel | undefined {
+  const causes = Object.entries(snapshot?.unsent ?? {}).sort((a, b) => b[1] - a[1]);
+  if (causes.length === 0) return undefined;
+  let unsent = 0;
+  for (const [, n] of causes) unsent += n;
+  const all = unsent + (snapshot?.requests ?? 0);
+  return {
+    label: 'unsent',
+    fraction: unsent / all,
+    text: `${unsent} never sent · ${causes[0]![0]}`,
+    tone: 'bad',
   };
 }
 

@@ -31,7 +31,7 @@ import {
 import { toJsonResult } from './json-report.js';
 import { escapeHtml, html, scriptJson, section, table, type Cell } from './html-markup.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
-import { allFailedWarning, INTERRUPTED_LINE } from './text-report.js';
+import { allFailedWarning, INTERRUPTED_LINE, unsentWarning } from './text-report.js';
 
 /** What the HTML report needs besides the run. */
 export interface HtmlReportOptions {
@@ -53,8 +53,8 @@ function header(report: RunReport): string {
   ];
   const notices: string[] = [];
   if (r.interrupted) notices.push(INTERRUPTED_LINE);
-  const warning = allFailedWarning(report);
-  if (warning !== undefined) notices.push(warning);
+  for (const warning of [unsentWarning(r), allFailedWarning(report)])
+    if (warning !== undefined) notices.push(warning);
   return [
     '<header>',
     `<h1>barrage load test report <span class="badge ${badge}" id="verdict">${escapeHtml(verdict.text)}</span></h1>`,
@@ -91,6 +91,9 @@ function summary(r: RunResult): string {
   if (r.iterations !== r.total) tiles.push(tile('Iterations', formatCount(r.iterations)));
   if (r.retries > 0) tiles.push(tile('Retries', formatCount(r.retries)));
   if (r.redirects > 0) tiles.push(tile('Redirects', formatCount(r.redirects)));
+  if (r.unsent > 0) tiles.push(tile('Unsent', formatCount(r.unsent), true));
+  if (r.iterations_failed > 0)
+    tiles.push(tile('Failed iterations', formatCount(r.iterations_failed), true));
   return section('summary', 'Summary', `<div class="tiles">\n${tiles.join('\n')}\n</div>`);
 }
 

@@ -112,6 +112,11 @@ export interface JsonResult {
   readonly iterations: number;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
+  readonly unsent: number;
+  readonly unsent_errors: Readonly<Record<string, number>>;
+  readonly unsent_causes: Readonly<Record<string, number>>;
+  readonly iterations_failed: number;
+  readonly iteration_errors: Readonly<Record<string, number>>;
   readonly endpoints: readonly JsonEndpoint[];
   readonly late: number;
   readonly dropped: number;
@@ -240,6 +245,11 @@ export function toJsonResult(report: RunReport): JsonResult {
     iterations: r.iterations,
     status_codes: r.status_codes,
     errors: r.errors,
+    unsent: r.unsent,
+    unsent_errors: r.unsent_errors,
+    unsent_causes: r.unsent_causes,
+    iterations_failed: r.iterations_failed,
+    iteration_errors: r.iteration_errors,
     endpoints: r.endpoints.map(endpoint),
     late: r.late,
     dropped: r.dropped,

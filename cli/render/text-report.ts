@@ -29,6 +29,7 @@ import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 import { renderBreakdowns } from './tables.js';
+import { formatCount } from './report-figures.js';
 
 /** How the text report is drawn. */
 export interface TextReportOptions {
@@ -37,6 +38,8 @@ export interface TextReportOptions {
 }
 
 const FIELD_WIDTH = 16;
+/** Unsent causes listed in the text report (the JSON report has them all). */
+const MAX_CAUSE_LINES = 10;
 const LATENCY_WIDTH = 6;
 const GREEN = '\u001b[32m';
 const RED = '\u001b[31m';
@@ -123,6 +126,36 @@ export function allFailedWarning(report: RunReport): string | undefined {
   return `WARNING: every request failed (${result.failures} of ${result.total}). No thresholds are set, so this alone does not fail the run (add e.g. --threshold "http_req_failed:rate < 0.01").`;
 }
 
+/**
+ * Requests never sent and failed scripted iterations, apart from the request counts above, with
+ * their most frequent causes first.
+ */
+export function unsentLines(result: RunResult): string[] {
+  const lines: string[] = [];
+  if (result.unsent > 0) {
+    lines.push(
+      `Unsent: ${formatCount(result.unsent)} requests were never sent (not in the counts above)`,
+    );
+    const causes = Object.entries(result.unsent_causes).sort((a, b) => b[1] - a[1]);
+    for (const [cause, n] of causes.slice(0, MAX_CAUSE_LINES))
+      lines.push(`  ${formatCount(n).padStart(12)}  ${cause}`);
+    if (causes.length > MAX_CAUSE_LINES)
+      lines.push(`  … ${causes.length - MAX_CAUSE_LINES} more causes in the JSON report`);
+  }
+  if (result.iterations_failed > 0) {
+    const kinds = Object.entries(result.iteration_errors).map(([k, n]) => `${k} ${formatCount(n)}`);
+    lines.push(`Failed iterations: ${formatCount(result.iterations_failed)} (${kinds.join(', ')})`);
+  }
+  return lines;
+}
+
+/** A warning when most requests were never sent, naming the most frequent cause. */
+export function unsentWarning(result: RunResult): string | undefined {
+  if (result.unsent <= result.total) return undefined;
+  const [cause] = Object.entries(result.unsent_causes).sort((a, b) => b[1] - a[1])[0]!;
+  return `WARNING: most requests were never sent (${formatCount(result.unsent)} unsent, ${formatCount(result.total)} sent); the first cause: ${cause}.`;
+}
+
 /** The whole terminal report, ending with a newline. */
 export function renderTextReport(report: RunReport, options: TextReportOptions): string {
   const { result } = report;
@@ -134,8 +167,9 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   lines.push(...openModelLines(result));
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
   if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);
+  lines.push(...unsentLines(result));
   for (const section of renderBreakdowns(result)) lines.push('', section);
-  const warning = allFailedWarning(report);
-  if (warning !== undefined) lines.push('', paint(warning, RED, options.color));
+  for (const warning of [unsentWarning(result), allFailedWarning(report)])
+    if (warning !== undefined) lines.push('', paint(warning, RED, options.color));
   return lines.join('\n') + '\n';
 }

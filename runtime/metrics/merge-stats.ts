@@ -54,6 +54,8 @@ export function mergeSnapshots(
     bytesOut: sum(snapshots, (s) => s.bytesOut),
     statusCodes: mergeCounts(snapshots.map((s) => s.statusCodes)),
     errors: mergeCounts(snapshots.map((s) => s.errors)),
+    unsent: mergeCounts(snapshots.map((s) => s.unsent)),
+    iterationErrors: mergeCounts(snapshots.map((s) => s.iterationErrors)),
     latency: addEncoded(snapshots.map((s) => s.latency)),
     intended: addEncoded(snapshots.map((s) => s.intended)),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),

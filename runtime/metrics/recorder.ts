@@ -38,6 +38,9 @@ import type {
 } from './snapshot.js';
 import { WsFigures } from './ws-figures.js';
 
+/** Distinct causes of unsent requests kept apart (a feeder of typos must not grow the report). */
+export const MAX_CAUSES = 50;
+
 /** Statuses counted in the array; others (HTTP allows 100–999) go to a Map. */
 const STATUS_SLOTS = 1000;
 const KIND_INDEX: ReadonlyMap<ErrorKind, number> = new Map(ERROR_KINDS.map((k, i) => [k, i]));
@@ -146,6 +149,8 @@ export class Recorder {
   #retries = 0;
   #redirects = 0;
   #bytesDecoded = 0;
+  readonly #unsent = new Map<string, number>();
+  readonly #iterationErrors = new Map<string, number>();
   #bytesIn = 0;
   #bytesOut = 0;
   #interrupted = false;
@@ -195,9 +200,21 @@ export class Recorder {
     if (this.#openModel && intendedUs >= 0) this.#intended.recordMicros(endUs - intendedUs);
   }
 
-  /** A request that failed before it was sent (missing variable, invalid request): no latency. */
-  recordUnsent(endpoint: number, kind: ErrorKind, nowUs: number): void {
-    this.#count(this.#endpoints[endpoint]!, this.#bucketAt(nowUs), kind);
+  /**
+   * A request never sent (missing variable, invalid request, a url not allowed), by its kind and
+   * where it came from (`{{user}} in endpoint login, body`): counted apart, never as a request.
+   * The first MAX_CAUSES distinct causes are kept; later ones are counted together by kind.
+   */
+  recordUnsent(kind: ErrorKind, where: string): void {
+    let cause = `${kind}: ${where}`;
+    if (!this.#unsent.has(cause) && this.#unsent.size >= MAX_CAUSES)
+      cause = `${kind}: (other causes)`;
+    this.#unsent.set(cause, (this.#unsent.get(cause) ?? 0) + 1);
+  }
+
+  /** An iteration of a TypeScript scenario that failed (not a request). */
+  recordIterationFailed(kind: ErrorKind): void {
+    this.#iterationErrors.set(kind, (this.#iterationErrors.get(kind) ?? 0) + 1);
   }
 
   /**
@@ -325,6 +342,8 @@ export class Recorder {
       bytesOut: this.#bytesOut,
       statusCodes: statusCounts(this.#endpoints),
       errors: errorCounts(this.#endpoints),
+      unsent: Object.fromEntries(this.#unsent),
+      iterationErrors: Object.fromEntries(this.#iterationErrors),
       latency: this.#latency.encode(),
       intended: this.#openModel ? this.#intended.encode() : '',
       endpoints: this.#endpoints.map((e) => e.snapshot()),

@@ -88,6 +88,14 @@ export interface ShardSnapshot {
   readonly bytesOut: number;
   readonly statusCodes: Counts;
   readonly errors: Counts;
+  /**
+   * Requests never sent (they could not be built, or went where they may not), by cause
+   * (`kind: where`, such as `missing_variable: {{user} in endpoint login, body`). Not requests:
+   * no count, rate, latency or failure of the wire includes them.
+   */
+  readonly unsent: Counts;
+  /** Iterations of a TypeScript scenario that failed (a throw, a limit), by error kind. */
+  readonly iterationErrors: Counts;
   /** Service time: from the actual send to the end of the response. */
   readonly latency: EncodedHistogram;
   /** From the permit's intended send time (open model only; "" otherwise): coordinated omission made visible. */

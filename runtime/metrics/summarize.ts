@@ -27,6 +27,7 @@ import { latencyDistribution } from './latency-distribution.js';
 import type {
   AuthSnapshot,
   ChecksSnapshot,
+  Counts,
   EndpointSnapshot,
   SecondSnapshot,
   ShardSnapshot,
@@ -59,6 +60,11 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
     bytes_sent: snapshot.bytesOut,
     status_codes: snapshot.statusCodes,
     errors: snapshot.errors,
+    unsent: sumOf(snapshot.unsent),
+    unsent_errors: byKind(snapshot.unsent),
+    unsent_causes: snapshot.unsent,
+    iterations_failed: sumOf(snapshot.iterationErrors),
+    iteration_errors: snapshot.iterationErrors,
     endpoints: snapshot.endpoints.map((e, i) => endpointResult(e, endpointNames[i] ?? `#${i}`)),
     series: snapshot.series.map(seriesPoint),
     websocket: snapshot.ws === undefined ? undefined : wsResult(snapshot.ws),
@@ -122,4 +128,20 @@ function authResult(auth: AuthSnapshot): AuthResult {
     failures: auth.failures,
     latency_ms: summarizeEncoded(auth.latency),
   };
+}
+
+function sumOf(counts: Counts): number {
+  let total = 0;
+  for (const n of Object.values(counts)) total += n;
+  return total;
+}
+
+/** Unsent causes (`kind: where`) counted by their kind. */
+function byKind(causes: Counts): Counts {
+  const kinds: Record<string, number> = {};
+  for (const [cause, n] of Object.entries(causes)) {
+    const kind = cause.slice(0, cause.indexOf(':'));
+    kinds[kind] = (kinds[kind] ?? 0) + n;
+  }
+  return kinds;
 }

@@ -1,9 +1,9 @@
 /**
  * Iterations of a TypeScript scenario (DESIGN.md §3: one permit = one call of the default
  * export). Each virtual user runs in its own context of the segment's sandbox. A failed iteration
- * (a throw or rejection, the CPU or idle limit, the memory limit) is counted as one failed
- * request of the line SCRIPT_LINE with its kind (script_error, script_timeout, script_memory), so
- * it shows in Failed and in the error table; the run carries on. Each distinct error is reported
+ * (a throw or rejection, the CPU or idle limit, the memory limit) is counted as a failed
+ * iteration with its kind (script_error, script_timeout, script_memory), never as a request: its
+ * requests were counted as they were sent. The run carries on. Each distinct error is reported
  * once through onError, with the position in the .ts source.
  */
 import type { ErrorKind } from '../failure/error-kind.js';
@@ -13,8 +13,6 @@ import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js
 import { ScriptOps, ScriptUser, type ScriptOpsDeps } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
 
-/** The line failed iterations are counted under. */
-export const SCRIPT_LINE = '(iteration)';
 /** Memory limit of a segment's isolate, MB (soft: V8 may overshoot it 2–3×). */
 export const SCRIPT_MEMORY_MB = 128;
 /** Distinct error messages reported per segment; later ones are only counted. */
@@ -46,7 +44,6 @@ export class ScriptRunner {
   readonly #users = new Map<number, RunningUser>();
   readonly #positions: SourcePositions;
   readonly #reported = new Set<string>();
-  #line: number | undefined;
 
   constructor(private readonly deps: ScriptRunnerDeps) {
     this.#positions = new SourcePositions(deps.script);
@@ -103,8 +100,7 @@ export class ScriptRunner {
   }
 
   #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>): void {
-    this.#line ??= this.deps.recorder.addEndpoint(SCRIPT_LINE);
-    this.deps.recorder.recordUnsent(this.#line, FAILURE_KINDS[outcome.kind], this.deps.now());
+    this.deps.recorder.recordIterationFailed(FAILURE_KINDS[outcome.kind]);
     // A stop cut it: counted, but not an error of the scenario's to report.
     if (outcome.kind === 'aborted') return;
     const text = describeFailure(outcome, this.#positions, this.deps.plan.timeoutMs);

@@ -34,6 +34,8 @@ import type { Recorder } from '../metrics/recorder.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { runExtractors } from '../vars/extract.js';
+import { unsentCause } from '../vars/unsent-cause.js';
+import type { VariableStore } from '../vars/variable-store.js';
 import type { Abortable, VirtualUser } from './virtual-user.js';
 import { weightedPick } from './weighted-pick.js';
 
@@ -371,7 +373,7 @@ export class IterationRunner {
     if (compiled.endpoint.protocol !== 'ws') {
       this.#send(cursor, compiled, index, intendedUs);
     } else if (this.deps.ws === undefined) {
-      done(this.#unsent(index, 'invalid_request'));
+      done(this.#unsent(compiled, 'invalid_request', undefined));
     } else {
       this.deps
         .ws(cursor.vu, index, intendedUs)
@@ -417,7 +419,7 @@ export class IterationRunner {
         ? -1
         : compiled!.fill(vu.options, path, vu.vars, vu.random, authorization, cookie);
     if (cursor.bytesOut < 0) {
-      cursor.done(this.#unsent(cursor.index, 'missing_variable'));
+      cursor.done(this.#unsent(compiled!, 'missing_variable', vu.vars));
       return;
     }
     this.deps.budget?.deposit();
@@ -550,6 +552,12 @@ export class IterationRunner {
     const endpoint = cursor.compiled!.endpoint;
     const exchange = vu.exchange;
     let kind = cursor.kind;
+    // undici refused the request itself (a header value it will not send): nothing left, so it
+    // is not a request. A refused redirect hop is, since the hops before it were sent.
+    if (kind === 'invalid_request' && cursor.hops === 0) {
+      cursor.done(this.#unsent(cursor.compiled!, kind, undefined));
+      return;
+    }
     if (kind === undefined && endpoint.extract.length > 0)
       kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
     this.deps.recorder.recordRequest(
@@ -572,8 +580,9 @@ export class IterationRunner {
     return this.deps.budget?.tryWithdraw(nowUs) ?? true;
   }
 
-  #unsent(index: number, kind: ErrorKind): false {
-    this.deps.recorder.recordUnsent(index, kind, this.deps.now());
+  /** A request not sent; `missing` holds the variables when one of them had no value. */
+  #unsent(compiled: CompiledRequest, kind: ErrorKind, missing: VariableStore | undefined): false {
+    this.deps.recorder.recordUnsent(kind, unsentCause(compiled.endpoint, missing));
     return false;
   }
 }

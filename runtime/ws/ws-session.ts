@@ -25,6 +25,8 @@ import { NO_TOKEN, type Authorization, type AuthProvider } from '../auth/auth-pr
 import { classifyError, type ErrorKind } from '../failure/error-kind.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { runExtractors } from '../vars/extract.js';
+import { unsentCause } from '../vars/unsent-cause.js';
+import type { VariableStore } from '../vars/variable-store.js';
 import type { SessionOutcome, SessionRunner } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { CompiledSession, type SessionPayload } from './compiled-session.js';
@@ -62,12 +64,12 @@ class WsSessionRunner {
   /** One session of endpoint `index`. */
   async run(vu: VirtualUser, index: number): Promise<SessionOutcome> {
     const session = this.#sessions[index];
-    if (session === undefined) return this.#unsent(index, 'invalid_request');
+    if (session === undefined) return this.#unsent(index, 'invalid_request', undefined);
     const authorization = await this.#authorization(session, vu);
     // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted (as HTTP).
     if (authorization === NO_TOKEN) return { ok: false, status: 0, error: 'aborted' };
     const target = session.target(vu.vars, vu.random, authorization);
-    if (target === undefined) return this.#unsent(index, 'missing_variable');
+    if (target === undefined) return this.#unsent(index, 'missing_variable', vu.vars);
     const { recorder, now } = this.#deps;
     const startUs = now();
     let socket: SessionSocket;
@@ -84,7 +86,7 @@ class WsSessionRunner {
     } catch (error) {
       // An invalid url or header value: ws throws before anything is sent.
       const kind = classifyError(error);
-      return this.#unsent(index, kind === 'other' ? 'invalid_request' : kind);
+      return this.#unsent(index, kind === 'other' ? 'invalid_request' : kind, undefined);
     }
     vu.session = socket;
     vu.deadlineUs = startUs + session.timeoutMs * 1000;
@@ -150,8 +152,9 @@ class WsSessionRunner {
     return typeof value === 'object' ? await value : value;
   }
 
-  #unsent(index: number, kind: ErrorKind): SessionOutcome {
-    this.#deps.recorder.recordUnsent(index, kind, this.#deps.now());
+  /** A session not begun; `missing` holds the variables when one of them had no value. */
+  #unsent(index: number, kind: ErrorKind, missing: VariableStore | undefined): SessionOutcome {
+    this.#deps.recorder.recordUnsent(kind, unsentCause(this.#deps.endpoints[index]!, missing));
     return { ok: false, status: 0, error: kind };
   }
 }

@@ -140,13 +140,17 @@ t.test('extracted values flow across endpoints (JSONPath and header)', async (t)
   );
 });
 
-t.test('a placeholder with no value fails that request as missing_variable, unsent', async (t) => {
+t.test('a placeholder with no value: the request is unsent, named by its cause', async (t) => {
   const target = await recorder(t);
   const dir = t.testdir({
     'load.yaml': `target: ${target.url}\nrequests: 5\nconcurrency: 1\nendpoints: [{ url: "/x/{{never}}" }]\n`,
   });
   const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
-  t.same((JSON.parse(result.stdout) as { errors: unknown }).errors, { missing_variable: 5 });
+  const json = JSON.parse(result.stdout) as { unsent_causes: unknown; total: number };
+  t.same(json.unsent_causes, {
+    'missing_variable: {{never}} in endpoint GET /x/{{never}}, url': 5,
+  });
+  t.equal(json.total, 0, 'unsent requests are not requests');
   t.equal(target.seen.length, 0, 'nothing was sent');
   t.match(result.stderr, /\{\{never\}\} can never be filled/, 'validation warned about it');
 });
@@ -164,9 +168,12 @@ t.test('a timed run whose every request is unsent still ends on time', async (t)
   });
   t.equal(result.signal, null, 'the run ended by itself, not by the safety kill');
   t.equal(result.code, 0);
-  const json = JSON.parse(result.stdout) as { errors: Record<string, number>; total: number };
-  t.ok(json.total > 0, `requests were counted (${json.total})`);
-  t.same(Object.keys(json.errors), ['missing_variable']);
+  const json = JSON.parse(result.stdout) as {
+    unsent_errors: Record<string, number>;
+    unsent: number;
+  };
+  t.ok(json.unsent > 0, `unsent requests were counted (${json.unsent})`);
+  t.same(Object.keys(json.unsent_errors), ['missing_variable']);
   t.equal(target.seen.length, 0, 'nothing was sent');
 });
 
@@ -179,8 +186,12 @@ t.test('a header value undici refuses fails as invalid_request, and the run goes
     `target: ${target.url}\nrequests: 6\nconcurrency: 1\nfeeder: { file: users.json }\nendpoints: [{ url: /a, headers: { X-Name: "{{name}}" } }]\n`,
     { 'users.json': records },
   );
-  t.equal(result.total, 6);
-  t.same(result.errors, { invalid_request: 3 }, 'each request with the bad value failed');
+  t.equal(result.total, 3, 'the requests sent');
+  t.same(
+    (result as unknown as { unsent_errors: unknown }).unsent_errors,
+    { invalid_request: 3 },
+    'each request with the bad value was not sent',
+  );
   t.equal(target.seen.length, 3, 'the others were sent');
 
   const dir = t.testdir({
@@ -192,9 +203,12 @@ t.test('a header value undici refuses fails as invalid_request, and the run goes
     killAfterMs: 20_000,
   });
   t.equal(timed.signal, null, 'a timed run whose every request is refused ends by itself');
-  const json = JSON.parse(timed.stdout) as { errors: Record<string, number>; total: number };
-  t.ok(json.total > 0, `requests were counted (${json.total})`);
-  t.same(Object.keys(json.errors), ['invalid_request']);
+  const json = JSON.parse(timed.stdout) as {
+    unsent_errors: Record<string, number>;
+    unsent: number;
+  };
+  t.ok(json.unsent > 0, `unsent requests were counted (${json.unsent})`);
+  t.same(Object.keys(json.unsent_errors), ['invalid_request']);
 });
 
 t.test('thresholds filter by endpoint', async (t) => {

@@ -26,6 +26,8 @@ interface JsonResult {
   failures: number;
   interrupted?: boolean;
   errors: Record<string, number>;
+  iterations_failed: number;
+  iteration_errors: Record<string, number>;
   checks?: { by_name: Record<string, { passes: number; fails: number }> };
 }
 
@@ -63,7 +65,7 @@ t.test('WebAssembly is not there: each iteration is a script_error', async (t) =
   const result = await runScenario('wasm.ts', server.url, '-n', '3', '-c', '1');
   t.equal(result.signal, null, 'ended by itself');
   t.equal(result.code, 0, result.stderr);
-  t.same(json(result).errors, { script_error: 3 });
+  t.same(json(result).iteration_errors, { script_error: 3 });
   t.match(
     result.stderr,
     /script_error: .*wasm\.ts:\d+:\d+: ReferenceError: WebAssembly is not defined/,
@@ -88,7 +90,7 @@ t.test('vars.set past the bounds throws in the script; the run goes on', async (
   const result = await runScenario('variables.ts', server.url, '-n', '2', '-c', '1');
   t.equal(result.code, 0, result.stderr);
   const r = json(result);
-  t.same(r.errors, { script_error: 2 });
+  t.same(r.iteration_errors, { script_error: 2 });
   for (const [name, count] of Object.entries(r.checks?.by_name ?? {}))
     t.same(count, { passes: 2, fails: 0 }, name);
   t.equal(Object.keys(r.checks?.by_name ?? {}).length, 3);
@@ -120,8 +122,8 @@ t.test('200,000 unawaited sleeps do not hold a 2 s run', async (t) => {
   t.equal(result.signal, null, 'ended by itself, not killed by the safety net');
   t.equal(result.code, 0, result.stderr);
   const r = json(result);
-  t.ok(r.total > 0);
-  t.same(r.errors, { script_error: r.total }, 'every iteration failed at the bound');
+  t.ok(r.iterations_failed > 0);
+  t.same(r.iteration_errors, { script_error: r.iterations_failed }, 'every failure at the bound');
   t.match(
     result.stderr,
     /script_error: .*sleeps\.ts:\d+:\d+: Error: sleep: refused, 1000 calls of this virtual user \(sleep, http, ws\) are already waiting; await them/,

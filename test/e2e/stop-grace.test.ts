@@ -97,5 +97,9 @@ t.test('a scenario sleeping or looping past the end is cut after the grace', asy
   );
   const report = endedByItself(t, result);
   t.ok(server.stats().total > 0, 'the looping user sent requests');
-  t.match(JSON.stringify(report.errors), /aborted/, 'the cut iterations count as aborted');
+  t.match(
+    JSON.stringify(report.iteration_errors),
+    /aborted/,
+    'the cut iterations count as aborted',
+  );
 });

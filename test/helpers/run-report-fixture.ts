@@ -42,6 +42,11 @@ export function runResultFixture(overrides: Partial<RunResult> = {}): RunResult 
     bytes_decoded: 0,
     bytes_sent: 7_890,
     status_codes: {},
+    unsent: 0,
+    unsent_errors: {},
+    unsent_causes: {},
+    iterations_failed: 0,
+    iteration_errors: {},
     errors: {},
     endpoints: [
       {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createHistogram, encodeHistogram, recordMicros } from '../../runtime/metrics/histogram.js';
-import { Recorder, type RecorderOptions } from '../../runtime/metrics/recorder.js';
+import { MAX_CAUSES, Recorder, type RecorderOptions } from '../../runtime/metrics/recorder.js';
 
 function recorder(overrides: Partial<RecorderOptions> = {}): Recorder {
   return new Recorder({
@@ -38,6 +38,8 @@ t.test('an empty recorder gives an empty snapshot', async (t) => {
     bytesOut: 0,
     statusCodes: {},
     errors: {},
+    unsent: {},
+    iterationErrors: {},
     latency: '',
     intended: '',
     endpoints: [
@@ -183,21 +185,29 @@ t.test('iterations, late, dropped, retries, interrupted', async (t) => {
   );
 });
 
-t.test('unsent requests are failed requests without latency or bytes', async (t) => {
+t.test('unsent requests are counted apart by cause, never as requests', async (t) => {
   const r = recorder();
-  r.recordUnsent(1, 'missing_variable', 2_500_000);
+  r.recordUnsent('missing_variable', '{{user_name}} in endpoint login, body');
+  r.recordUnsent('missing_variable', '{{user_name}} in endpoint login, body');
+  r.recordUnsent('invalid_request', 'in endpoint b');
+  r.recordIterationFailed('script_error');
   const s = r.snapshot(3_000_000);
-  t.strictSame([s.requests, s.failures, s.successes], [1, 1, 0]);
-  t.strictSame(s.errors, { missing_variable: 1 });
-  t.equal(s.latency, '');
-  t.strictSame(s.endpoints[1], {
-    requests: 1,
-    failures: 1,
-    latency: '',
-    statusCodes: {},
-    errors: { missing_variable: 1 },
+  t.strictSame([s.requests, s.failures, s.successes], [0, 0, 0]);
+  t.strictSame(s.errors, {});
+  t.strictSame(s.series, []);
+  t.strictSame(s.unsent, {
+    'missing_variable: {{user_name}} in endpoint login, body': 2,
+    'invalid_request: in endpoint b': 1,
   });
-  t.strictSame(s.series, [{ second: 2, requests: 1, failures: 1, bytesIn: 0, latency: '' }]);
+  t.strictSame(s.iterationErrors, { script_error: 1 });
+});
+
+t.test('past MAX_CAUSES distinct causes, later ones are counted by kind', async (t) => {
+  const r = recorder();
+  for (let i = 0; i < MAX_CAUSES + 5; i++) r.recordUnsent('missing_variable', `in endpoint e${i}`);
+  const s = r.snapshot(1_000);
+  t.equal(Object.keys(s.unsent).length, MAX_CAUSES + 1);
+  t.equal(s.unsent['missing_variable: (other causes)'], 5);
 });
 
 t.test('WebSocket sessions are requests of their endpoint, with ws figures', async (t) => {

@@ -41,6 +41,11 @@ t.test('an empty run', async (t) => {
     bytes_sent: 0,
     status_codes: {},
     errors: {},
+    unsent: 0,
+    unsent_errors: {},
+    unsent_causes: {},
+    iterations_failed: 0,
+    iteration_errors: {},
     endpoints: [
       { name: 'a', requests: 0, failures: 0, latency_ms: undefined, status_codes: {}, errors: {} },
       { name: 'b', requests: 0, failures: 0, latency_ms: undefined, status_codes: {}, errors: {} },
@@ -124,7 +129,7 @@ t.test(
 t.test('series points carry p50/p95/p99 per second; no latency gives undefined', async (t) => {
   const r = recorder();
   for (let us = 1; us <= 100; us++) r.recordRequest(0, 200, undefined, 0, us, -1, 0, 0);
-  r.recordUnsent(0, 'missing_variable', 1_500_000);
+  r.recordWsSession(1, 0, 'refused', -1, 1_500_000, 1_500_000);
   const result = summarize(r.snapshot(2_000_000), ['a', 'b']);
   t.strictSame(result.series, [
     { second: 0, requests: 100, failures: 0, p50_ms: 0.05, p95_ms: 0.095, p99_ms: 0.099 },

@@ -1,0 +1,25 @@
+/**
+ * Where an unsent request came from, for the reports' unsent causes: the endpoint, and for a
+ * missing variable which one and in which part (`{{user_name}} in endpoint login, body`), so a
+ * feeder column typo names itself. Computed only when a request is not sent.
+ */
+import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { Template } from '../../dsl/plan/template.js';
+import type { VariableStore } from './variable-store.js';
+
+/** The cause of an unsent request of `endpoint` (the kind goes in front of it). */
+export function unsentCause(endpoint: EndpointPlan, missing: VariableStore | undefined): string {
+  const where = `in endpoint ${endpoint.name}`;
+  if (missing === undefined) return where;
+  const parts: [string, Template][] = [['url', endpoint.path]];
+  for (const header of endpoint.headers) parts.push([`header ${header.name}`, header.value]);
+  if (endpoint.body !== undefined) parts.push(['body', endpoint.body]);
+  endpoint.ws?.messages.forEach((m, i) => {
+    if (m.kind === 'text') parts.push([`message ${i + 1}`, m.text]);
+  });
+  for (const [part, template] of parts)
+    for (const piece of template)
+      if (typeof piece === 'object' && 'var' in piece && missing.get(piece.var) === undefined)
+        return `{{${piece.var}}} ${where}, ${part}`;
+  return where;
+}
