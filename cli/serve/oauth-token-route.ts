@@ -16,7 +16,7 @@
  * `scope` is echoed back when given; `audience` (an Auth0-style extension) is accepted and ignored.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from './read-body.js';
+import { isFormContentType, readBody } from './read-body.js';
 import { PAYLOAD_TOO_LARGE, POST_ONLY, prebuildJson, sendJson, sendPrebuilt } from './respond.js';
 import type { TargetContext } from './target-route.js';
 
@@ -70,11 +70,6 @@ function clientCredentials(
   const id = form.get('client_id');
   const secret = form.get('client_secret');
   return id === null || secret === null ? undefined : { id, secret };
-}
-
-function isFormContentType(contentType: string | undefined): boolean {
-  const mediaType = contentType?.split(';', 1)[0]?.trim().toLowerCase();
-  return mediaType === 'application/x-www-form-urlencoded';
 }
 
 /** POST /oauth/token: issues a bearer token expiring after tokenTtlSeconds (see the table above). */

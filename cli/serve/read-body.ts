@@ -39,3 +39,9 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promis
     });
   });
 }
+
+/** True when the request body is declared application/x-www-form-urlencoded (parameters aside). */
+export function isFormContentType(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  return mediaType === 'application/x-www-form-urlencoded';
+}

@@ -1,8 +1,8 @@
 /**
  * The target server's route table: one plain function per route. Exact paths are matched
- * first, then prefixes ending in '/'. To add a route, write its function here or in its own file
- * and add one entry to TARGET_ROUTES; an `upgrade` handler on the entry receives HTTP upgrades for
- * that path (as /ws/echo's does).
+ * first, then the longest prefix ending in '/'. To add a route, write its function here or in
+ * its own file and add one entry to TARGET_ROUTES; an `upgrade` handler on the entry receives
+ * HTTP upgrades for that path (as /ws/echo's does).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginRoute, meRoute } from './bearer-auth-routes.js';

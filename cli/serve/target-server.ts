@@ -59,7 +59,7 @@ interface RouteEntry {
   readonly prefixLength: number;
 }
 
-/** Resolves a path to its route entry: exact paths first, then the prefix up to the 2nd '/'. */
+/** Resolves a path to its route entry: exact paths first, then the longest prefix route. */
 type RouteLookup = (pathname: string) => RouteEntry;
 
 function buildLookup(routes: readonly TargetRoute[], notFound: TargetRoute): RouteLookup {
@@ -79,8 +79,13 @@ function buildLookup(routes: readonly TargetRoute[], notFound: TargetRoute): Rou
   return (pathname) => {
     const found = exact.get(pathname);
     if (found !== undefined) return found;
-    const cut = pathname.indexOf('/', 1);
-    return (cut === -1 ? undefined : prefixes.get(pathname.slice(0, cut + 1))) ?? fallback;
+    // Longest prefix first (/app/products/ before /app/), one Map lookup per '/' walked back:
+    // a single one for the one-level prefixes (/delay/100).
+    for (let cut = pathname.lastIndexOf('/'); cut > 0; cut = pathname.lastIndexOf('/', cut - 1)) {
+      const prefix = prefixes.get(pathname.slice(0, cut + 1));
+      if (prefix !== undefined) return prefix;
+    }
+    return fallback;
   };
 }
 
