@@ -50,8 +50,31 @@ export function sendJson(res: ServerResponse, status: number, body: string): voi
   res.end(body);
 }
 
+/**
+ * Writes an HTML page with `status`, never cached (pages may carry a CSRF token); headers set
+ * earlier with setHeader (a Set-Cookie) are kept.
+ */
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    'cache-control': 'no-store',
+  });
+  res.end(html);
+}
+
+/** Answers 302 Found to `location`, with an optional Set-Cookie, and no body. */
+export function redirect(res: ServerResponse, location: string, setCookie?: string): void {
+  if (setCookie !== undefined) res.setHeader('set-cookie', setCookie);
+  res.writeHead(302, { location, 'content-length': 0 });
+  res.end();
+}
+
 /** 413 for a request body past the 1 MiB cap. */
 export const PAYLOAD_TOO_LARGE = prebuildJson(413, { error: 'payload too large' });
 
 /** 405 for a route that only accepts POST. */
 export const POST_ONLY = prebuildJson(405, { error: 'method not allowed' }, { allow: 'POST' });
+
+/** 405 for a route that only answers GET (and HEAD). */
+export const GET_ONLY = prebuildJson(405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { SessionStore } from './session-store.js';
 import type { TargetStatsCounter } from './target-stats.js';
 import type { TokenStore } from './token-store.js';
 
@@ -12,6 +13,8 @@ import type { TokenStore } from './token-store.js';
 export interface TargetContext {
   readonly stats: TargetStatsCounter;
   readonly tokens: TokenStore;
+  /** The session app's sessions (/app/). */
+  readonly sessions: SessionStore;
   readonly tokenTtlSeconds: number;
   readonly clientId: string;
   readonly clientSecret: string;

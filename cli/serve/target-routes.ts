@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginRoute, meRoute } from './bearer-auth-routes.js';
 import { oauthTokenRoute } from './oauth-token-route.js';
+import { productRoute, productsRoute } from './product-routes.js';
 import { readBody } from './read-body.js';
 import {
   PAYLOAD_TOO_LARGE,
@@ -16,6 +17,7 @@ import {
   sendPrebuilt,
   type PrebuiltResponse,
 } from './respond.js';
+import { appDashboardRoute, appLoginRoute, appLogoutRoute } from './session-app-routes.js';
 import type { TargetContext, TargetRoute } from './target-route.js';
 import { wsEchoRequest, wsEchoUpgrade } from './ws-echo-route.js';
 
@@ -182,6 +184,11 @@ export const TARGET_ROUTES: readonly TargetRoute[] = [
   { name: 'drip', path: '/drip', handle: drip },
   { name: 'bytes', path: '/bytes/', handle: bytes },
   { name: 'ws_echo', path: '/ws/echo', handle: wsEchoRequest, upgrade: wsEchoUpgrade },
+  { name: 'app_login', path: '/app/login', handle: appLoginRoute },
+  { name: 'app_dashboard', path: '/app/dashboard', handle: appDashboardRoute },
+  { name: 'app_logout', path: '/app/logout', handle: appLogoutRoute },
+  { name: 'app_products', path: '/app/products', handle: productsRoute },
+  { name: 'app_product', path: '/app/products/', handle: productRoute },
   { name: '__stats', path: '/__stats', handle: statsRoute, uncounted: true },
 ];
 

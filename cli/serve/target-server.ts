@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import type { TargetContext, TargetRoute } from './target-route.js';
+import { SESSION_STORE_CAPACITY, SessionStore } from './session-store.js';
 import { NOT_FOUND_ROUTE, TARGET_ROUTES } from './target-routes.js';
 import { TargetStatsCounter, type TargetStats } from './target-stats.js';
 import { TokenStore } from './token-store.js';
@@ -30,6 +31,8 @@ export interface TargetServerOptions {
   clientSecret?: string | undefined;
   /** /flaky answers 503 to every flakyEvery-th request, 200 otherwise; default 5. */
   flakyEvery?: number | undefined;
+  /** Sessions the /app/ session app keeps before dropping the oldest; default 100,000. */
+  sessionCapacity?: number | undefined;
 }
 
 /** A running target server. */
@@ -107,9 +110,10 @@ function validated(options: TargetServerOptions): ResolvedOptions {
     clientId: options.clientId ?? 'barrage-demo',
     clientSecret: options.clientSecret ?? 'demo-secret',
     flakyEvery: options.flakyEvery ?? 5,
+    sessionCapacity: options.sessionCapacity ?? SESSION_STORE_CAPACITY,
   };
   const problems: string[] = [];
-  const { port, tokenTtlSeconds, flakyEvery } = resolved;
+  const { port, tokenTtlSeconds, flakyEvery, sessionCapacity } = resolved;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     problems.push(`port must be an integer 0..65535, got ${port}`);
   }
@@ -118,6 +122,9 @@ function validated(options: TargetServerOptions): ResolvedOptions {
   }
   if (!Number.isInteger(flakyEvery) || flakyEvery < 1) {
     problems.push(`flakyEvery must be an integer >= 1, got ${flakyEvery}`);
+  }
+  if (!Number.isInteger(sessionCapacity) || sessionCapacity < 1) {
+    problems.push(`sessionCapacity must be an integer >= 1, got ${sessionCapacity}`);
   }
   if (problems.length > 0) throw new RangeError(`target server: ${problems.join('; ')}`);
   return resolved;
@@ -145,6 +152,7 @@ export async function startTargetServer(options: TargetServerOptions = {}): Prom
   const context: TargetContext = {
     stats: new TargetStatsCounter(countedNames(TARGET_ROUTES, NOT_FOUND_ROUTE), now),
     tokens: new TokenStore(now),
+    sessions: new SessionStore(settings.sessionCapacity),
     tokenTtlSeconds: settings.tokenTtlSeconds,
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,

@@ -4,6 +4,37 @@
  * taken.
  */
 
+/**
+ * What the session app under /app/ counts besides its requests in byRoute, so a test can hold
+ * barrage's figures against the target's. One registry: the stats type and the counter follow it.
+ */
+export const SESSION_EVENTS = [
+  /** Sessions started (a first GET /app/login, or a new id given at login). */
+  'sessionsCreated',
+  /** POST /app/login that logged a user in (302 to /app/dashboard). */
+  'logins',
+  /** POST /app/login with a valid token but an unknown user or wrong password (302 back). */
+  'badCredentials',
+  /** POST /app/login refused 403: no session, or a CSRF token that is not the session's. */
+  'csrfRejected',
+  /** GET /app/dashboard answered 200 to a logged-in session. */
+  'dashboardViews',
+  /** GET /app/dashboard without a logged-in session (302 to /app/login). */
+  'notLoggedIn',
+  /** POST /app/logout that ended a session. */
+  'logouts',
+] as const;
+
+/** One of the session app's counted events. */
+export type SessionEvent = (typeof SESSION_EVENTS)[number];
+
+/** The session app's counters, one per SESSION_EVENTS entry. */
+export type SessionStats = Record<SessionEvent, number>;
+
+function zeroSessionStats(): SessionStats {
+  return Object.fromEntries(SESSION_EVENTS.map((event) => [event, 0])) as SessionStats;
+}
+
 /** What `TargetServer.stats()` and `GET /__stats` report. */
 export interface TargetStats {
   /** Requests counted since start or the last reset (`/__stats` itself is never counted). */
@@ -14,6 +45,8 @@ export interface TargetStats {
   perSecond: number[];
   /** Access tokens issued by `/oauth/token` (not `/login`). */
   tokensIssued: number;
+  /** The session app's events (logins, dashboard views, refusals…); see SESSION_EVENTS. */
+  session: SessionStats;
 }
 
 /** Counts requests per route index and per whole second of a monotonic millisecond clock. */
@@ -24,6 +57,7 @@ export class TargetStatsCounter {
   #perSecond: number[] = [];
   #total = 0;
   #tokensIssued = 0;
+  #session = zeroSessionStats();
   #start: number;
 
   /** `names[i]` is the route counted by `count(i)`; `now` returns milliseconds (performance.now). */
@@ -48,6 +82,11 @@ export class TargetStatsCounter {
     this.#tokensIssued++;
   }
 
+  /** Counts one event of the session app. */
+  sessionEvent(event: SessionEvent): void {
+    this.#session[event]++;
+  }
+
   /** A copy of the counters; perSecond is padded with zeros up to the current second. */
   snapshot(): TargetStats {
     const byRoute: Record<string, number> = {};
@@ -58,6 +97,7 @@ export class TargetStatsCounter {
       byRoute,
       perSecond: this.#perSecond.slice(),
       tokensIssued: this.#tokensIssued,
+      session: { ...this.#session },
     };
   }
 
@@ -67,6 +107,7 @@ export class TargetStatsCounter {
     this.#perSecond = [];
     this.#total = 0;
     this.#tokensIssued = 0;
+    this.#session = zeroSessionStats();
     this.#start = this.#now();
   }
 

@@ -76,10 +76,10 @@ t.test('binds 127.0.0.1 on an ephemeral port by default', (t) => {
 });
 
 t.test('rejects invalid options, listing every problem', async (t) => {
-  await t.rejects(startTargetServer({ port: -1, flakyEvery: 0, tokenTtlSeconds: 0 }), {
-    name: 'RangeError',
-    message: /port.*tokenTtlSeconds.*flakyEvery/,
-  });
+  await t.rejects(
+    startTargetServer({ port: -1, flakyEvery: 0, tokenTtlSeconds: 0, sessionCapacity: 0.5 }),
+    { name: 'RangeError', message: /port.*tokenTtlSeconds.*flakyEvery.*sessionCapacity/ },
+  );
 });
 
 t.test('/ and /json', async (t) => {
@@ -289,7 +289,7 @@ t.test('/bytes/:n', async (t) => {
 });
 
 t.test('unknown paths get 404', async (t) => {
-  for (const path of ['/nope', '/delay', '/json/extra', '/oauth']) {
+  for (const path of ['/nope', '/delay', '/json/extra', '/oauth', '/app', '/app/', '/app/x/y']) {
     const reply = await call(server, path);
     t.equal(reply.status, 404, path);
     t.same(reply.json, { error: 'not found' });
@@ -381,6 +381,11 @@ t.test('stats count requests per route and per second', async (t) => {
   t.equal(stats.total, 6);
   t.match(stats.byRoute, { json: 2, root: 1, not_found: 1, delay: 1, oauth_token: 1, me: 0 });
   t.same(Object.keys(stats.byRoute).sort(), [
+    'app_dashboard',
+    'app_login',
+    'app_logout',
+    'app_product',
+    'app_products',
     'bytes',
     'delay',
     'drip',
@@ -421,11 +426,24 @@ t.test('TargetStatsCounter slots requests by whole second (fake clock)', (t) => 
   now = 3600;
   counter.count(0);
   counter.tokenIssued();
+  counter.sessionEvent('logins');
+  counter.sessionEvent('logins');
+  counter.sessionEvent('csrfRejected');
+  const session = {
+    sessionsCreated: 0,
+    logins: 2,
+    badCredentials: 0,
+    csrfRejected: 1,
+    dashboardViews: 0,
+    notLoggedIn: 0,
+    logouts: 0,
+  };
   t.same(counter.snapshot(), {
     total: 4,
     byRoute: { a: 2, b: 2 },
     perSecond: [2, 1, 0, 1],
     tokensIssued: 1,
+    session,
   });
   now = 5600;
   t.same(counter.snapshot().perSecond, [2, 1, 0, 1, 0, 0], 'padded up to the current second');
@@ -437,6 +455,7 @@ t.test('TargetStatsCounter slots requests by whole second (fake clock)', (t) => 
     byRoute: { a: 0, b: 1 },
     perSecond: [1],
     tokensIssued: 0,
+    session: { ...session, logins: 0, csrfRejected: 0 },
   });
   t.end();
 });
