@@ -14,9 +14,12 @@ export class ServeCommand extends BaseCommand {
       Serves a small target on 127.0.0.1 for trying barrage: /, /json, /delay/:ms, /status/:code,
       /login (POST, returns a token), /me (needs it), /oauth/token (client credentials:
       barrage-demo / demo-secret), /flaky (every 5th request is a 503), /echo, /drip, /bytes/:n,
-      /ws/echo (WebSocket: echoes text and binary frames, ?delay=ms before each reply), and
-      /__stats (request counts; a WebSocket session counts once, at its upgrade). Runs until
-      Ctrl+C.
+      /ws/echo (WebSocket: echoes text and binary frames, ?delay=ms before each reply), a web app
+      with a cookie session under /app/ (/app/login: a form with a CSRF token, users ada, grace
+      and alan with the passwords of scenarios/users.csv; /app/dashboard; /app/products, gzip when
+      accepted; /app/products/:id; /app/logout), and /__stats (request counts, and the web app's
+      logins, dashboard views and refusals; a WebSocket session counts once, at its upgrade).
+      docs/serve.md has every route. Runs until Ctrl+C.
     `,
     examples: [['On port 8080', '$0 serve --port 8080']],
   });
