@@ -113,7 +113,7 @@ function endpointRules(config: Config): Refinement[] {
         actual: `"${name}", also endpoints[${first}]`,
       });
     } else seen.set(name, i);
-    out.push(...urlRules(endpoint, i));
+    out.push(...urlRules(endpoint, i), ...bodyRules(endpoint, i));
   });
   if (endpoints.length > 0 && endpoints.every((e) => e.setup) && config.flows === undefined) {
     out.push({
@@ -157,15 +157,29 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
         });
       }
     }
-  } else if (endpoint.body !== undefined) {
-    out.push({
-      code: 'invalid_value',
-      path: ['endpoints', i, 'body'],
-      expected: 'messages (not body) on a WebSocket endpoint',
-      actual: 'a body',
-    });
+  } else {
+    for (const key of ['body', 'query', 'form', 'multipart'] as const) {
+      if (endpoint[key] !== undefined)
+        out.push({
+          code: 'invalid_value',
+          path: ['endpoints', i, key],
+          expected: `messages (not ${key}) on a WebSocket endpoint`,
+          actual: `${key} on ${endpoint.url}`,
+        });
+    }
   }
   return out;
+}
+
+/** An endpoint sends one body: `body`, `form` or `multipart`. */
+function bodyRules(endpoint: Endpoint, i: number): Refinement[] {
+  const given = (['body', 'form', 'multipart'] as const).filter((k) => endpoint[k] !== undefined);
+  return given.slice(1).map((key) => ({
+    code: 'invalid_value',
+    path: ['endpoints', i, key],
+    expected: 'one of body, form or multipart',
+    actual: `${given[0]} and ${key}`,
+  }));
 }
 
 function flowRules(config: Config): Refinement[] {

@@ -8,11 +8,17 @@
  * Request names (per-endpoint stats): `name` when given, else `METHOD path` without the query;
  * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME; check names too.
  */
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type {
+  BodyPlan,
+  EndpointPlan,
+  HeaderPlan,
+  MultipartPart,
+} from '../../dsl/plan/endpoint-plan.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
+import { AllowedHosts } from '../http/allowed-hosts.js';
 import { CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
@@ -27,6 +33,9 @@ import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };
 
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
 /** Distinct request names kept apart in the reports. */
 export const MAX_NAMES = 100;
 /** Where requests beyond MAX_NAMES names are counted. */
@@ -38,12 +47,25 @@ const MAX_CACHED_REQUESTS = 1000;
 /** Longest arguments (JSON text) a compiled request is kept for: large bodies are not. */
 const MAX_CACHED_KEY = 2048;
 
+/** A multipart part of a scripted request: a field, or a file (its data as text). */
+interface MultipartArg {
+  readonly name: string;
+  readonly data: string;
+  readonly file: boolean;
+  readonly filename?: string;
+  readonly contentType?: string;
+}
+
 /** What a scripted request asks for (built by the bootstrap). */
 interface HttpArgs {
   readonly method: string;
   readonly url: string;
   readonly body: string | undefined;
   readonly json: boolean;
+  /** `query` and `form` as name, value pairs (a list's values each with its name). */
+  readonly query: readonly [string, string][];
+  readonly form: readonly [string, string][] | undefined;
+  readonly multipart: readonly MultipartArg[] | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeout: number | undefined;
   readonly name: string | undefined;
@@ -112,7 +134,7 @@ export class ScriptOps implements SandboxOps {
   readonly #names = new Map<string, number>();
   readonly #checks = new Set<string>();
   readonly #target: URL | undefined;
-  readonly #allowed: ReadonlySet<string>;
+  readonly #hosts: AllowedHosts;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
@@ -134,7 +156,7 @@ export class ScriptOps implements SandboxOps {
 
   constructor(private readonly deps: ScriptOpsDeps) {
     this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
-    this.#allowed = new Set(deps.plan.allowedHosts.map((h) => h.toLowerCase()));
+    this.#hosts = new AllowedHosts(this.#target?.host, deps.plan.allowedHosts);
     deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
@@ -195,8 +217,8 @@ export class ScriptOps implements SandboxOps {
       case 'vars.get':
         return vu.vars.get(args as string);
       case 'vars.set': {
-        const [key, value] = args as [string, string];
-        if (!vu.vars.set(key, value)) throw new Error(variablesFull(key));
+        const [key, value, typed] = args as [string, string, boolean];
+        if (!vu.vars.set(key, value, typed)) throw new Error(variablesFull(key));
         return undefined;
       }
       case 'feed':
@@ -274,12 +296,19 @@ export class ScriptOps implements SandboxOps {
     if (known !== undefined) return known;
     const args = JSON.parse(json) as HttpArgs;
     const url = this.#resolve(args.url);
-    const headers = this.deps.script.headers.filter(
-      (h) => !Object.keys(args.headers).some((n) => n.toLowerCase() === h.name.toLowerCase()),
-    );
-    const own = Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] }));
-    if (args.json && !own.some((h) => h.name.toLowerCase() === 'content-type'))
-      own.push({ name: 'content-type', value: ['application/json'] });
+    const own = new Set(Object.keys(args.headers).map((n) => n.toLowerCase()));
+    const multipart = args.multipart !== undefined;
+    // A multipart body's Content-Type names its boundary: the encoder sets it.
+    const headers: HeaderPlan[] = [
+      ...this.deps.script.headers.filter((h) => !own.has(h.name.toLowerCase())),
+      ...Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
+    ].filter((h) => !multipart || h.name.toLowerCase() !== 'content-type');
+    const type = args.form !== undefined ? FORM_TYPE : args.json ? JSON_TYPE : undefined;
+    if (type !== undefined && !headers.some((h) => h.name.toLowerCase() === 'content-type'))
+      headers.push({ name: 'content-type', value: [type] });
+    const query = args.query.length === 0 ? '' : new URLSearchParams(args.query).toString();
+    const joint = url.search === '' ? '?' : '&';
+    const path = url.pathname + url.search + (query === '' ? '' : joint + query);
     const name = args.name ?? `${args.method} ${url.pathname}`;
     const index = this.#index(name);
     const request = new CompiledRequest(
@@ -289,10 +318,12 @@ export class ScriptOps implements SandboxOps {
         protocol: 'http',
         method: args.method,
         origin: url.origin,
-        path: [url.pathname + url.search],
+        path: [path],
+        query: undefined,
+        urlFromVariable: undefined,
         url: args.url,
-        headers: [...headers, ...own],
-        body: args.body === undefined ? undefined : [args.body],
+        headers,
+        body: scriptBody(args),
         extract: [],
         setup: false,
         weight: 1,
@@ -322,6 +353,8 @@ export class ScriptOps implements SandboxOps {
       method: 'GET',
       origin: `${url.protocol}//${url.host}`,
       path: [url.pathname + url.search],
+      query: undefined,
+      urlFromVariable: undefined,
       url: args.url,
       headers: [...this.deps.script.headers],
       body: undefined,
@@ -367,11 +400,7 @@ export class ScriptOps implements SandboxOps {
     const schemes = kind === 'http' ? ['http:', 'https:'] : ['ws:', 'wss:'];
     if (!schemes.includes(parsed.protocol))
       throw new Error(`${kind}: ${parsed.protocol} urls are not supported`);
-    const allowed =
-      parsed.host === this.#target?.host ||
-      this.#allowed.has(parsed.host.toLowerCase()) ||
-      this.#allowed.has(parsed.hostname.toLowerCase());
-    if (!allowed)
+    if (!this.#hosts.allows(parsed))
       throw new Error(
         `${kind}: ${parsed.host} is not the target's host nor in allowed_hosts; nothing was sent`,
       );
@@ -386,6 +415,28 @@ export class ScriptOps implements SandboxOps {
     this.#names.set(name, index);
     return index;
   }
+}
+
+/** The body of a scripted request: text, form fields (urlencoded) or multipart parts. */
+function scriptBody(args: HttpArgs): BodyPlan | undefined {
+  if (args.form !== undefined)
+    return { kind: 'text', text: [new URLSearchParams(args.form).toString()] };
+  if (args.multipart !== undefined)
+    return {
+      kind: 'multipart',
+      parts: args.multipart.map((part): MultipartPart =>
+        !part.file
+          ? { kind: 'field', name: part.name, value: [part.data] }
+          : {
+              kind: 'file',
+              name: part.name,
+              bytes: Buffer.from(part.data, 'utf8'),
+              filename: part.filename ?? 'blob',
+              contentType: part.contentType ?? 'application/octet-stream',
+            },
+      ),
+    };
+  return args.body === undefined ? undefined : { kind: 'text', text: [args.body] };
 }
 
 /** The first value at a JSONPath (eval off; filter and script expressions refused). */

@@ -19,7 +19,7 @@ import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
-import type { CompiledRequest } from '../http/compiled-request.js';
+import { BODY_PENDING, type CompiledRequest } from '../http/compiled-request.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
@@ -322,24 +322,32 @@ export class IterationRunner {
     }
     const { vu, compiled } = cursor;
     cursor.authorization = authorization;
-    cursor.bytesOut = compiled!.fill(vu.options, vu.vars, vu.random, authorization);
-    if (cursor.bytesOut < 0) {
-      cursor.done(this.#unsent(cursor.index, 'missing_variable'));
+    const filled = compiled!.fill(vu.options, vu.vars, vu.random, authorization);
+    if (typeof filled === 'string') {
+      cursor.done(this.#unsent(cursor.index, filled));
       return;
     }
     this.deps.budget?.deposit();
-    this.#attempt(cursor);
+    if (filled === BODY_PENDING) {
+      // A multipart body with placeholders is encoded asynchronously, once per request.
+      compiled!
+        .finishBody(vu.options)
+        .then((bytes) => this.guard(cursor, (c) => this.#attempt(c, bytes)), cursor.fail);
+      return;
+    }
+    this.#attempt(cursor, filled);
   };
 
-  /** One attempt under its own deadline. */
-  #attempt(cursor: Cursor): void {
+  /** One attempt under its own deadline; `bytesOut`: the body size, given with the first. */
+  #attempt(cursor: Cursor, bytesOut = cursor.bytesOut): void {
     const { vu, compiled } = cursor;
     const endpoint = compiled!.endpoint;
+    cursor.bytesOut = bytesOut;
     cursor.attempt++;
     cursor.startUs = this.deps.now();
     vu.deadlineUs = cursor.startUs + endpoint.timeoutMs * 1000;
     vu.exchange.start(compiled!.keepBody, compiled!.keepHeaders, cursor.exchanged);
-    vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
+    vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
   }
 
   /** An attempt is over: retry it after a backoff, or record the request. */

@@ -25,7 +25,13 @@ export class VirtualUser {
   readonly vars = new VariableStore();
   readonly exchange = new Exchange();
   /** Reused dispatch options (filled per request). */
-  readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  readonly options: RequestOptions = {
+    origin: '',
+    path: '/',
+    method: 'GET',
+    headers: [],
+    body: null,
+  };
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
   /** What else a hard stop cuts while it lasts: a WebSocket session, or a retry's backoff. */

@@ -18,13 +18,13 @@ t.test('the single-request form is one endpoint on the target', async (t) => {
     method: 'POST',
     origin: 'http://127.0.0.1:9',
     path: ['/a?b=1'],
-    body: ['x'],
+    body: { kind: 'text', text: ['x'] },
   });
   t.equal(plan.durationMs, 10_000, 'nothing bounds the run: the 10 s default');
   t.equal(plan.seed, 7);
 });
 
-t.test('urls join the target by text, so placeholders are not percent-encoded', async (t) => {
+t.test('urls join the target by text; their placeholders are percent-encoded', async (t) => {
   const { plan } = compile({
     target: 'http://h:1/api/',
     endpoints: [{ url: '/users/{{id}}' }, { url: 'items' }, { url: 'http://other:2/x' }],
@@ -32,7 +32,7 @@ t.test('urls join the target by text, so placeholders are not percent-encoded', 
   t.same(
     plan.graph.endpoints.map((e) => [e.origin, e.path]),
     [
-      ['http://h:1', ['/api/users/', { var: 'id' }]],
+      ['http://h:1', ['/api/users/', { var: 'id', encoding: 'uri' }]],
       ['http://h:1', ['/api/items']],
       ['http://other:2', ['/x']],
     ],
@@ -56,10 +56,30 @@ t.test('headers: common, then the endpoint (any case wins), then User-Agent', as
 t.test('a mapping body is JSON with a content type; its placeholders are filled', async (t) => {
   const { plan } = compile({
     target: 'http://h',
-    endpoints: [{ url: '/', method: 'POST', body: { user: '{{name}}' } }],
+    endpoints: [
+      {
+        url: '/',
+        method: 'POST',
+        body: { user: '{{name}}', 'k"{{k}}': ['say "{{word}}"', 2, null, { raw: '{{$raw r}}' }] },
+      },
+    ],
   });
   const endpoint = plan.graph.endpoints[0]!;
-  t.same(endpoint.body, ['{"user":"', { var: 'name' }, '"}']);
+  t.same(endpoint.body, {
+    kind: 'text',
+    text: [
+      '{"user":',
+      { var: 'name', encoding: 'json-value' },
+      ',"k\\"',
+      { var: 'k', encoding: 'json' },
+      '":["say \\"',
+      { var: 'word', encoding: 'json' },
+      '\\"",2,null,{"raw":"',
+      { var: 'r', encoding: 'raw' },
+      '"}]}',
+    ],
+  });
+  t.same(endpoint.needs, ['name', 'k', 'word', 'r']);
   t.ok(
     endpoint.headers.some((h) => h.name === 'content-type' && h.value[0] === 'application/json'),
   );

@@ -12,6 +12,8 @@ function endpoint(headers: HeaderPlan[]): EndpointPlan {
     method: 'GET',
     origin: 'http://127.0.0.1:9',
     path: ['/me'],
+    query: undefined,
+    urlFromVariable: undefined,
     url: '/me',
     headers,
     body: undefined,
@@ -29,7 +31,7 @@ function fill(
   request: CompiledRequest,
   authorization: string | undefined,
 ): RequestOptions {
-  const out: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  const out: RequestOptions = { origin: '', path: '/', method: 'GET', headers: [], body: null };
   t.equal(request.fill(out, new VariableStore(), seededRandom(1), authorization), 0);
   return out;
 }
