@@ -233,7 +233,7 @@ t.test("a scenario's json(path) reads a scalar body without a throw", async (t) 
 });
 
 t.test(
-  'an extracted value holding a line feed fails the request using it as invalid_request',
+  'an extracted value holding a line feed fails a header or a raw url using it as invalid_request',
   async (t) => {
     const target = await oddTarget(t, Buffer.from('{"a":"x\\r\\nX-Injected: 1"}'));
     const dir = t.testdir({
@@ -244,7 +244,8 @@ t.test(
         'endpoints:',
         '  - { name: ask, url: /body, extract: { v: $.a } }',
         '  - { name: header, method: POST, url: /use/header, headers: { X-V: "{{v}}" } }',
-        '  - { name: url, method: POST, url: "/use/url?{{v}}" }',
+        // In a url, {{v}} is percent-encoded (%0D%0A); {{$raw v}} goes as it is.
+        '  - { name: url, method: POST, url: "/use/url?{{$raw v}}" }',
         'flows: [{ name: f, steps: [ask, header, url] }]',
         '',
       ].join('\n'),
