@@ -12,10 +12,10 @@
  *
  * {{$raw name}} stays raw everywhere.
  */
-import { parseTemplate } from '../grammar/placeholder.js';
+import { startsWithVariable } from '../grammar/placeholder.js';
 import { encoderOf, formEncode } from '../plan/encode-value.js';
 import type { BodyPlan, MultipartPart } from '../plan/endpoint-plan.js';
-import type { Template, TemplatePart } from '../plan/template.js';
+import type { Template, TemplatePart, VariablePart } from '../plan/template.js';
 import type { Config } from '../schema/config-schema.js';
 import { multipartFileKey, type MultipartFiles } from '../sources/multipart-files.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
@@ -41,13 +41,12 @@ export interface CompiledUrl {
  */
 export function compileUrl(url: string, target: string | undefined, env: EnvResolver): CompiledUrl {
   const context = { singleLine: true, encoding: 'uri' } as const;
-  const parsed = parseTemplate(url);
-  const first = parsed.ok ? parsed.value[0] : undefined;
-  if (typeof first === 'object' && 'var' in first) {
-    const whole = resolveTemplate(url, ['url'], env, context);
+  if (startsWithVariable(url)) {
+    const [first, ...rest] = resolveTemplate(url, ['url'], env, context);
+    const name = (first as VariablePart).var;
     return {
       origin: originOf(target ?? ''),
-      path: [{ var: first.var, encoding: 'raw' }, ...whole.slice(1)],
+      path: [{ var: name, encoding: 'raw' }, ...rest],
       fromVariable: true,
     };
   }

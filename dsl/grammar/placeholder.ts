@@ -235,6 +235,13 @@ export function templateVariables(t: Template): string[] {
   return [...names];
 }
 
+/** True when the text parses and starts with a {{name}} or {{$raw name}}: a url from a variable. */
+export function startsWithVariable(text: string): boolean {
+  const parsed = parseTemplate(text);
+  const first = parsed.ok ? parsed.value[0] : undefined;
+  return typeof first === 'object' && 'var' in first;
+}
+
 /** True when the template has no placeholders: it is its own text, sent as is. */
 export function isStatic(t: Template): boolean {
   return t.every((part) => typeof part === 'string');

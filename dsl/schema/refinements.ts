@@ -3,6 +3,7 @@
  * Config that passed the schema and return every problem at once.
  */
 import { closest } from '../grammar/did-you-mean.js';
+import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
 import type { Config } from './config-schema.js';
 
@@ -114,6 +115,13 @@ function endpointRules(config: Config): Refinement[] {
       });
     } else seen.set(name, i);
     out.push(...urlRules(endpoint, i), ...bodyRules(endpoint, i));
+    if (startsWithVariable(endpoint.url) && isWebSocketUrl(config.target ?? ''))
+      out.push({
+        code: 'invalid_value',
+        path: ['endpoints', i, 'url'],
+        expected: 'an http or https target for a url taken from a variable',
+        actual: `${JSON.stringify(endpoint.url)} under a WebSocket target`,
+      });
   });
   if (endpoints.length > 0 && endpoints.every((e) => e.setup) && config.flows === undefined) {
     out.push({

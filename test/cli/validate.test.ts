@@ -340,3 +340,15 @@ endpoints:
   t.match(result.stdout, /GET \{\{next\}\} \(url from a variable\) {2}needs next/);
   t.match(result.stdout, /endpoints\[1\]\.form\.username\s+\{\{u\}\}\s+load\.yaml:5:\d+/);
 });
+
+t.test('a url from a variable needs an http target', async (t) => {
+  const result = await validate(
+    t,
+    'target: ws://127.0.0.1:9\nrequests: 1\nendpoints:\n  - { url: "{{next}}" }\n',
+  );
+  t.equal(result.code, 1);
+  t.match(
+    result.stderr,
+    /load\.yaml:4:\d+: endpoints\[0\]\.url: expected an http or https target for a url taken from a variable/,
+  );
+});
