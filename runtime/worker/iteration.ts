@@ -332,17 +332,23 @@ export class IterationRunner {
       // A multipart body with placeholders is encoded asynchronously, once per request.
       compiled!
         .finishBody(vu.options)
-        .then((bytes) => this.guard(cursor, (c) => this.#attempt(c, bytes)), cursor.fail);
+        .then((bytes) => this.guard(cursor, (c) => this.#sendEncoded(c, bytes)), cursor.fail);
       return;
     }
-    this.#attempt(cursor, filled);
+    cursor.bytesOut = filled;
+    this.#attempt(cursor);
   };
 
-  /** One attempt under its own deadline; `bytesOut`: the body size, given with the first. */
-  #attempt(cursor: Cursor, bytesOut = cursor.bytesOut): void {
+  /** The first attempt of a request whose body was encoded after fill(). */
+  #sendEncoded(cursor: Cursor, bytesOut: number): void {
+    cursor.bytesOut = bytesOut;
+    this.#attempt(cursor);
+  }
+
+  /** One attempt under its own deadline. */
+  #attempt(cursor: Cursor): void {
     const { vu, compiled } = cursor;
     const endpoint = compiled!.endpoint;
-    cursor.bytesOut = bytesOut;
     cursor.attempt++;
     cursor.startUs = this.deps.now();
     vu.deadlineUs = cursor.startUs + endpoint.timeoutMs * 1000;
