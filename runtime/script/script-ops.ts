@@ -8,12 +8,7 @@
  * Request names (per-endpoint stats): `name` when given, else `METHOD path` without the query;
  * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME; check names too.
  */
-import type {
-  BodyPlan,
-  EndpointPlan,
-  HeaderPlan,
-  MultipartPart,
-} from '../../dsl/plan/endpoint-plan.js';
+import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
@@ -28,13 +23,11 @@ import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
+import { requestParts, type HttpArgs } from './script-request.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-const JSON_TYPE = 'application/json';
 
 /** Distinct request names kept apart in the reports. */
 export const MAX_NAMES = 100;
@@ -46,30 +39,6 @@ const MAX_SLEEP_MS = 3_600_000;
 const MAX_CACHED_REQUESTS = 1000;
 /** Longest arguments (JSON text) a compiled request is kept for: large bodies are not. */
 const MAX_CACHED_KEY = 2048;
-
-/** A multipart part of a scripted request: a field, or a file (its data as text). */
-interface MultipartArg {
-  readonly name: string;
-  readonly data: string;
-  readonly file: boolean;
-  readonly filename?: string;
-  readonly contentType?: string;
-}
-
-/** What a scripted request asks for (built by the bootstrap). */
-interface HttpArgs {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string | undefined;
-  readonly json: boolean;
-  /** `query` and `form` as name, value pairs (a list's values each with its name). */
-  readonly query: readonly [string, string][];
-  readonly form: readonly [string, string][] | undefined;
-  readonly multipart: readonly MultipartArg[] | undefined;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeout: number | undefined;
-  readonly name: string | undefined;
-}
 
 /** What a scripted WebSocket session asks for. */
 interface WsArgs {
@@ -296,19 +265,7 @@ export class ScriptOps implements SandboxOps {
     if (known !== undefined) return known;
     const args = JSON.parse(json) as HttpArgs;
     const url = this.#resolve(args.url);
-    const own = new Set(Object.keys(args.headers).map((n) => n.toLowerCase()));
-    const multipart = args.multipart !== undefined;
-    // A multipart body's Content-Type names its boundary: the encoder sets it.
-    const headers: HeaderPlan[] = [
-      ...this.deps.script.headers.filter((h) => !own.has(h.name.toLowerCase())),
-      ...Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
-    ].filter((h) => !multipart || h.name.toLowerCase() !== 'content-type');
-    const type = args.form !== undefined ? FORM_TYPE : args.json ? JSON_TYPE : undefined;
-    if (type !== undefined && !headers.some((h) => h.name.toLowerCase() === 'content-type'))
-      headers.push({ name: 'content-type', value: [type] });
-    const query = args.query.length === 0 ? '' : new URLSearchParams(args.query).toString();
-    const joint = url.search === '' ? '?' : '&';
-    const path = url.pathname + url.search + (query === '' ? '' : joint + query);
+    const { path, headers, body } = requestParts(args, url, this.deps.script.headers);
     const name = args.name ?? `${args.method} ${url.pathname}`;
     const index = this.#index(name);
     const request = new CompiledRequest(
@@ -323,7 +280,7 @@ export class ScriptOps implements SandboxOps {
         urlFromVariable: undefined,
         url: args.url,
         headers,
-        body: scriptBody(args),
+        body,
         extract: [],
         setup: false,
         weight: 1,
@@ -415,28 +372,6 @@ export class ScriptOps implements SandboxOps {
     this.#names.set(name, index);
     return index;
   }
-}
-
-/** The body of a scripted request: text, form fields (urlencoded) or multipart parts. */
-function scriptBody(args: HttpArgs): BodyPlan | undefined {
-  if (args.form !== undefined)
-    return { kind: 'text', text: [new URLSearchParams(args.form).toString()] };
-  if (args.multipart !== undefined)
-    return {
-      kind: 'multipart',
-      parts: args.multipart.map((part): MultipartPart =>
-        !part.file
-          ? { kind: 'field', name: part.name, value: [part.data] }
-          : {
-              kind: 'file',
-              name: part.name,
-              bytes: Buffer.from(part.data, 'utf8'),
-              filename: part.filename ?? 'blob',
-              contentType: part.contentType ?? 'application/octet-stream',
-            },
-      ),
-    };
-  return args.body === undefined ? undefined : { kind: 'text', text: [args.body] };
 }
 
 /** The first value at a JSONPath (eval off; filter and script expressions refused). */
