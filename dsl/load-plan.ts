@@ -30,6 +30,7 @@ import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
 import { readSourceFile } from './sources/file-source.js';
+import { readMultipartFiles } from './sources/multipart-files.js';
 import { interpolateEnv } from './sources/interpolate.js';
 
 /** What loading needs; the cli fills it from argv, the environment and the working directory. */
@@ -154,11 +155,17 @@ async function loadWith(
   const feederBase =
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
   const feeder = loadFeeder(config, feederBase, provenance);
-  if (!feeder.ok) return err({ issues: feeder.error, warnings });
+  const files = readMultipartFiles(config, baseDir, provenance);
+  if (!feeder.ok || !files.ok)
+    return err({
+      issues: [...(feeder.ok ? [] : feeder.error), ...(files.ok ? [] : files.error)],
+      warnings,
+    });
   const compiled = compilePlan(config, {
     env: inputs.env,
     userAgent: inputs.userAgent,
     fallbackSeed: inputs.fallbackSeed,
+    multipartFiles: files.value,
     ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
     ...(script === undefined ? {} : { script }),
   });

@@ -66,7 +66,7 @@ export function planFingerprint(plan: Plan): string {
   if (table !== undefined) {
     hash.update(table.bytes);
     hash.update(new Uint8Array(table.ends.buffer, table.ends.byteOffset, table.ends.byteLength));
-    if (table.missing !== undefined) hash.update(table.missing);
+    if (table.kinds !== undefined) hash.update(table.kinds);
   }
   return hash.digest('hex').slice(0, 32);
 }

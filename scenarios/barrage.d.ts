@@ -14,6 +14,33 @@ declare module 'barrage' {
     name?: string;
     /** Redirects followed (default: the run's `max_redirects`, 10); 0 returns the 3xx itself. */
     redirects?: number;
+    /**
+     * Query parameters appended to the url's own query (form-encoded: space → +); a list value
+     * repeats the name.
+     */
+    query?: Record<string, FormValue | FormValue[]>;
+    /**
+     * Fields sent as `application/x-www-form-urlencoded` (content-type set unless a header
+     * sets one); a list value repeats the name. Give no body argument with it.
+     */
+    form?: Record<string, FormValue | FormValue[]>;
+    /**
+     * Fields and files sent as `multipart/form-data` (its content-type, with the boundary, is
+     * set). A file's data is text: import it into the scenario. Give no body argument with it.
+     */
+    multipart?: Record<string, string | MultipartFile>;
+  }
+
+  /** A value of `query` or `form`. */
+  export type FormValue = string | number | boolean;
+
+  /** A file part of `multipart`. */
+  export interface MultipartFile {
+    data: string;
+    /** Default: "blob". */
+    filename?: string;
+    /** Default: application/octet-stream. */
+    contentType?: string;
   }
 
   /** A request body: text as is; any other value is sent as JSON (content-type set). */
@@ -96,7 +123,10 @@ declare module 'barrage' {
   /** Runs fn with `name` prefixed to the names of its checks and named requests. */
   export function group<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 
-  /** The virtual user's variables (shared with auth templates such as `{{token}}`). */
+  /**
+   * The virtual user's variables (shared with auth templates such as `{{token}}`). A value that
+   * is not a string is stored as its JSON text, and read back as that text.
+   */
   export const vars: {
     get(key: string): string | undefined;
     set(key: string, value: unknown): void;

@@ -7,7 +7,9 @@ import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import type { Template } from '../../dsl/plan/template.js';
 import { renderRateChart } from './rate-chart.js';
 
-/** A template shown the way the user wrote it. */
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** A template shown the way the user wrote it (an encoding is where the placeholder sits). */
 export function showTemplate(template: Template): string {
   return template
     .map((part) => {
@@ -52,12 +54,42 @@ function describeNeeds(
   return `  needs ${parts.join(', ')}`;
 }
 
-/** "GET http://host/path", or "WS ws://host/path (3 messages)" for a WebSocket session. */
+/**
+ * "GET http://host/path?q={{term}}", "POST http://host/login  form username, _csrf", "GET
+ * {{next}} (url from a variable)", or "WS ws://host/path (3 messages)" for a WebSocket session.
+ */
 function describeRequest(endpoint: EndpointPlan): string {
-  const url = `${endpoint.origin}${showTemplate(endpoint.path)}`;
-  if (endpoint.ws === undefined) return `${endpoint.method} ${url}`;
+  const path = showTemplate(endpoint.path);
+  const query = endpoint.query === undefined ? '' : showTemplate(endpoint.query);
+  const joint = query === '' ? '' : path.includes('?') ? '&' : '?';
+  const url =
+    endpoint.urlFromVariable === undefined
+      ? `${endpoint.origin}${path}${joint}${query}`
+      : `${path}${joint}${query} (url from a variable)`;
+  if (endpoint.ws === undefined) return `${endpoint.method} ${url}${describeBody(endpoint)}`;
   const count = endpoint.ws.messages.length;
   return `WS ${url} (${count} message${count === 1 ? '' : 's'})`;
+}
+
+/**
+ * The fields of a form or multipart body, never their values: "  form username, _csrf",
+ * "  multipart title, photo ← photo.png (image/png)".
+ */
+function describeBody(endpoint: EndpointPlan): string {
+  const body = endpoint.body;
+  if (body?.kind === 'text') {
+    const form = endpoint.headers.some(
+      (h) => h.name.toLowerCase() === 'content-type' && h.value[0] === FORM_TYPE,
+    );
+    // Form text is name=value&…, names literal and form-encoded.
+    const names = form ? [...new Set(new URLSearchParams(showTemplate(body.text)).keys())] : [];
+    return names.length === 0 ? '' : `  form ${names.join(', ')}`;
+  }
+  if (body?.kind !== 'multipart') return '';
+  const parts = body.parts.map((part) =>
+    part.kind === 'field' ? part.name : `${part.name} ← ${part.filename} (${part.contentType})`,
+  );
+  return `  multipart ${parts.join(', ')}`;
 }
 
 /** Which feeder record a worker's requests see. */

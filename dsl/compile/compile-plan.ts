@@ -5,6 +5,7 @@ import type { Refinement } from '../schema/refinements.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
+import type { MultipartFiles } from '../sources/multipart-files.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
 import { compileGraph, compileScriptHeaders } from './scenario-graph.js';
 
@@ -20,6 +21,8 @@ export interface CompileInputs {
   readonly fallbackSeed: number;
   readonly feeder?: FeederPlan;
   readonly script?: ScriptBundle;
+  /** The bytes of the multipart files, read by load-plan. */
+  readonly multipartFiles?: MultipartFiles;
 }
 
 /** Compiles a validated Config; problems (such as an unset {{$env NAME}}) come back with paths. */
@@ -52,7 +55,7 @@ export function compilePlan(
     }
     return value;
   };
-  const graph = compileGraph(config, inputs.userAgent, env);
+  const graph = compileGraph(config, inputs.userAgent, env, inputs.multipartFiles);
   const rate = ratePlan(config);
   const bounded =
     config.duration !== undefined || config.requests !== undefined || rate.kind === 'pattern';
@@ -136,7 +139,7 @@ function authPlan(config: Config, env: EnvResolver): Plan['auth'] {
   const auth = config.auth;
   if (auth === undefined) return undefined;
   const template = (text: string, key: string): Template =>
-    resolveTemplate(text, ['auth', key], env, key === 'token');
+    resolveTemplate(text, ['auth', key], env, { singleLine: key === 'token' });
   switch (auth.type) {
     case 'oauth2':
       return {

@@ -1,9 +1,12 @@
 /** Endpoint configs → EndpointPlans and the weighted pick table (spec §1 rule 8). */
 import { templateVariables } from '../grammar/placeholder.js';
+import type { MultipartFiles } from '../sources/multipart-files.js';
+import { compileBody, compileForm, compileUrl, joinUrl } from './request-parts.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName, isWebSocketUrl } from '../schema/refinements.js';
 import type {
+  BodyPlan,
   EndpointPlan,
   ExtractorPlan,
   HeaderPlan,
@@ -15,7 +18,12 @@ import type { Template } from '../plan/template.js';
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
 
 /** Compiles endpoints and flows (or the single-request form) into the scenario graph. */
-export function compileGraph(config: Config, userAgent: string, env: EnvResolver): ScenarioGraph {
+export function compileGraph(
+  config: Config,
+  userAgent: string,
+  env: EnvResolver,
+  files: MultipartFiles = new Map(),
+): ScenarioGraph {
   const single: EndpointConfig = {
     url: config.target ?? '/',
     method: config.method,
@@ -26,8 +34,13 @@ export function compileGraph(config: Config, userAgent: string, env: EnvResolver
   };
   const configs = config.endpoints ?? (config.scenario === undefined ? [single] : []);
   const endpoints = configs.map((endpoint, index) =>
-    compileEndpoint(endpoint, index, config, userAgent, (name, path, singleLine) =>
-      env(name, ['endpoints', index, ...path], singleLine),
+    compileEndpoint(
+      endpoint,
+      index,
+      config,
+      userAgent,
+      (name, path, singleLine) => env(name, ['endpoints', index, ...path], singleLine),
+      files,
     ),
   );
   const nameToIndex = new Map(endpoints.map((e) => [e.name, e.index]));
@@ -59,7 +72,7 @@ export function compileScriptHeaders(
 ): HeaderPlan[] {
   return mergeHeaders(config.headers, {}, userAgent, config.user_agent).map(([name, value]) => ({
     name,
-    value: resolve(value, ['headers', name], env, true),
+    value: resolve(value, ['headers', name], env, { singleLine: true }),
   }));
 }
 
@@ -80,31 +93,34 @@ function compileEndpoint(
   config: Config,
   userAgent: string,
   env: EnvResolver,
+  files: MultipartFiles,
 ): EndpointPlan {
-  const absolute = joinUrl(config.target, endpoint.url);
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(absolute)?.[0] ?? absolute;
-  const rest = absolute.slice(origin.length);
-  const path = resolve(rest.startsWith('/') ? rest : `/${rest}`, ['url'], env, true);
+  const url = compileUrl(endpoint.url, config.target, env);
+  const ws = !url.fromVariable && isWebSocketUrl(joinUrl(config.target, endpoint.url));
   const headers = mergeHeaders(
     config.headers,
     endpoint.headers ?? {},
     userAgent,
     config.user_agent,
+  ).filter(
+    // multipart/form-data's Content-Type names its boundary: the encoder sets it.
+    ([name]) => endpoint.multipart === undefined || name.toLowerCase() !== 'content-type',
   );
   const headerPlans: HeaderPlan[] = headers.map(([name, value]) => ({
     name,
-    value: resolve(value, ['headers', name], env, true),
+    value: resolve(value, ['headers', name], env, { singleLine: true }),
   }));
-  let body: Template | undefined;
-  if (typeof endpoint.body === 'string') body = resolve(endpoint.body, ['body'], env);
-  else if (endpoint.body !== undefined) {
-    // Placeholders inside string values of a JSON body are filled too; values go in as they are.
-    body = resolve(JSON.stringify(endpoint.body), ['body'], env);
-    if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
-      headerPlans.push({ name: 'content-type', value: ['application/json'] });
-  }
-  const ws = isWebSocketUrl(absolute);
-  const needs = [path, ...headerPlans.map((h) => h.value), ...(body === undefined ? [] : [body])];
+  const body = compileBody(endpoint, index, env, files);
+  const contentType =
+    endpoint.form !== undefined
+      ? 'application/x-www-form-urlencoded'
+      : typeof endpoint.body === 'object'
+        ? 'application/json'
+        : undefined;
+  if (contentType !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-type'))
+    headerPlans.push({ name: 'content-type', value: [contentType] });
+  const query =
+    endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env);
   const messages: WsMessagePlan[] = (endpoint.messages ?? []).map((m, i) =>
     'text' in m
       ? { kind: 'text', text: resolve(m.text, ['messages', i, 'text'], env) }
@@ -113,14 +129,18 @@ function compileEndpoint(
           bytes: new Uint8Array(Buffer.from(m.binary.slice('base64:'.length), 'base64')),
         },
   );
+  const needs: Template[] = [url.path, ...(query === undefined ? [] : [query])];
+  needs.push(...headerPlans.map((h) => h.value), ...bodyTemplates(body));
   for (const m of messages) if (m.kind === 'text') needs.push(m.text);
   return {
     index,
     name: endpointName(endpoint),
     protocol: ws ? 'ws' : 'http',
     method: ws ? 'GET' : endpoint.method,
-    origin: origin.toLowerCase(),
-    path,
+    origin: url.origin,
+    path: url.path,
+    query,
+    urlFromVariable: url.fromVariable ? { allowedHosts: config.allowed_hosts ?? [] } : undefined,
     url: endpoint.url,
     headers: headerPlans,
     body,
@@ -146,11 +166,11 @@ function compileEndpoint(
   };
 }
 
-/** target + relative url by string concatenation (so placeholders are not percent-encoded). */
-export function joinUrl(target: string | undefined, url: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || target === undefined) return url;
-  const base = target.replace(/\/+$/, '');
-  return url.startsWith('/') ? base + url : `${base}/${url}`;
+/** The templates of a body: its text, or its multipart fields. */
+export function bodyTemplates(body: BodyPlan | undefined): Template[] {
+  if (body === undefined) return [];
+  if (body.kind === 'text') return [body.text];
+  return body.parts.flatMap((part) => (part.kind === 'field' ? [part.value] : []));
 }
 
 /**

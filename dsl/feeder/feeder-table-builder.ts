@@ -7,7 +7,7 @@
  * NDJSON). Both are over-sized rather than grown and copied: pages never written are never
  * touched, so they cost address space, not memory.
  */
-import type { FeederTable } from '../plan/plan.js';
+import { VALUE_MISSING, VALUE_TYPED, type FeederTable } from '../plan/plan.js';
 
 /** Accumulates records whose fields are known in advance. */
 export class FeederTableBuilder {
@@ -16,7 +16,7 @@ export class FeederTableBuilder {
   #used = 0;
   readonly #ends: Uint32Array;
   #values = 0;
-  #missing: Uint8Array | undefined;
+  #kinds: Uint8Array | undefined;
   #count = 0;
 
   /** `byteHint`: the file's size; `maxRecords`: the most records add() will be given. */
@@ -26,14 +26,18 @@ export class FeederTableBuilder {
     this.#ends = new Uint32Array(new SharedArrayBuffer(4 * fields.length * maxRecords));
   }
 
-  /** One record: a value per field, in `fields` order; undefined where it has no such field. */
-  add(values: readonly (string | undefined)[]): void {
+  /**
+   * One record: a value per field, in `fields` order; undefined where it has no such field.
+   * `typed[f]` marks a value that is the JSON text of a non-string (a JSON record's 1070).
+   */
+  add(values: readonly (string | undefined)[], typed?: readonly boolean[]): void {
     for (let f = 0; f < this.#fields.length; f++) {
       const value = values[f];
-      if (value === undefined) {
-        this.#missing ??= new Uint8Array(new SharedArrayBuffer(this.#ends.length));
-        this.#missing[this.#values] = 1;
-      } else this.#write(value);
+      if (value === undefined) this.#mark(VALUE_MISSING);
+      else {
+        if (typed?.[f] === true) this.#mark(VALUE_TYPED);
+        this.#write(value);
+      }
       if (this.#values === this.#ends.length) throw new Error('more records than maxRecords');
       this.#ends[this.#values++] = this.#used;
     }
@@ -47,8 +51,14 @@ export class FeederTableBuilder {
       count: this.#count,
       bytes: new Uint8Array(this.#bytes.buffer, 0, this.#used),
       ends: this.#ends.subarray(0, this.#values),
-      missing: this.#missing?.subarray(0, this.#values),
+      kinds: this.#kinds?.subarray(0, this.#values),
     };
+  }
+
+  /** Sets the kind of the value being added (the table stays without kinds while all are text). */
+  #mark(kind: number): void {
+    this.#kinds ??= new Uint8Array(new SharedArrayBuffer(this.#ends.length));
+    this.#kinds[this.#values] = kind;
   }
 
   #write(value: string): void {

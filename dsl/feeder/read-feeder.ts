@@ -2,7 +2,8 @@
  * Feeder files → records, read before any traffic (spec §2.3). CSV goes through csv-parse (a
  * real parser: quotes, escapes, embedded newlines), with a header row naming the fields; JSON is
  * an array of flat objects; NDJSON one object per line. Values become strings (numbers and
- * booleans as written; nested values as JSON). Every problem names the file and the line.
+ * booleans as written; nested values as JSON), and a JSON record's non-strings are marked typed:
+ * a JSON body sends them as numbers, booleans, objects or arrays. Every problem names the file and the line.
  */
 import { Parser } from 'csv-parse';
 import { isUtf8 } from 'node:buffer';
@@ -193,7 +194,7 @@ function parseNdjson(bytes: Buffer): Result<FeederTable, ParseProblem> {
   const builder = new FeederTableBuilder([...names], bytes.length, records);
   const index = new Map([...names].map((name, i) => [name, i]));
   eachLine(bytes, (value) => {
-    builder.add(valuesOf(value as object, index));
+    addRecord(builder, value as object, index);
     return undefined;
   });
   return ok(builder.finish());
@@ -230,16 +231,24 @@ function tableOf(objects: readonly object[], byteHint: number): FeederTable {
   for (const object of objects)
     for (const key of Object.keys(object)) if (!index.has(key)) index.set(key, index.size);
   const builder = new FeederTableBuilder([...index.keys()], byteHint, objects.length);
-  for (const object of objects) builder.add(valuesOf(object, index));
+  for (const object of objects) addRecord(builder, object, index);
   return builder.finish();
 }
 
-/** A record's values in field order: strings as they are, other values as JSON. */
-function valuesOf(object: object, index: ReadonlyMap<string, number>): (string | undefined)[] {
+/** Adds a record's values in field order: strings as they are, other values as typed JSON text. */
+function addRecord(
+  builder: FeederTableBuilder,
+  object: object,
+  index: ReadonlyMap<string, number>,
+): void {
   const values = new Array<string | undefined>(index.size);
-  for (const [key, field] of Object.entries(object))
-    values[index.get(key)!] = typeof field === 'string' ? field : JSON.stringify(field);
-  return values;
+  const typed = new Array<boolean>(index.size).fill(false);
+  for (const [key, field] of Object.entries(object)) {
+    const f = index.get(key)!;
+    values[f] = typeof field === 'string' ? field : JSON.stringify(field);
+    typed[f] = typeof field !== 'string';
+  }
+  builder.add(values, typed);
 }
 
 function isFlatRecord(value: unknown): value is object {

@@ -6,6 +6,7 @@
  *   escape      := "\{{"                               → the literal text "{{"
  *   placeholder := "{{" ws* body ws* "}}"              (closed by the first "}}" after it)
  *   body        := name
+ *                | "$raw" ws+ name                   (the variable unencoded, wherever it sits)
  *                | "$uuid" | "$timestamp"
  *                | "$randomInt" ws+ integer ws+ integer (MIN <= MAX, both inclusive)
  *                | "$env" ws+ env-name
@@ -20,9 +21,13 @@
  * as written. The price: text ending in "\" or "\{" cannot come directly before a placeholder,
  * since that backslash and the opening braces read as the escape "\{{".
  *
+ * A {{name}} is encoded by where it sits (percent-encoded in a url, JSON-escaped in a JSON body:
+ * the Encoding of dsl/plan/template.ts, set at compile time); {{$raw name}} inserts the value as
+ * it is anywhere, for a value that already is a path or a query (an extracted Location).
+ *
  * Scan, then judge: the scanner finds each "{{…}}" and its body, parseBody() judges the body.
  */
-import type { BuiltinPart, Template, TemplatePart } from '../plan/template.js';
+import type { Template, TemplatePart } from '../plan/template.js';
 import { closest } from './did-you-mean.js';
 import { grammarError, type GrammarError } from './grammar-error.js';
 import { err, ok, type Result } from '../result.js';
@@ -31,8 +36,9 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const NAME_CHAR = /^[A-Za-z0-9_.-]$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INTEGER = /^-?\d+$/;
-const BUILTINS: readonly string[] = ['$uuid', '$timestamp', '$randomInt', '$env'];
+const BUILTINS: readonly string[] = ['$raw', '$uuid', '$timestamp', '$randomInt', '$env'];
 const USAGE: readonly string[] = [
+  '{{$raw name}}',
   '{{$uuid}}',
   '{{$timestamp}}',
   '{{$randomInt MIN MAX}}',
@@ -112,15 +118,20 @@ function parseBody(body: string, offset: number, fail: Fail): Result<TemplatePar
     const at = args[0]?.start ?? head.start;
     return err(fail('name', at, `a name cannot contain spaces: "${body.trim()}"`));
   }
-  if (!NAME.test(head.text)) {
-    const bad = [...head.text].findIndex((c, index) =>
+  return parseName(head, fail);
+}
+
+/** A variable name: a letter or "_", then letters, digits, "_", "." or "-". */
+function parseName(word: Word, fail: Fail): Result<TemplatePart, GrammarError> {
+  if (!NAME.test(word.text)) {
+    const bad = [...word.text].findIndex((c, index) =>
       index === 0 ? !/^[A-Za-z_]$/.test(c) : !NAME_CHAR.test(c),
     );
-    const at = head.start + [...head.text].slice(0, Math.max(bad, 0)).join('').length;
-    const problem = `"${head.text}" is not a valid name: names start with a letter or "_" and go on with letters, digits, "_", "." or "-"`;
+    const at = word.start + [...word.text].slice(0, Math.max(bad, 0)).join('').length;
+    const problem = `"${word.text}" is not a valid name: names start with a letter or "_" and go on with letters, digits, "_", "." or "-"`;
     return err(fail('name', at, problem));
   }
-  return ok({ var: head.text });
+  return ok({ var: word.text });
 }
 
 /** Judges a `$builtin args…` body: the built-in must exist and get the arguments it takes. */
@@ -128,13 +139,22 @@ function parseBuiltin(
   head: Word,
   args: readonly Word[],
   fail: Fail,
-): Result<BuiltinPart, GrammarError> {
+): Result<TemplatePart, GrammarError> {
   const name = head.text;
-  const extra = (expected: string): Result<BuiltinPart, GrammarError> => {
+  const extra = (expected: string): Result<TemplatePart, GrammarError> => {
     const at = args[0]?.start ?? head.start + name.length;
     return err(fail('argument', at, `${name} takes ${expected}, got ${args.length}`));
   };
   switch (name) {
+    case '$raw': {
+      const variable = args[0];
+      if (variable === undefined) {
+        return err(fail('argument', head.start + name.length, 'missing name: write {{$raw name}}'));
+      }
+      if (args.length > 1) return extra('one argument, a variable name');
+      const part = parseName(variable, fail);
+      return part.ok ? ok({ var: variable.text, encoding: 'raw' }) : part;
+    }
     case '$uuid':
       return args.length === 0 ? ok({ fn: 'uuid' }) : extra('no arguments');
     case '$timestamp':
@@ -165,7 +185,7 @@ function parseRandomInt(
   head: Word,
   args: readonly Word[],
   fail: Fail,
-): Result<BuiltinPart, GrammarError> {
+): Result<TemplatePart, GrammarError> {
   const [low, high] = args;
   if (low === undefined || high === undefined || args.length > 2) {
     const at = args[2]?.start ?? head.start + head.text.length;
@@ -213,6 +233,13 @@ export function templateVariables(t: Template): string[] {
     if (typeof part !== 'string' && 'var' in part) names.add(part.var);
   }
   return [...names];
+}
+
+/** True when the text parses and starts with a {{name}} or {{$raw name}}: a url from a variable. */
+export function startsWithVariable(text: string): boolean {
+  const parsed = parseTemplate(text);
+  const first = parsed.ok ? parsed.value[0] : undefined;
+  return typeof first === 'object' && 'var' in first;
 }
 
 /** True when the template has no placeholders: it is its own text, sent as is. */

@@ -24,6 +24,35 @@ export interface ThinkRange {
   readonly maxMs: number;
 }
 
+/** A multipart/form-data part: a text field (templated) or a file read at load time. */
+export type MultipartPart =
+  | { readonly kind: 'field'; readonly name: string; readonly value: Template }
+  | {
+      readonly kind: 'file';
+      readonly name: string;
+      readonly bytes: Uint8Array;
+      readonly filename: string;
+      readonly contentType: string;
+    };
+
+/**
+ * A request body: text sent as it renders (a text body, a mapping as JSON, form fields), or
+ * multipart/form-data parts, encoded by the platform's FormData (runtime/http/multipart-body.ts).
+ */
+export type BodyPlan =
+  | { readonly kind: 'text'; readonly text: Template }
+  | { readonly kind: 'multipart'; readonly parts: readonly MultipartPart[] };
+
+/**
+ * An endpoint whose url starts with a placeholder: `path` renders the whole url at request time.
+ * A path ("/login") goes to the endpoint's origin (the target's); an absolute http(s) url goes to
+ * its own origin when its host is the target's host:port or in `allowedHosts` (a name allows every
+ * port of it, name:port that port); anything else is not sent (url_not_allowed).
+ */
+export interface UrlFromVariablePlan {
+  readonly allowedHosts: readonly string[];
+}
+
 /** A header with a templated value; names keep the user's spelling. */
 export interface HeaderPlan {
   readonly name: string;
@@ -37,14 +66,20 @@ export interface EndpointPlan {
   readonly name: string;
   readonly protocol: 'http' | 'ws';
   readonly method: string;
-  /** scheme://host:port, fixed at compile time (placeholders are not allowed there). */
+  /**
+   * scheme://host:port, fixed at compile time (placeholders are not allowed there), but for a url
+   * from a variable (`urlFromVariable`), which may go elsewhere.
+   */
   readonly origin: string;
-  /** Path and query, starting with "/", templated. */
+  /** Path and query, starting with "/", templated; the whole url when `urlFromVariable` is set. */
   readonly path: Template;
+  /** `query:` as form-encoded text (`a=1&b=x`), appended to the url's own query. */
+  readonly query: Template | undefined;
+  readonly urlFromVariable: UrlFromVariablePlan | undefined;
   /** The url as the user wrote it, for display. */
   readonly url: string;
   readonly headers: readonly HeaderPlan[];
-  readonly body: Template | undefined;
+  readonly body: BodyPlan | undefined;
   readonly extract: readonly ExtractorPlan[];
   readonly setup: boolean;
   readonly weight: number;

@@ -48,9 +48,20 @@ export interface FeederTable {
   readonly count: number;
   readonly bytes: Uint8Array;
   readonly ends: Uint32Array;
-  /** 1 where the record has no such field (JSON records need not share keys); else undefined. */
-  readonly missing: Uint8Array | undefined;
+  /**
+   * Each value's kind, VALUE_TEXT (0), VALUE_MISSING (the record has no such field: JSON records
+   * need not share keys) or VALUE_TYPED (JSON text of a number, boolean, object or array of a JSON
+   * record, which a JSON body sends as that type); undefined when every value is text.
+   */
+  readonly kinds: Uint8Array | undefined;
 }
+
+/** A feeder value that is text (a CSV value, a JSON string). */
+export const VALUE_TEXT = 0;
+/** A field the record does not have. */
+export const VALUE_MISSING = 1;
+/** A JSON record's non-string value, held as its JSON text. */
+export const VALUE_TYPED = 2;
 
 /** Feeder records, read before any traffic. */
 export interface FeederPlan {

@@ -10,8 +10,27 @@ export type BuiltinPart =
   | { readonly fn: 'randomInt'; readonly min: number; readonly max: number }
   | { readonly fn: 'env'; readonly name: string };
 
+/**
+ * How a variable's value is written where its placeholder sits, fixed at compile time:
+ *   raw         as is (headers, text bodies, WebSocket messages, and {{$raw name}} anywhere)
+ *   uri         encodeURIComponent (a url's path and query)
+ *   form        application/x-www-form-urlencoded, as URLSearchParams writes it (query:, form:)
+ *   json        JSON-escaped, inside a JSON string (text mixed with placeholders in a JSON body)
+ *   json-value  a whole JSON value: a typed variable's JSON text, else a JSON string
+ */
+export type Encoding = 'raw' | 'uri' | 'form' | 'json' | 'json-value';
+
+/**
+ * A variable from the store. The parser leaves `encoding` unset for {{name}} (compile sets it from
+ * where the placeholder sits) and sets 'raw' for {{$raw name}}; unset at run time means raw.
+ */
+export interface VariablePart {
+  readonly var: string;
+  readonly encoding?: Encoding;
+}
+
 /** One piece of a template: literal text, a variable from the store, or a built-in. */
-export type TemplatePart = string | { readonly var: string } | BuiltinPart;
+export type TemplatePart = string | VariablePart | BuiltinPart;
 
 /** A parsed template; a template without placeholders is a single string part (or none). */
 export type Template = readonly TemplatePart[];

@@ -5,8 +5,10 @@ import {
   body,
   duration,
   flag,
+  formMap,
   headerMap,
   httpMethod,
+  multipartMap,
   nonEmpty,
   positiveInt,
   template,
@@ -63,7 +65,22 @@ export const endpointSchema = z.strictObject(
       true,
     ).describe('Relative to target, or absolute; ws:// and wss:// make a WebSocket session'),
     headers: headerMap('endpoint headers').optional(),
+    query: formMap('query')
+      .optional()
+      .describe(
+        "Query parameters appended to the url's own query (form-encoded; a list repeats the name)",
+      ),
     body: body().optional(),
+    form: formMap('form')
+      .optional()
+      .describe(
+        'Fields sent as application/x-www-form-urlencoded (exclusive with body, multipart)',
+      ),
+    multipart: multipartMap()
+      .optional()
+      .describe(
+        'Fields and files ({ file, content_type, filename }) sent as multipart/form-data; files are relative to the configuration file',
+      ),
     weight: positiveInt('endpoint weight').default(1).describe('Share of the weighted traffic'),
     setup: flag('setup: run once per worker before the weighted traffic').default(false),
     extract: z

@@ -145,10 +145,83 @@ function refuseLineBreaks(value: string, what: string, ctx: z.RefinementCtx): vo
 /** A request body: text (placeholders allowed), or a mapping/list sent as JSON. */
 export function body() {
   return z.union(
-    [template('request body'), z.record(z.string(), z.unknown()), z.array(z.unknown())],
+    [
+      template('request body'),
+      z.record(z.string(), z.unknown()).superRefine(checkJsonTemplates),
+      z.array(z.unknown()).superRefine(checkJsonTemplates),
+    ],
     {
       error: 'a request body: text, or a mapping or list to send as JSON',
     },
+  );
+}
+
+/** Checks the placeholders of every key and string value inside a JSON body, at its own path. */
+function checkJsonTemplates(value: unknown, ctx: z.RefinementCtx): void {
+  const visit = (node: unknown, path: (string | number)[]): void => {
+    const check = (text: string, at: (string | number)[]): void => {
+      const parsed = parseTemplate(text);
+      if (parsed.ok) return;
+      const params: IssueParams = {
+        code: 'invalid_placeholder',
+        at: `${parsed.error.part} at character ${parsed.error.position + 1}`,
+      };
+      ctx.addIssue({
+        code: 'custom',
+        message: parsed.error.message,
+        input: text,
+        path: at,
+        params,
+      });
+    };
+    if (typeof node === 'string') check(node, path);
+    else if (Array.isArray(node)) node.forEach((item, i) => visit(item, [...path, i]));
+    else if (node !== null && typeof node === 'object')
+      for (const [key, item] of Object.entries(node)) {
+        check(key, [...path, key]);
+        visit(item, [...path, key]);
+      }
+  };
+  visit(value, []);
+}
+
+/** A value of a `query:` or `form:` field: text (placeholders allowed), a number or a boolean. */
+function formValue(what: string) {
+  return z.union([template(what), z.number(), z.boolean()], {
+    error: `text, a number or a boolean (${what})`,
+  });
+}
+
+/** Name → value, or a list of values (the name repeated): `query:` and `form:`. */
+export function formMap(what: string) {
+  const value = formValue(`value of ${what}`);
+  return z.record(
+    z.string(),
+    z.union([value, z.array(value)], {
+      error: `text, a number, a boolean or a list of them (value of ${what})`,
+    }),
+    { error: `a mapping of names to values (${what})` },
+  );
+}
+
+/** A file part of `multipart:`, read at load time relative to the configuration file. */
+const multipartFile = z.strictObject(
+  {
+    file: z.string({ error: 'a file path (multipart file)' }).min(1),
+    content_type: z.string({ error: 'a media type such as image/png' }).min(1).optional(),
+    filename: z.string({ error: 'a file name (multipart filename)' }).min(1).optional(),
+  },
+  { error: '{ file: <path>, content_type?: <type>, filename?: <name> }' },
+);
+
+/** Name → text field (placeholders allowed), number, boolean, or a file: `multipart:`. */
+export function multipartMap() {
+  return z.record(
+    z.string(),
+    z.union([formValue('multipart field'), multipartFile], {
+      error: 'text, a number, a boolean or { file: <path> } (multipart field)',
+    }),
+    { error: 'a mapping of field names to values or files (multipart)' },
   );
 }
 

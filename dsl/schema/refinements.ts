@@ -3,6 +3,7 @@
  * Config that passed the schema and return every problem at once.
  */
 import { closest } from '../grammar/did-you-mean.js';
+import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
 import type { Config } from './config-schema.js';
 
@@ -113,7 +114,14 @@ function endpointRules(config: Config): Refinement[] {
         actual: `"${name}", also endpoints[${first}]`,
       });
     } else seen.set(name, i);
-    out.push(...urlRules(endpoint, i));
+    out.push(...urlRules(endpoint, i), ...bodyRules(endpoint, i));
+    if (startsWithVariable(endpoint.url) && isWebSocketUrl(config.target ?? ''))
+      out.push({
+        code: 'invalid_value',
+        path: ['endpoints', i, 'url'],
+        expected: 'an http or https target for a url taken from a variable',
+        actual: `${JSON.stringify(endpoint.url)} under a WebSocket target`,
+      });
   });
   if (endpoints.length > 0 && endpoints.every((e) => e.setup) && config.flows === undefined) {
     out.push({
@@ -157,15 +165,29 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
         });
       }
     }
-  } else if (endpoint.body !== undefined) {
-    out.push({
-      code: 'invalid_value',
-      path: ['endpoints', i, 'body'],
-      expected: 'messages (not body) on a WebSocket endpoint',
-      actual: 'a body',
-    });
+  } else {
+    for (const key of ['body', 'query', 'form', 'multipart'] as const) {
+      if (endpoint[key] !== undefined)
+        out.push({
+          code: 'invalid_value',
+          path: ['endpoints', i, key],
+          expected: `messages (not ${key}) on a WebSocket endpoint`,
+          actual: `${key} on ${endpoint.url}`,
+        });
+    }
   }
   return out;
+}
+
+/** An endpoint sends one body: `body`, `form` or `multipart`. */
+function bodyRules(endpoint: Endpoint, i: number): Refinement[] {
+  const given = (['body', 'form', 'multipart'] as const).filter((k) => endpoint[k] !== undefined);
+  return given.slice(1).map((key) => ({
+    code: 'invalid_value',
+    path: ['endpoints', i, key],
+    expected: 'one of body, form or multipart',
+    actual: `${given[0]} and ${key}`,
+  }));
 }
 
 function flowRules(config: Config): Refinement[] {

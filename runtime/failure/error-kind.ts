@@ -16,6 +16,7 @@ export const ERROR_KINDS = [
   'missing_variable',
   'variable_limit',
   'invalid_request',
+  'url_not_allowed',
   'extract_error',
   'decode_error',
   'body_too_large',

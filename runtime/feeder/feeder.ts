@@ -8,7 +8,12 @@
  * the strided slice first, first + stride, first + 2·stride… (split-plan.ts) and decodes one
  * record's values when it hands it out.
  */
-import type { FeederPlan, FeederTable } from '../../dsl/plan/plan.js';
+import {
+  VALUE_MISSING,
+  VALUE_TYPED,
+  type FeederPlan,
+  type FeederTable,
+} from '../../dsl/plan/plan.js';
 import type { Random } from '../random.js';
 
 /** A segment's records: table rows first, first + stride, … below table.count. */
@@ -18,12 +23,14 @@ export interface FeederSlice {
 }
 
 /**
- * One record: its values in `fields` order, undefined where it has no such field. The feeder
- * reuses it: it is valid until the next call of next().
+ * One record: its values in `fields` order, undefined where it has no such field, and which are
+ * typed (JSON text of a JSON record's non-string). The feeder reuses it: it is valid until the
+ * next call of next().
  */
 export interface FeederRecord {
   readonly fields: readonly string[];
   readonly values: readonly (string | undefined)[];
+  readonly typed: readonly boolean[];
 }
 
 /** Source of feeder records for one segment. */
@@ -69,16 +76,19 @@ export function createFeeder(
 
 /** Decodes table rows into one reused record. */
 export function recordReader(table: FeederTable): (row: number) => FeederRecord {
-  const { fields, ends, missing } = table;
+  const { fields, ends, kinds } = table;
   const bytes = Buffer.from(table.bytes.buffer, table.bytes.byteOffset, table.bytes.byteLength);
   const values = new Array<string | undefined>(fields.length);
-  const record: FeederRecord = { fields, values };
+  const typed = new Array<boolean>(fields.length).fill(false);
+  const record: FeederRecord = { fields, values, typed };
   return (row) => {
     const first = row * fields.length;
     let start = first === 0 ? 0 : ends[first - 1]!;
     for (let f = 0; f < fields.length; f++) {
       const end = ends[first + f]!;
-      values[f] = missing?.[first + f] === 1 ? undefined : bytes.toString('utf8', start, end);
+      const kind = kinds?.[first + f];
+      values[f] = kind === VALUE_MISSING ? undefined : bytes.toString('utf8', start, end);
+      typed[f] = kind === VALUE_TYPED;
       start = end;
     }
     return record;

@@ -2,23 +2,39 @@
  * An endpoint compiled once into the parts of an undici dispatch (STYLE.md rule 8): constant
  * strings and buffers where the templates are static, render functions where they are not. At
  * request time fill() only renders the dynamic parts.
+ *
+ * fill() also says where the request goes (`out.origin`, for the virtual user's per-origin
+ * client): the endpoint's origin, or, for a url from a variable, the origin of the url it renders
+ * when that is allowed (allowed-hosts.ts). A multipart body with placeholders is encoded per
+ * request, asynchronously: fill() then answers BODY_PENDING and finishBody() completes it.
  */
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, FormData } from 'undici';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { ErrorKind } from '../failure/error-kind.js';
 import type { Random } from '../random.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
-import { mergeCookieHeader } from './cookie-jar.js';
+import { AllowedHosts } from './allowed-hosts.js';
+import { mergeCookieHeader, type UserCookies } from './cookie-jar.js';
+import { MultipartBody } from './multipart-body.js';
 import { MAX_KEPT_BODY } from './response-body.js';
 
+/** fill()'s answer when the body is still to be encoded: call finishBody() before dispatching. */
+export const BODY_PENDING = -1;
+
 /** The dispatch options a request needs (a subset of undici's, all we set). */
-export type RequestOptions = Dispatcher.DispatchOptions & { headers: string[] };
+export type RequestOptions = Dispatcher.DispatchOptions & { headers: string[]; origin: string };
 
 /** Prebuilt request parts for one endpoint. */
 export class CompiledRequest {
   readonly endpoint: EndpointPlan;
   readonly keepBody: number;
+  /** The path and query, or the whole url when it comes from a variable (`#hosts` set). */
   readonly #path: CompiledTemplate;
+  /** `query:`, form-encoded, appended to the url's own query. */
+  readonly #query: CompiledTemplate | undefined;
+  /** Where a url from a variable may go. */
+  readonly #hosts: AllowedHosts | undefined;
   readonly #headerNames: readonly string[];
   readonly #headerValues: readonly CompiledTemplate[];
   readonly #staticHeaders: readonly string[] | undefined;
@@ -30,44 +46,55 @@ export class CompiledRequest {
   readonly #bodyBytes: Buffer | undefined;
   /** A body with placeholders. */
   readonly #bodyTemplate: CompiledTemplate | undefined;
+  readonly #multipart: MultipartBody | undefined;
 
   constructor(endpoint: EndpointPlan, keepBody = false) {
     this.endpoint = endpoint;
     const needsBody = keepBody || endpoint.extract.some((e) => e.from === 'json');
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
-    this.#path = compileTemplate(endpoint.path);
+    const path = compileTemplate(endpoint.path);
+    const query = endpoint.query === undefined ? undefined : compileTemplate(endpoint.query);
+    const fixed = endpoint.urlFromVariable === undefined;
+    // A static path and query are joined once.
+    const joined = typeof path === 'string' && typeof query === 'string' && fixed;
+    this.#path = joined ? withQuery(path, query) : path;
+    this.#query = joined ? undefined : query;
+    this.#hosts = fixed
+      ? undefined
+      : new AllowedHosts(new URL(endpoint.origin).host, endpoint.urlFromVariable.allowedHosts);
     this.#headerNames = endpoint.headers.map((h) => h.name);
     this.#headerValues = endpoint.headers.map((h) => compileTemplate(h.value));
     this.#ownAuthorization = this.#headerNames.some((n) => n.toLowerCase() === 'authorization');
     this.#ownCookie = this.#headerNames.findIndex((n) => n.toLowerCase() === 'cookie');
-    this.#staticHeaders = this.#headerValues.every((v) => typeof v === 'string')
-      ? this.#headerNames.flatMap((name, i) => [name, this.#headerValues[i] as string])
-      : undefined;
-    const body = endpoint.body === undefined ? undefined : compileTemplate(endpoint.body);
-    this.#bodyBytes = typeof body === 'string' ? Buffer.from(body) : undefined;
-    this.#bodyTemplate = typeof body === 'function' ? body : undefined;
-  }
-
-  /** The path (and query) of the next request, rendered; undefined when a variable is missing. */
-  path(vars: VariableStore, random: Random): string | undefined {
-    return render(this.#path, vars, random);
+    const body = endpoint.body;
+    this.#multipart = body?.kind === 'multipart' ? new MultipartBody(body.parts) : undefined;
+    this.#staticHeaders =
+      this.#multipart === undefined && this.#headerValues.every((v) => typeof v === 'string')
+        ? this.#headerNames.flatMap((name, i) => [name, this.#headerValues[i] as string])
+        : undefined;
+    const text = body?.kind === 'text' ? compileTemplate(body.text) : undefined;
+    this.#bodyBytes = typeof text === 'string' ? Buffer.from(text) : undefined;
+    this.#bodyTemplate = typeof text === 'function' ? text : undefined;
   }
 
   /**
-   * Fills `out` for one request to `path` (from path()); `authorization`, when given, is added as
-   * a header unless the endpoint sets its own, and `cookie` (the jar's) is merged into the
-   * endpoint's own Cookie header or added. Returns the request body size, or -1 when a variable
-   * is missing (the request must not be sent).
+   * Fills `out` for one request; `authorization`, when given, is added as a header unless the
+   * endpoint sets its own, and the cookies of `cookies` (a virtual user's jar) for the request's
+   * url are merged into the endpoint's own Cookie header or added. Returns the request body size; BODY_PENDING when the body must still
+   * be encoded (finishBody()); or the error kind of a request that must not be sent: a missing
+   * variable, a url from a variable that goes where it may not.
    */
   fill(
     out: RequestOptions,
-    path: string,
     vars: VariableStore,
     random: Random,
     given: string | undefined,
-    cookie: string | undefined,
-  ): number {
+    cookies?: UserCookies,
+  ): number | ErrorKind {
     const authorization = this.#ownAuthorization ? undefined : given;
+    const target = this.#target(out, vars, random);
+    if (target !== undefined) return target;
+    const cookie = cookies?.header(out.origin, out.path);
     let headers: string[];
     if (this.#staticHeaders !== undefined && authorization === undefined && cookie === undefined) {
       headers = this.#staticHeaders as string[];
@@ -75,30 +102,88 @@ export class CompiledRequest {
       headers = [];
       for (let i = 0; i < this.#headerNames.length; i++) {
         let value = render(this.#headerValues[i]!, vars, random);
-        if (value === undefined) return -1;
+        if (value === undefined) return 'missing_variable';
         if (i === this.#ownCookie && cookie !== undefined) value = mergeCookieHeader(value, cookie);
         headers.push(this.#headerNames[i]!, value);
       }
+      // A multipart body's Content-Type (its boundary) is known once it is encoded.
+      if (this.#multipart !== undefined)
+        headers.push('content-type', this.#multipart.encoded?.contentType ?? '');
       if (cookie !== undefined && this.#ownCookie < 0) headers.push('cookie', cookie);
       // Last, so that replaceAuthorization() finds it.
       if (authorization !== undefined) headers.push('authorization', authorization);
     }
+    out.method = this.endpoint.method;
+    out.headers = headers;
+    if (this.#multipart !== undefined) return this.#multipartBody(out, vars, random);
     let body: Buffer | string | null = null;
     if (this.#bodyBytes !== undefined) body = this.#bodyBytes;
     else if (this.#bodyTemplate !== undefined) {
       const text = render(this.#bodyTemplate, vars, random);
-      if (text === undefined) return -1;
+      if (text === undefined) return 'missing_variable';
       body = text;
     }
-    out.path = path;
-    out.method = this.endpoint.method;
-    out.headers = headers;
     out.body = body;
     return body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  }
+
+  /**
+   * Encodes the body of options that fill() answered BODY_PENDING for (a multipart form) and sets
+   * its Content-Type; resolves to the body size.
+   */
+  async finishBody(out: RequestOptions): Promise<number> {
+    const encoded = await this.#multipart!.encode(out.body as FormData);
+    out.body = encoded.bytes;
+    out.headers[this.#headerNames.length * 2 + 1] = encoded.contentType;
+    return encoded.bytes.length;
   }
 
   /** Replaces the Authorization value of options that fill() built with one (before a retry). */
   replaceAuthorization(out: RequestOptions, authorization: string): void {
     if (!this.#ownAuthorization) out.headers[out.headers.length - 1] = authorization;
   }
+
+  /** Sets the origin and path; the error kind when the request must not be sent. */
+  #target(out: RequestOptions, vars: VariableStore, random: Random): ErrorKind | undefined {
+    let path = render(this.#path, vars, random);
+    if (path === undefined) return 'missing_variable';
+    if (this.#query !== undefined) {
+      const query = render(this.#query, vars, random);
+      if (query === undefined) return 'missing_variable';
+      path = withQuery(path, query);
+    }
+    if (this.#hosts === undefined || (path.startsWith('/') && !path.startsWith('//'))) {
+      out.origin = this.endpoint.origin;
+      out.path = path;
+      return undefined;
+    }
+    // A url from a variable that is not a path: an absolute http(s) url to an allowed host.
+    const url = URL.parse(path);
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return 'url_not_allowed';
+    if (!this.#hosts.allows(url)) return 'url_not_allowed';
+    out.origin = url.origin;
+    out.path = url.pathname + url.search;
+    return undefined;
+  }
+
+  /** The multipart body: encoded already (no placeholders), or a form to encode (BODY_PENDING). */
+  #multipartBody(out: RequestOptions, vars: VariableStore, random: Random): number | ErrorKind {
+    const multipart = this.#multipart!;
+    const encoded = multipart.encoded;
+    if (encoded !== undefined) {
+      out.body = encoded.bytes;
+      return encoded.bytes.length;
+    }
+    const form = multipart.form(vars, random);
+    if (form === undefined) return 'missing_variable';
+    out.body = form;
+    return BODY_PENDING;
+  }
+}
+
+/** A path with a query appended: after its own query with "&", else after "?". */
+function withQuery(path: string, query: string): string {
+  if (query === '') return path;
+  return path + (path.includes('?') ? '&' : '?') + query;
 }

@@ -223,6 +223,27 @@ Object.freeze(Response.prototype);
 // scenario repeats its calls, and their text is built once (for up to MAX_PLAIN urls a method).
 const plain = new Map();
 const MAX_PLAIN = 1000;
+// query and form as [name, value] pairs: a list value repeats its name.
+const pairs = (value) => {
+  const out = [];
+  if (value !== undefined && value !== null)
+    for (const [name, item] of Object.entries(value))
+      for (const one of Array.isArray(item) ? item : [item]) out.push([textOf(name), textOf(one)]);
+  return out;
+};
+// multipart: a string is a field, { data, filename?, contentType? } a file.
+const parts = (value) =>
+  Object.entries(value).map(([name, item]) =>
+    item !== null && typeof item === 'object'
+      ? {
+          name: textOf(name),
+          data: textOf(item.data),
+          file: true,
+          filename: item.filename === undefined ? undefined : textOf(item.filename),
+          contentType: item.contentType === undefined ? undefined : textOf(item.contentType),
+        }
+      : { name: textOf(name), data: textOf(item), file: false },
+  );
 const requestArgs = (method, url, body, opts) => {
   const simple =
     body === undefined && opts === undefined && groups.length === 0 && typeof url === 'string';
@@ -234,12 +255,20 @@ const requestArgs = (method, url, body, opts) => {
   const headers = {};
   if (o.headers !== undefined)
     for (const [k, v] of Object.entries(o.headers)) headers[textOf(k)] = textOf(v);
+  const form = o.form === undefined || o.form === null ? undefined : pairs(o.form);
+  const multipart = o.multipart === undefined || o.multipart === null ? undefined : parts(o.multipart);
+  const given = [body !== undefined && body !== null ? 'a body' : '', form ? 'form' : '', multipart ? 'multipart' : ''];
+  if (given.filter((g) => g !== '').length > 1)
+    throw new Error(method + ' ' + textOf(url) + ': give one of a body, form or multipart, not ' + given.filter((g) => g !== '').join(' and '));
   const isText = body === undefined || body === null || typeof body === 'string';
   const json = stringify({
     method,
     url: textOf(url),
     body: isText ? (body === null ? undefined : body) : stringify(body),
     json: !isText,
+    query: pairs(o.query),
+    form,
+    multipart,
     headers,
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
     redirects: typeof o.redirects === 'number' ? o.redirects : undefined,
@@ -332,8 +361,12 @@ const api = Object.freeze({
   },
   vars: Object.freeze({
     get: (key) => call('vars.get', textOf(key)),
+    // A value that is not a string is stored as its JSON text, typed: a JSON body of a YAML
+    // endpoint sends it as that type.
     set: (key, value) => {
-      call('vars.set', [textOf(key), textOf(value)]);
+      const json = typeof value === 'string' ? undefined : stringify(value);
+      if (json === undefined) call('vars.set', [textOf(key), textOf(value), false]);
+      else call('vars.set', [textOf(key), json, true]);
     },
   }),
   feed: () => call('feed', null),

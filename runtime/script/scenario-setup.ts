@@ -8,7 +8,7 @@ import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
 import { seededRandom } from '../random.js';
-import { HostPolicy } from '../http/host-policy.js';
+import { AllowedHosts } from '../http/allowed-hosts.js';
 import { IterationRunner } from '../worker/iteration.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox } from './sandbox.js';
@@ -35,7 +35,7 @@ export async function runScenarioSetup(
     startedAt: clock.wallMs(),
     openModel: false,
   });
-  const hosts = new HostPolicy(plan.target, plan.allowedHosts);
+  const hosts = AllowedHosts.of(plan);
   const runner = new IterationRunner({
     graph: plan.graph,
     requests: [],
@@ -64,7 +64,6 @@ export async function runScenarioSetup(
     runner,
     recorder,
     auth: undefined,
-    hosts,
     feeder: undefined,
     onFeederExhausted: () => undefined,
     user: () => user,

@@ -13,8 +13,8 @@ import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
+import { AllowedHosts } from '../http/allowed-hosts.js';
 import { CompiledRequest } from '../http/compiled-request.js';
-import type { HostPolicy } from '../http/host-policy.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { firstJsonValue } from '../vars/extract.js';
@@ -23,6 +23,7 @@ import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
+import { requestParts, type HttpArgs } from './script-request.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
@@ -38,18 +39,6 @@ const MAX_SLEEP_MS = 3_600_000;
 const MAX_CACHED_REQUESTS = 1000;
 /** Longest arguments (JSON text) a compiled request is kept for: large bodies are not. */
 const MAX_CACHED_KEY = 2048;
-
-/** What a scripted request asks for (built by the bootstrap). */
-interface HttpArgs {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string | undefined;
-  readonly json: boolean;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeout: number | undefined;
-  readonly name: string | undefined;
-  readonly redirects: number | undefined;
-}
 
 /** What a scripted WebSocket session asks for. */
 interface WsArgs {
@@ -100,8 +89,6 @@ export interface ScriptOpsDeps {
   readonly recorder: Recorder;
   /** Authorization of WebSocket handshakes (HTTP requests get theirs in IterationRunner.send). */
   readonly auth: AuthProvider | undefined;
-  /** Where calls may go (the target, allowed_hosts). */
-  readonly hosts: HostPolicy;
   readonly feeder: Feeder | undefined;
   readonly onFeederExhausted: () => void;
   readonly user: (id: number) => ScriptUser;
@@ -115,7 +102,8 @@ export interface ScriptOpsDeps {
 export class ScriptOps implements SandboxOps {
   readonly #names = new Map<string, number>();
   readonly #checks = new Set<string>();
-  readonly #hosts: HostPolicy;
+  readonly #target: URL | undefined;
+  readonly #hosts: AllowedHosts;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
@@ -136,7 +124,8 @@ export class ScriptOps implements SandboxOps {
   };
 
   constructor(private readonly deps: ScriptOpsDeps) {
-    this.#hosts = deps.hosts;
+    this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
+    this.#hosts = AllowedHosts.of(deps.plan);
     deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
@@ -197,8 +186,8 @@ export class ScriptOps implements SandboxOps {
       case 'vars.get':
         return vu.vars.get(args as string);
       case 'vars.set': {
-        const [key, value] = args as [string, string];
-        if (!vu.vars.set(key, value)) throw new Error(variablesFull(key));
+        const [key, value, typed] = args as [string, string, boolean];
+        if (!vu.vars.set(key, value, typed)) throw new Error(variablesFull(key));
         return undefined;
       }
       case 'feed':
@@ -286,12 +275,7 @@ export class ScriptOps implements SandboxOps {
     if (known !== undefined) return known;
     const args = JSON.parse(json) as HttpArgs;
     const url = this.#resolve(args.url);
-    const headers = this.deps.script.headers.filter(
-      (h) => !Object.keys(args.headers).some((n) => n.toLowerCase() === h.name.toLowerCase()),
-    );
-    const own = Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] }));
-    if (args.json && !own.some((h) => h.name.toLowerCase() === 'content-type'))
-      own.push({ name: 'content-type', value: ['application/json'] });
+    const { path, headers, body } = requestParts(args, url, this.deps.script.headers);
     const name = args.name ?? `${args.method} ${url.pathname}`;
     const index = this.#index(name);
     const request = new CompiledRequest(
@@ -301,10 +285,12 @@ export class ScriptOps implements SandboxOps {
         protocol: 'http',
         method: args.method,
         origin: url.origin,
-        path: [url.pathname + url.search],
+        path: [path],
+        query: undefined,
+        urlFromVariable: undefined,
         url: args.url,
-        headers: [...headers, ...own],
-        body: args.body === undefined ? undefined : [args.body],
+        headers,
+        body,
         extract: [],
         setup: false,
         weight: 1,
@@ -336,6 +322,8 @@ export class ScriptOps implements SandboxOps {
       method: 'GET',
       origin: `${url.protocol}//${url.host}`,
       path: [url.pathname + url.search],
+      query: undefined,
+      urlFromVariable: undefined,
       url: args.url,
       headers: [...this.deps.script.headers],
       body: undefined,
@@ -375,9 +363,9 @@ export class ScriptOps implements SandboxOps {
    */
   #resolve(url: string, kind: 'http' | 'ws' = 'http'): URL {
     const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
-    if (!absolute && this.#hosts.target === undefined)
+    if (!absolute && this.#target === undefined)
       throw new Error(`${kind}: relative url "${url}" needs a target`);
-    let base = this.#hosts.target?.href.replace(/\/+$/, '') ?? '';
+    let base = this.#target?.href.replace(/\/+$/, '') ?? '';
     if (kind === 'ws') base = base.replace(/^http/i, 'ws');
     const parsed = new URL(absolute ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`);
     const schemes = kind === 'http' ? ['http:', 'https:'] : ['ws:', 'wss:'];

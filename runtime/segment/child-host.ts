@@ -33,7 +33,7 @@ function unshared(spec: SegmentSpec): SegmentSpec {
     ...records,
     bytes: new Uint8Array(records.bytes),
     ends: new Uint32Array(records.ends),
-    missing: records.missing === undefined ? undefined : new Uint8Array(records.missing),
+    kinds: records.kinds === undefined ? undefined : new Uint8Array(records.kinds),
   };
   return { ...spec, plan: { ...spec.plan, feeder: { ...feeder, records: copy } } };
 }

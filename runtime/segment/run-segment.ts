@@ -19,7 +19,7 @@ import { RetryBudget } from '../failure/retry-budget.js';
 import { createFeeder } from '../feeder/feeder.js';
 import { CompiledRequest } from '../http/compiled-request.js';
 import { HardStopError, RequestTimeoutError } from '../http/exchange.js';
-import { HostPolicy } from '../http/host-policy.js';
+import { AllowedHosts } from '../http/allowed-hosts.js';
 import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
@@ -113,7 +113,7 @@ export async function runSegment(
           spec.records,
           seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
         );
-  const hosts = new HostPolicy(plan.target, plan.allowedHosts);
+  const hosts = AllowedHosts.of(plan);
   const runner = new IterationRunner({
     graph: plan.graph,
     requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
@@ -148,7 +148,6 @@ export async function runSegment(
           runner,
           recorder,
           auth,
-          hosts,
           feeder,
           onFeederExhausted: stop,
           hardStop: cut.signal,

@@ -1,7 +1,7 @@
 /**
  * Extractors (spec §1.7): after a response, read values into the worker's variables from the JSON
  * body (jsonpath-plus with eval disabled; paths were checked at validation) or from a header.
- * Non-string values are stored as JSON text. Nothing found leaves the variable unchanged: a body
+ * Non-string values are stored as JSON text, marked typed (variable-store.ts). Nothing found leaves the variable unchanged: a body
  * that is not JSON, or a JSON scalar where the path wants an object, finds nothing. A value the
  * store refuses (its bounds: variable-store.ts) fails the request: `variable_limit`.
  *
@@ -46,6 +46,7 @@ function extractAll(
   let parsed = false;
   for (const extractor of extractors) {
     let value: string | undefined;
+    let typed = false;
     if (extractor.from === 'header') {
       value = headerValue(headers, extractor.header);
     } else {
@@ -53,16 +54,22 @@ function extractAll(
         parsed = true;
         json = parseJson(body);
       }
-      if (json !== undefined) value = queryJson(json, extractor.path);
+      const found = json === undefined ? undefined : firstJsonValue(json, extractor.path);
+      value = jsonText(found);
+      typed = typeof found !== 'string';
     }
-    if (value !== undefined && !vars.set(extractor.variable, value)) return 'variable_limit';
+    if (value !== undefined && !vars.set(extractor.variable, value, typed)) return 'variable_limit';
   }
   return undefined;
 }
 
 /** First value at a JSONPath, as text (JSON text unless it is a string); undefined for null. */
 export function queryJson(json: unknown, path: string): string | undefined {
-  const value = firstJsonValue(json, path);
+  return jsonText(firstJsonValue(json, path));
+}
+
+/** A found value as text (JSON text unless it is a string); undefined for nothing or null. */
+function jsonText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   // A number beyond the double range parses as Infinity, whose JSON text would be "null".

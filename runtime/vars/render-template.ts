@@ -2,10 +2,12 @@
  * Compiles a Template (pre-parsed at load time) into a function that fills it from a worker's
  * variables: compile once, run many (STYLE.md rule 8). A static template compiles to its string.
  * A variable with no value makes the render return undefined: the request then fails with kind
- * missing_variable and is not sent.
+ * missing_variable and is not sent. A variable's value is written with its part's Encoding
+ * (dsl/plan/encode-value.ts), chosen here once; raw values are inserted as they are.
  */
 import { randomUUID } from 'node:crypto';
-import type { Template } from '../../dsl/plan/template.js';
+import { encoderOf } from '../../dsl/plan/encode-value.js';
+import type { Template, VariablePart } from '../../dsl/plan/template.js';
 import type { Random } from '../random.js';
 import type { VariableStore } from './variable-store.js';
 
@@ -20,10 +22,7 @@ export function compileTemplate(template: Template): CompiledTemplate {
   if (template.every((part) => typeof part === 'string')) return template.join('');
   const parts = template.map((part): string | Render => {
     if (typeof part === 'string') return part;
-    if ('var' in part) {
-      const name = part.var;
-      return (vars) => vars.get(name);
-    }
+    if ('var' in part) return variable(part);
     switch (part.fn) {
       case 'uuid':
         return () => randomUUID();
@@ -49,6 +48,17 @@ export function compileTemplate(template: Template): CompiledTemplate {
       }
     }
     return out;
+  };
+}
+
+/** Reads a variable, written with its encoding. */
+function variable(part: VariablePart): Render {
+  const name = part.var;
+  if (part.encoding === undefined || part.encoding === 'raw') return (vars) => vars.get(name);
+  const encode = encoderOf(part.encoding);
+  return (vars) => {
+    const value = vars.get(name);
+    return value === undefined ? undefined : encode(value, vars.typed(name));
   };
 }
 

@@ -12,8 +12,12 @@ export function unsentCause(endpoint: EndpointPlan, missing: VariableStore | und
   const where = `in endpoint ${endpoint.name}`;
   if (missing === undefined) return where;
   const parts: [string, Template][] = [['url', endpoint.path]];
+  if (endpoint.query !== undefined) parts.push(['query', endpoint.query]);
   for (const header of endpoint.headers) parts.push([`header ${header.name}`, header.value]);
-  if (endpoint.body !== undefined) parts.push(['body', endpoint.body]);
+  const body = endpoint.body;
+  if (body?.kind === 'text') parts.push(['body', body.text]);
+  for (const part of body?.kind === 'multipart' ? body.parts : [])
+    if (part.kind === 'field') parts.push([`multipart ${part.name}`, part.value]);
   endpoint.ws?.messages.forEach((m, i) => {
     if (m.kind === 'text') parts.push([`message ${i + 1}`, m.text]);
   });

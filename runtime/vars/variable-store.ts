@@ -17,6 +17,11 @@
  * MAX_VARIABLE_CHARS characters of keys and values. A Set past either bound is refused and
  * changes nothing. Merge (a feeder record: the user's own file, whose columns are fixed) is
  * counted but never refused.
+ *
+ * A value may be typed: JSON text of a number, boolean, null, object or array (a JSON extractor's
+ * or a JSON feeder record's non-string, a scenario's vars.set of a non-string). A JSON body sends
+ * a typed value as that type where its placeholder is a whole string value (dsl/plan/template.ts).
+ * The typed keys are a subset of the keys, so the bounds cover them.
  */
 import type { FeederRecord } from '../feeder/feeder.js';
 
@@ -31,6 +36,7 @@ export type VariableStoreState = 'Created' | 'Active' | 'Cleared' | 'Ended';
 /** Key → string map with the spec's states. */
 export class VariableStore {
   readonly #values = new Map<string, string>();
+  readonly #typed = new Set<string>();
   /** Characters of the keys and values held. */
   #chars = 0;
   #state: VariableStoreState = 'Created';
@@ -45,8 +51,11 @@ export class VariableStore {
     if (this.#state === 'Created') this.#state = 'Active';
   }
 
-  /** Stores a value; false (nothing stored) when it would pass the store's bounds. */
-  set(key: string, value: string): boolean {
+  /**
+   * Stores a value (`typed`: it is JSON text of a non-string); false (nothing stored) when it
+   * would pass the store's bounds.
+   */
+  set(key: string, value: string, typed = false): boolean {
     this.#assertLive();
     const isNew = !this.#values.has(key);
     if (
@@ -54,7 +63,7 @@ export class VariableStore {
       (isNew && this.#values.size >= MAX_VARIABLES)
     )
       return false;
-    this.#store(key, value);
+    this.#store(key, value, typed);
     this.#state = 'Active';
     return true;
   }
@@ -64,13 +73,18 @@ export class VariableStore {
     return this.#values.get(key);
   }
 
+  /** True when the value is typed: JSON text of a non-string. */
+  typed(key: string): boolean {
+    return this.#typed.has(key);
+  }
+
   /** Stores every field of a record (a feeder row) that the record has. */
   merge(record: FeederRecord): void {
     this.#assertLive();
-    const { fields, values } = record;
+    const { fields, values, typed } = record;
     for (let f = 0; f < fields.length; f++) {
       const value = values[f];
-      if (value !== undefined) this.#store(fields[f]!, value);
+      if (value !== undefined) this.#store(fields[f]!, value, typed[f] === true);
     }
     this.#state = 'Active';
   }
@@ -79,6 +93,7 @@ export class VariableStore {
   clear(): void {
     this.#assertLive();
     this.#values.clear();
+    this.#typed.clear();
     this.#chars = 0;
     this.#state = 'Cleared';
   }
@@ -94,9 +109,11 @@ export class VariableStore {
   }
 
   /** Stores a value whatever the bounds (Merge does not check them). */
-  #store(key: string, value: string): void {
+  #store(key: string, value: string, typed: boolean): void {
     this.#chars += this.#growth(key, value);
     this.#values.set(key, value);
+    if (typed) this.#typed.add(key);
+    else if (this.#typed.size > 0) this.#typed.delete(key);
   }
 
   /** How many characters storing a value adds (negative when it replaces a longer one). */

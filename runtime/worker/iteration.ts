@@ -28,8 +28,12 @@ import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
-import type { CompiledRequest, RequestOptions } from '../http/compiled-request.js';
-import type { HostPolicy } from '../http/host-policy.js';
+import {
+  BODY_PENDING,
+  type CompiledRequest,
+  type RequestOptions,
+} from '../http/compiled-request.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
@@ -76,7 +80,7 @@ export interface IterationDeps {
   /** Each virtual user keeps a cookie jar. */
   readonly cookies: boolean;
   /** Where redirects may lead besides the request's own origin. */
-  readonly hosts: HostPolicy;
+  readonly hosts: AllowedHosts;
   /** Draws the weighted picks in permit order, so a seed reproduces them whatever the timing. */
   readonly picks: Random;
 }
@@ -409,22 +413,30 @@ export class IterationRunner {
     }
     const { vu, compiled } = cursor;
     cursor.authorization = authorization;
-    const path = compiled!.path(vu.vars, vu.random);
-    const cookie =
-      this.deps.cookies && path !== undefined
-        ? vu.cookies.header(compiled!.endpoint.origin, path)
-        : undefined;
-    cursor.bytesOut =
-      path === undefined
-        ? -1
-        : compiled!.fill(vu.options, path, vu.vars, vu.random, authorization, cookie);
-    if (cursor.bytesOut < 0) {
-      cursor.done(this.#unsent(compiled!, 'missing_variable', vu.vars));
+    const cookies = this.deps.cookies ? vu.cookies : undefined;
+    const filled = compiled!.fill(vu.options, vu.vars, vu.random, authorization, cookies);
+    if (typeof filled === 'string') {
+      const missing = filled === 'missing_variable' ? vu.vars : undefined;
+      cursor.done(this.#unsent(compiled!, filled, missing));
       return;
     }
     this.deps.budget?.deposit();
+    if (filled === BODY_PENDING) {
+      // A multipart body with placeholders is encoded asynchronously, once per request.
+      compiled!
+        .finishBody(vu.options)
+        .then((bytes) => this.guard(cursor, (c) => this.#sendEncoded(c, bytes)), cursor.fail);
+      return;
+    }
+    cursor.bytesOut = filled;
     this.#attempt(cursor);
   };
+
+  /** The first attempt of a request whose body was encoded after fill(). */
+  #sendEncoded(cursor: Cursor, bytesOut: number): void {
+    cursor.bytesOut = bytesOut;
+    this.#attempt(cursor);
+  }
 
   /** One attempt under its own deadline. */
   #attempt(cursor: Cursor): void {
@@ -437,10 +449,9 @@ export class IterationRunner {
     cursor.redirectKind = undefined;
     cursor.startUs = this.deps.now();
     vu.deadlineUs = cursor.startUs + endpoint.timeoutMs * 1000;
-    vu.origin = endpoint.origin;
     vu.sent = vu.options;
     vu.exchange.start(compiled!.keepBody, cursor.exchanged);
-    vu.client(endpoint.origin).dispatch(vu.options, vu.exchange);
+    vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
   }
 
   /** An attempt (or a hop) is over: follow its redirect, retry it after a backoff, or record it. */
@@ -500,15 +511,14 @@ export class IterationRunner {
     if (cursor.hops >= endpoint.maxRedirects) cursor.redirectKind = 'too_many_redirects';
     else if (!sameOrigin && !this.deps.hosts.allows(next)) cursor.redirectKind = 'url_not_allowed';
     if (cursor.redirectKind !== undefined) return false;
-    const origin = sameOrigin ? vu.origin : next.origin;
+    const origin = sameOrigin ? vu.sent.origin : next.origin;
     const path = next.pathname + next.search;
     const cookie = this.deps.cookies ? vu.cookies.header(origin, path) : undefined;
-    fillHop(vu.hop, vu.sent, exchange.status, path, sameOrigin, cookie);
+    fillHop(vu.hop, vu.sent, exchange.status, origin, path, sameOrigin, cookie);
     cursor.hops++;
     cursor.hopBytesIn += exchange.bytesIn;
     cursor.hopBytesOut += bodySize(vu.hop.body);
     this.deps.recorder.recordRedirect();
-    vu.origin = origin;
     vu.sent = vu.hop;
     exchange.start(cursor.compiled!.keepBody, cursor.exchanged);
     vu.client(origin).dispatch(vu.hop, exchange);
@@ -609,6 +619,7 @@ function fillHop(
   hop: RequestOptions,
   from: RequestOptions,
   status: number,
+  origin: string,
   path: string,
   sameOrigin: boolean,
   cookie: string | undefined,
@@ -626,6 +637,7 @@ function fillHop(
   if (cookie !== undefined) headers.push('cookie', cookie);
   hop.body = toGet ? null : (from.body ?? null);
   hop.method = toGet ? 'GET' : from.method;
+  hop.origin = origin;
   hop.path = path;
   hop.headers = headers;
 }

@@ -26,12 +26,11 @@ export class VirtualUser {
   readonly vars = new VariableStore();
   readonly exchange = new Exchange();
   /** Reused dispatch options (filled per request). */
-  readonly options: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  readonly options: RequestOptions = emptyOptions();
   /** Options of a redirect's next hop (`options` stays as filled, for a retry). */
-  readonly hop: RequestOptions = { path: '/', method: 'GET', headers: [], body: null };
+  readonly hop: RequestOptions = emptyOptions();
   readonly cookies = new UserCookies();
-  /** Origin and options of the last request sent (its last hop): the response's url. */
-  origin = '';
+  /** The options of the last request sent (its last hop): the response's url. */
   sent: RequestOptions = this.options;
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
@@ -50,7 +49,7 @@ export class VirtualUser {
 
   /** The url of the last response (after its redirects). */
   url(): string {
-    return this.origin + this.sent.path;
+    return this.sent.origin + this.sent.path;
   }
 
   /** Aborts what is in flight (deadline passed, hard stop): the HTTP exchange or the session. */
@@ -86,4 +85,8 @@ export class VirtualUser {
     await Promise.all([...this.#clients.values()].map((c) => c.destroy()));
     this.#clients.clear();
   }
+}
+
+function emptyOptions(): RequestOptions {
+  return { origin: '', path: '/', method: 'GET', headers: [], body: null };
 }

@@ -310,3 +310,45 @@ t.test('the plan view shows each endpoint as it is sent, names aligned', async (
     /^ {4}feed {5}\[75\.0%\] {2}WS ws:\/\/127\.0\.0\.1:9\/ws \(2 messages\)$/m,
   );
 });
+
+t.test('the plan shows query, form fields, multipart parts and urls from variables', async (t) => {
+  const dir = t.testdir({
+    'photo.png': 'x',
+    'load.yaml': `target: http://127.0.0.1:9
+requests: 1
+endpoints:
+  - { name: s, url: "/s?lang=en", query: { q: "{{term}}", page: 2 } }
+  - { name: login, url: /login, method: POST, form: { username: "{{u}}", _csrf: x } }
+  - name: up
+    url: /up
+    method: POST
+    multipart: { title: "x {{id}}", photo: { file: photo.png, content_type: image/png } }
+  - { name: next, url: "{{next}}" }
+`,
+  });
+  const result = await runInProcess(['validate', 'load.yaml'], { cwd: dir });
+  t.equal(result.code, 0, result.stderr);
+  t.match(
+    result.stdout,
+    /GET http:\/\/127\.0\.0\.1:9\/s\?lang=en&q=\{\{term\}\}&page=2 {2}needs term/,
+  );
+  t.match(result.stdout, /POST http:\/\/127\.0\.0\.1:9\/login {2}form username, _csrf {2}needs u/);
+  t.match(
+    result.stdout,
+    /POST http:\/\/127\.0\.0\.1:9\/up {2}multipart title, photo ← photo\.png \(image\/png\) {2}needs id/,
+  );
+  t.match(result.stdout, /GET \{\{next\}\} \(url from a variable\) {2}needs next/);
+  t.match(result.stdout, /endpoints\[1\]\.form\.username\s+\{\{u\}\}\s+load\.yaml:5:\d+/);
+});
+
+t.test('a url from a variable needs an http target', async (t) => {
+  const result = await validate(
+    t,
+    'target: ws://127.0.0.1:9\nrequests: 1\nendpoints:\n  - { url: "{{next}}" }\n',
+  );
+  t.equal(result.code, 1);
+  t.match(
+    result.stderr,
+    /load\.yaml:4:\d+: endpoints\[0\]\.url: expected an http or https target for a url taken from a variable/,
+  );
+});

@@ -2,6 +2,7 @@ import t from 'tap';
 import { compilePlan } from '../../dsl/compile/compile-plan.js';
 import { lintPlan } from '../../dsl/compile/lint-plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
+import { multipartFileKey } from '../../dsl/sources/multipart-files.js';
 
 function compile(config: Record<string, unknown>, env: Record<string, string> = {}) {
   return compilePlan(configSchema.parse(config), {
@@ -18,13 +19,13 @@ t.test('the single-request form is one endpoint on the target', async (t) => {
     method: 'POST',
     origin: 'http://127.0.0.1:9',
     path: ['/a?b=1'],
-    body: ['x'],
+    body: { kind: 'text', text: ['x'] },
   });
   t.equal(plan.durationMs, 10_000, 'nothing bounds the run: the 10 s default');
   t.equal(plan.seed, 7);
 });
 
-t.test('urls join the target by text, so placeholders are not percent-encoded', async (t) => {
+t.test('urls join the target by text; their placeholders are percent-encoded', async (t) => {
   const { plan } = compile({
     target: 'http://h:1/api/',
     endpoints: [{ url: '/users/{{id}}' }, { url: 'items' }, { url: 'http://other:2/x' }],
@@ -32,7 +33,7 @@ t.test('urls join the target by text, so placeholders are not percent-encoded', 
   t.same(
     plan.graph.endpoints.map((e) => [e.origin, e.path]),
     [
-      ['http://h:1', ['/api/users/', { var: 'id' }]],
+      ['http://h:1', ['/api/users/', { var: 'id', encoding: 'uri' }]],
       ['http://h:1', ['/api/items']],
       ['http://other:2', ['/x']],
     ],
@@ -60,10 +61,30 @@ t.test(
 t.test('a mapping body is JSON with a content type; its placeholders are filled', async (t) => {
   const { plan } = compile({
     target: 'http://h',
-    endpoints: [{ url: '/', method: 'POST', body: { user: '{{name}}' } }],
+    endpoints: [
+      {
+        url: '/',
+        method: 'POST',
+        body: { user: '{{name}}', 'k"{{k}}': ['say "{{word}}"', 2, null, { raw: '{{$raw r}}' }] },
+      },
+    ],
   });
   const endpoint = plan.graph.endpoints[0]!;
-  t.same(endpoint.body, ['{"user":"', { var: 'name' }, '"}']);
+  t.same(endpoint.body, {
+    kind: 'text',
+    text: [
+      '{"user":',
+      { var: 'name', encoding: 'json-value' },
+      ',"k\\"',
+      { var: 'k', encoding: 'json' },
+      '":["say \\"',
+      { var: 'word', encoding: 'json' },
+      '\\"",2,null,{"raw":"',
+      { var: 'r', encoding: 'raw' },
+      '"}]}',
+    ],
+  });
+  t.same(endpoint.needs, ['name', 'k', 'word', 'r']);
   t.ok(
     endpoint.headers.some((h) => h.name === 'content-type' && h.value[0] === 'application/json'),
   );
@@ -125,4 +146,113 @@ t.test('lint warns about placeholders nothing can fill', async (t) => {
   t.equal(messages.length, 2);
   t.match(messages[0], /endpoint "me": \{\{ghost\}\} can never be filled/);
   t.match(messages[1], /auth: \{\{phantom\}\}/);
+});
+
+t.test(
+  'query: and form: are form-encoded name=value pairs, a list repeating its name',
+  async (t) => {
+    const { plan } = compile({
+      target: 'http://h',
+      endpoints: [
+        {
+          name: 'q',
+          url: '/s?x=1',
+          query: { 'q q': 'a {{term}}', page: 2, on: true, tag: ['a', 'b&c'] },
+        },
+        {
+          name: 'f',
+          url: '/login',
+          method: 'POST',
+          form: { username: '{{u}}', _csrf: '{{$raw c}}' },
+        },
+      ],
+    });
+    const [query, form] = plan.graph.endpoints;
+    t.same(query!.query, [
+      'q+q=a+',
+      { var: 'term', encoding: 'form' },
+      '&page=2&on=true&tag=a&tag=b%26c',
+    ]);
+    t.same(query!.needs, ['term']);
+    t.same(form!.body, {
+      kind: 'text',
+      text: ['username=', { var: 'u', encoding: 'form' }, '&_csrf=', { var: 'c', encoding: 'raw' }],
+    });
+    t.ok(
+      form!.headers.some(
+        (h) => h.name === 'content-type' && h.value[0] === 'application/x-www-form-urlencoded',
+      ),
+    );
+  },
+);
+
+t.test('a url that starts with a placeholder is resolved at request time', async (t) => {
+  const { plan } = compile({
+    target: 'http://h:1/api',
+    allowed_hosts: ['cdn.example'],
+    endpoints: [
+      { name: 'next', url: '{{next}}' },
+      { name: 'base', url: '{{base}}/items/{{id}}' },
+    ],
+  });
+  const [next, base] = plan.graph.endpoints;
+  t.same(
+    [next!.origin, next!.path, next!.urlFromVariable],
+    ['http://h:1', [{ var: 'next', encoding: 'raw' }], { allowedHosts: ['cdn.example'] }],
+  );
+  t.same(base!.path, [{ var: 'base', encoding: 'raw' }, '/items/', { var: 'id', encoding: 'uri' }]);
+  const fixed = compile({ target: 'http://h', endpoints: [{ url: '/a/{{$raw p}}' }] }).plan;
+  t.same(fixed.graph.endpoints[0]!.urlFromVariable, undefined, 'a url starting with text is not');
+});
+
+t.test('multipart: fields as templates, files from what load-plan read', async (t) => {
+  const bytes = new Uint8Array([1, 2]);
+  const { plan } = compilePlan(
+    configSchema.parse({
+      target: 'http://h',
+      headers: { 'Content-Type': 'application/json' },
+      endpoints: [
+        {
+          url: '/up',
+          method: 'POST',
+          multipart: {
+            title: 'x {{id}}',
+            n: 3,
+            photo: { file: 'img/photo.png', content_type: 'image/png' },
+            doc: { file: 'a.bin', filename: 'b.bin' },
+          },
+        },
+      ],
+    }),
+    {
+      env: {},
+      userAgent: 'barrage/test',
+      fallbackSeed: 7,
+      multipartFiles: new Map([
+        [multipartFileKey(0, 'photo'), bytes],
+        [multipartFileKey(0, 'doc'), bytes],
+      ]),
+    },
+  );
+  const endpoint = plan.graph.endpoints[0]!;
+  t.same(endpoint.body, {
+    kind: 'multipart',
+    parts: [
+      { kind: 'field', name: 'title', value: ['x ', { var: 'id', encoding: 'raw' }] },
+      { kind: 'field', name: 'n', value: ['3'] },
+      { kind: 'file', name: 'photo', bytes, filename: 'photo.png', contentType: 'image/png' },
+      {
+        kind: 'file',
+        name: 'doc',
+        bytes,
+        filename: 'b.bin',
+        contentType: 'application/octet-stream',
+      },
+    ],
+  });
+  t.notOk(
+    endpoint.headers.some((h) => h.name.toLowerCase() === 'content-type'),
+    'the encoder sets the Content-Type with its boundary',
+  );
+  t.same(endpoint.needs, ['id']);
 });

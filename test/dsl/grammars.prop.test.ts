@@ -207,6 +207,7 @@ const bounds = fc
 /** A placeholder part of a Template. */
 const placeholder: fc.Arbitrary<Exclude<TemplatePart, string>> = fc.oneof(
   varName.map((name) => ({ var: name })),
+  varName.map((name) => ({ var: name, encoding: 'raw' as const })),
   fc.constant({ fn: 'uuid' as const }),
   fc.constant({ fn: 'timestamp' as const }),
   bounds.map(([min, max]) => ({ fn: 'randomInt' as const, min, max })),
@@ -232,7 +233,7 @@ function writePlaceholder(
   const [before, between, after] = pad;
   const sep = between === '' ? ' ' : between;
   let body: string;
-  if ('var' in part) body = part.var;
+  if ('var' in part) body = part.encoding === 'raw' ? `$raw${sep}${part.var}` : part.var;
   else if (part.fn === 'randomInt') body = `$randomInt${sep}${part.min}${sep}${part.max}`;
   else if (part.fn === 'env') body = `$env${sep}${part.name}`;
   else body = `$${part.fn}`;

@@ -27,6 +27,8 @@ const VALID: readonly (readonly [string, Template])[] = [
   ['{"user":{{{user}}}}', ['{"user":{', { var: 'user' }, '}}']],
   ['{{x}}}', [{ var: 'x' }, '}']],
   ['€{{x}}😀', ['€', { var: 'x' }, '😀']],
+  ['{{$raw next}}', [{ var: 'next', encoding: 'raw' }]],
+  ['/a/{{ $raw  path.x }}?b', ['/a/', { var: 'path.x', encoding: 'raw' }, '?b']],
 ];
 
 t.test('valid templates parse to merged parts', (t) => {
@@ -55,8 +57,12 @@ const INVALID: readonly (readonly [string, string, number, string])[] = [
     '{{$now}}',
     'builtin',
     2,
-    'Allowed: {{$uuid}}, {{$timestamp}}, {{$randomInt MIN MAX}}, {{$env NAME}}',
+    'Allowed: {{$raw name}}, {{$uuid}}, {{$timestamp}}, {{$randomInt MIN MAX}}, {{$env NAME}}',
   ],
+  ['{{$Raw next}}', 'builtin', 2, 'did you mean "$raw"?'],
+  ['{{$raw}}', 'argument', 6, 'missing name: write {{$raw name}}'],
+  ['{{$raw a b}}', 'argument', 7, '$raw takes one argument, a variable name, got 2'],
+  ['{{$raw 1x}}', 'name', 7, '"1x" is not a valid name'],
   ['{{$uuid 4}}', 'argument', 8, '$uuid takes no arguments, got 1'],
   ['{{$timestamp ms}}', 'argument', 13, '$timestamp takes no arguments'],
   ['{{$randomInt}}', 'argument', 12, '$randomInt takes two integers, MIN and MAX, got 0'],

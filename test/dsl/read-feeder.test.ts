@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { readFeeder } from '../../dsl/feeder/read-feeder.js';
+import { recordReader } from '../../runtime/feeder/feeder.js';
 import { rowsOf } from '../helpers/feeder-table.js';
 
 function read(t: Test, name: string, text: string, format?: 'csv' | 'json' | 'ndjson') {
@@ -73,11 +74,25 @@ t.test(
     t.ok(table.ends.buffer instanceof SharedArrayBuffer, 'ends shared between threads');
     t.same([...table.ends], [3, 10, 13, 13], 'one end per value, in bytes (ü takes 2)');
     t.equal(Buffer.from(table.bytes).toString('utf8'), 'adaZürichbob', 'values back to back');
-    t.equal(table.missing, undefined, 'every CSV record has every field');
+    t.equal(table.kinds, undefined, 'every CSV record has every field, all text');
     const json = read(t, 'u.ndjson', '{"a": "1"}\n{"b": "2"}\n');
     if (!json.ok) return t.fail('read');
     t.same(json.value.records.fields, ['a', 'b']);
-    t.same([...json.value.records.missing!], [0, 1, 1, 0], 'absent fields are flagged, not empty');
+    t.same([...json.value.records.kinds!], [0, 1, 1, 0], 'absent fields are flagged, not empty');
     t.same(rowsOf(json.value.records), [{ a: '1' }, { b: '2' }]);
+    const typed = read(
+      t,
+      't.json',
+      '[{"id": 1070, "name": "x", "tags": ["a"], "on": true, "no": null}]',
+    );
+    if (!typed.ok) return t.fail('read');
+    t.same(
+      [...typed.value.records.kinds!],
+      [2, 0, 2, 2, 2],
+      "a JSON record's non-strings are typed",
+    );
+    const record = recordReader(typed.value.records)(0);
+    t.same(record.values, ['1070', 'x', '["a"]', 'true', 'null']);
+    t.same(record.typed, [true, false, true, true, true]);
   },
 );

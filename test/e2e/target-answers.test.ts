@@ -127,7 +127,12 @@ function checkExtractor(
     t.equal(use.failures, 0);
   } else {
     t.equal(used.get(name), undefined, `${name}: nothing was extracted, nothing sent`);
-    t.same(use.errors, { missing_variable: 1 }, `${name}: counted as missing_variable`);
+    t.equal(use.requests, 0, `${name}: no request`);
+    t.equal(
+      result.unsent_causes[`missing_variable: {{v_${name}}} in endpoint use_${name}, body`],
+      1,
+      `${name}: counted unsent as missing_variable`,
+    );
   }
 }
 
@@ -144,7 +149,7 @@ for (const body of ODD_BODIES) {
     const rootFails = body.expect.$ === EXTRACT_ERROR;
     t.equal(result.code, rootFails ? 1 : 0, 'the thresholds decide the exit code');
     t.equal(printed.thresholds?.failed, rootFails ? 1 : 0);
-    t.equal(printed.total, EXTRACTORS.length * 2, 'every step ran or was counted');
+    t.equal(printed.total + printed.unsent, EXTRACTORS.length * 2, 'every step ran or was counted');
     for (const extractor of EXTRACTORS) {
       const expected =
         extractor.path === undefined
@@ -233,7 +238,7 @@ t.test("a scenario's json(path) reads a scalar body without a throw", async (t) 
 });
 
 t.test(
-  'an extracted value holding a line feed fails the request using it as invalid_request',
+  'an extracted value holding a line feed: a header or a raw url using it is unsent, invalid_request',
   async (t) => {
     const target = await oddTarget(t, Buffer.from('{"a":"x\\r\\nX-Injected: 1"}'));
     const dir = t.testdir({
@@ -244,7 +249,8 @@ t.test(
         'endpoints:',
         '  - { name: ask, url: /body, extract: { v: $.a } }',
         '  - { name: header, method: POST, url: /use/header, headers: { X-V: "{{v}}" } }',
-        '  - { name: url, method: POST, url: "/use/url?{{v}}" }',
+        // In a url, {{v}} is percent-encoded (%0D%0A); {{$raw v}} goes as it is.
+        '  - { name: url, method: POST, url: "/use/url?{{$raw v}}" }',
         'flows: [{ name: f, steps: [ask, header, url] }]',
         '',
       ].join('\n'),
@@ -252,8 +258,10 @@ t.test(
     const result = await runCli(['run', '--config', 'load.yaml', '--json-output'], { cwd: dir });
     t.equal(result.code, 0, result.stderr);
     const printed = JSON.parse(result.stdout) as JsonResult;
-    t.same(endpoint(printed, 'header').errors, { invalid_request: 1 });
-    t.same(endpoint(printed, 'url').errors, { invalid_request: 1 });
+    t.same(printed.unsent_causes, {
+      'invalid_request: in endpoint header': 1,
+      'invalid_request: in endpoint url': 1,
+    });
     t.equal(target.used.size, 0, 'nothing was sent with it');
   },
 );

@@ -39,10 +39,14 @@ t.test('Active --Merge--> Active, record fields stored', async (t) => {
   const store = new VariableStore();
   store.begin();
   store.set('keep', 'x');
-  store.merge({ fields: ['name', 'email', 'keep'], values: ['Ada', 'ada@example.com', 'y'] });
+  store.merge({
+    fields: ['name', 'email', 'keep'],
+    values: ['Ada', 'ada@example.com', 'y'],
+    typed: [false, false, false],
+  });
   t.equal(store.state, 'Active');
   t.same(store.entries(), { keep: 'y', name: 'Ada', email: 'ada@example.com' });
-  store.merge({ fields: ['name', 'email'], values: ['Bob', undefined] });
+  store.merge({ fields: ['name', 'email'], values: ['Bob', undefined], typed: [false, false] });
   t.same(
     store.entries(),
     { keep: 'y', name: 'Bob', email: 'ada@example.com' },
@@ -92,10 +96,26 @@ t.test(
     t.equal(store.set('b', half), false, 'the characters bound counts keys too');
     t.equal(store.set('a', ''), true, 'replacing a value frees its characters');
     t.equal(store.set('b', half), true);
-    store.merge({ fields: ['c'], values: [half] });
+    store.merge({ fields: ['c'], values: [half], typed: [false] });
     t.equal(store.get('c'), half, 'a feeder record is stored whatever the bounds');
     t.equal(store.set('d', ''), false, '…and counted');
     store.clear();
     t.equal(store.set('d', half), true, 'Clear frees everything');
   },
 );
+
+t.test('typed values: set and merge mark them, a text value or Clear unmarks them', async (t) => {
+  const store = new VariableStore();
+  store.set('id', '1070', true);
+  store.set('name', 'ada');
+  t.equal(store.typed('id'), true);
+  t.equal(store.typed('name'), false);
+  t.equal(store.get('id'), '1070', 'the value is its JSON text');
+  store.set('id', '1071');
+  t.equal(store.typed('id'), false, 'a text value replaces a typed one');
+  store.merge({ fields: ['n', 's'], values: ['5', 'x'], typed: [true, false] });
+  t.equal(store.typed('n'), true);
+  t.equal(store.typed('s'), false);
+  store.clear();
+  t.equal(store.typed('n'), false);
+});

@@ -1,0 +1,79 @@
+/**
+ * What a scenario's http call asks for (the bootstrap builds it as JSON text) turned into the
+ * parts of an endpoint: its path with `query` appended to the url's own query, its headers (the
+ * run's, then the call's, then the content-type its body needs) and its body: text, JSON,
+ * `form` fields (urlencoded) or `multipart` parts.
+ */
+import type { BodyPlan, HeaderPlan, MultipartPart } from '../../dsl/plan/endpoint-plan.js';
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+/** A multipart part of a scripted request: a field, or a file (its data as text). */
+export interface MultipartArg {
+  readonly name: string;
+  readonly data: string;
+  readonly file: boolean;
+  readonly filename?: string;
+  readonly contentType?: string;
+}
+
+/** What a scripted request asks for (built by the bootstrap). */
+export interface HttpArgs {
+  readonly method: string;
+  readonly url: string;
+  readonly body: string | undefined;
+  readonly json: boolean;
+  /** `query` and `form` as name, value pairs (a list's values each with its name). */
+  readonly query: readonly [string, string][];
+  readonly form: readonly [string, string][] | undefined;
+  readonly multipart: readonly MultipartArg[] | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeout: number | undefined;
+  readonly name: string | undefined;
+  readonly redirects: number | undefined;
+}
+
+/** The path, headers and body of a call to `url` (resolved already); `run` are the run's headers. */
+export function requestParts(
+  args: HttpArgs,
+  url: URL,
+  run: readonly HeaderPlan[],
+): { path: string; headers: HeaderPlan[]; body: BodyPlan | undefined } {
+  const own = new Set(Object.keys(args.headers).map((n) => n.toLowerCase()));
+  const multipart = args.multipart !== undefined;
+  // A multipart body's Content-Type names its boundary: the encoder sets it.
+  const headers: HeaderPlan[] = [
+    ...run.filter((h) => !own.has(h.name.toLowerCase())),
+    ...Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
+  ].filter((h) => !multipart || h.name.toLowerCase() !== 'content-type');
+  const type = args.form !== undefined ? FORM_TYPE : args.json ? JSON_TYPE : undefined;
+  if (type !== undefined && !headers.some((h) => h.name.toLowerCase() === 'content-type'))
+    headers.push({ name: 'content-type', value: [type] });
+  const query = args.query.length === 0 ? '' : new URLSearchParams(args.query).toString();
+  const joint = url.search === '' ? '?' : '&';
+  const path = url.pathname + url.search + (query === '' ? '' : joint + query);
+  return { path, headers, body: scriptBody(args) };
+}
+
+/** The body of a scripted request: text, form fields (urlencoded) or multipart parts. */
+function scriptBody(args: HttpArgs): BodyPlan | undefined {
+  if (args.form !== undefined)
+    return { kind: 'text', text: [new URLSearchParams(args.form).toString()] };
+  if (args.multipart !== undefined)
+    return {
+      kind: 'multipart',
+      parts: args.multipart.map((part): MultipartPart =>
+        !part.file
+          ? { kind: 'field', name: part.name, value: [part.data] }
+          : {
+              kind: 'file',
+              name: part.name,
+              bytes: Buffer.from(part.data, 'utf8'),
+              filename: part.filename ?? 'blob',
+              contentType: part.contentType ?? 'application/octet-stream',
+            },
+      ),
+    };
+  return args.body === undefined ? undefined : { kind: 'text', text: [args.body] };
+}
