@@ -40,7 +40,11 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
     command = cli.process([...argv], context);
   } catch (error) {
     // clipanion would print usage errors on stdout; they belong on stderr, with exit code 1.
-    context.stderr.write(cli.error(error, { colored: false }));
+    // A misspelt or valueless flag gets barrage's own words (loaded only now, off the normal path).
+    const { explainSyntaxError } = await import('./syntax-error.js');
+    const defaultPath = commands.find((c) => c.paths?.some((p) => p.length === 0))?.paths?.[0];
+    const explained = explainSyntaxError(error, argv, cli.definitions(), defaultPath ?? []);
+    context.stderr.write(explained ?? cli.error(error, { colored: false }));
     return ExitCode.Failed;
   }
   return cli.run(command, context);

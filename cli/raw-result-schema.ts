@@ -143,6 +143,7 @@ const snapshot = z
 const threshold = z.strictObject(
   {
     expression: z.string(),
+    aliases: z.array(z.strictObject({ written: z.string(), as: z.string() })).exactOptional(),
     metric: z.string(),
     tags: z.record(z.string(), z.string()),
     aggregate: z.string(),

@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'clipanion';
 import { join } from 'node:path';
+import { ExitCode } from '../exit-code.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { BaseCommand } from './base-command.js';
 
@@ -28,10 +29,20 @@ export class DemoCommand extends BaseCommand {
 
   /** Serves, runs, stops. */
   async run(): Promise<number> {
+    const scenario = join(PACKAGE_ROOT, 'scenarios', 'demo.yaml');
+    // The extra arguments are run's: a misspelt flag is reported before the server starts.
+    const argv = ['run', scenario, '--target', 'http://127.0.0.1', ...this.rest];
+    try {
+      this.cli.process(argv);
+    } catch (error) {
+      const { explainSyntaxError } = await import('../syntax-error.js');
+      const explained = explainSyntaxError(error, argv, this.cli.definitions(), ['run']);
+      this.context.stderr.write(explained ?? `barrage: ${String(error)}\n`);
+      return ExitCode.Failed;
+    }
     const { startTargetServer } = await import('../serve/target-server.js');
     const server = await startTargetServer({ port: 0 });
     try {
-      const scenario = join(PACKAGE_ROOT, 'scenarios', 'demo.yaml');
       this.context.stderr.write(
         `barrage demo: target server on ${server.url}, running ${scenario}\n`,
       );

@@ -152,6 +152,11 @@ export function renderPlanView(plan: Plan): string {
   if (plan.thresholds.length > 0) {
     lines.push('  thresholds');
     for (const t of plan.thresholds) lines.push(`    ${t.expression}`);
+    const aliases = new Set(
+      plan.thresholds.flatMap((t) => (t.aliases ?? []).map((a) => `${a.written} → ${a.as}`)),
+    );
+    if (aliases.size > 0)
+      lines.push(`  note        k6 spellings read as barrage's: ${[...aliases].join(', ')}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -4,22 +4,28 @@
  * parsed strictly, left to right, so the first error names the part that is wrong.
  *
  *   threshold  := ws* metric tags? ":" aggregate ws* operator ws* value ws*
- *   metric     := a name from METRICS
+ *   metric     := a name from METRICS | "http_reqs"        (k6's name of http_requests)
  *   tags       := "{" tag ("," tag)* "}"
  *   tag        := key "=" tag-value
  *   key        := "endpoint"                      (every metric but checks)
  *   tag-value  := [^},=]+
  *   aggregate  := a name from the metric's aggregates
  *               | "p" digit+ ("." digit+)?        (trend metrics; 0 < percentile <= 100)
+ *               | "p(" digit+ ("." digit+)? ")"   (k6's spelling of the same)
+ *               | "med"                           (k6's name of p50)
  *   operator   := "<" | "<=" | ">" | ">=" | "=="
  *   value      := "-"? digit+ ("." digit+)? ([eE] [+-]? digit+)?
  *   ws         := any white space
  *
  * e.g. `http_req_duration{endpoint=login}:p99.9 <= 250`, `http_req_failed:rate < 0.01`.
+ * The k6 spellings (k6-threshold-names.ts) are read as barrage's: the spec's `expression` is the
+ * text with them rewritten (`http_reqs:count` → `http_requests:count`), shown so everywhere, and
+ * `aliases` lists each rewrite; k6 metrics barrage does not measure are refused with the reason.
  */
-import type { ThresholdOperator, ThresholdSpec } from '../plan/threshold-spec.js';
+import type { ThresholdAlias, ThresholdOperator, ThresholdSpec } from '../plan/threshold-spec.js';
 import { closest } from './did-you-mean.js';
 import { charAt, grammarError, type GrammarError } from './grammar-error.js';
+import { aggregateAlias, k6OnlyMetric, metricAlias } from './k6-threshold-names.js';
 import { err, ok, type Result } from '../result.js';
 
 /** What a metric measures and which aggregates a threshold may use on it (trends also take pNN). */
@@ -161,8 +167,14 @@ export function parseThreshold(expression: string): Result<ThresholdSpec, Gramma
     );
   }
   const percentile = aggregate.value.percentile;
+  const aliases: ThresholdAlias[] = [];
+  if (metric.value !== scanned.metric.text)
+    aliases.push({ written: scanned.metric.text, as: metric.value });
+  if (aggregate.value.name !== scanned.aggregate.text)
+    aliases.push({ written: scanned.aggregate.text, as: aggregate.value.name });
   return ok({
-    expression,
+    expression: normalized(scanned, metric.value, aggregate.value.name),
+    ...(aliases.length === 0 ? {} : { aliases }),
     metric: metric.value,
     tags: tags.value,
     aggregate: aggregate.value.name,
@@ -170,6 +182,14 @@ export function parseThreshold(expression: string): Result<ThresholdSpec, Gramma
     operator: operator.value,
     expected: expected.value,
   });
+}
+
+/** The expression with the metric and aggregate spelt barrage's way, the rest as written. */
+function normalized(scanned: Scanned, metric: string, aggregate: string): string {
+  const { text, metric: m, aggregate: a } = scanned;
+  const end = a.start + a.text.length;
+  const middle = text.slice(m.start + m.text.length, a.start);
+  return `${text.slice(0, m.start)}${metric}${middle}${aggregate}${text.slice(end)}`;
 }
 
 /** Cuts the expression at the boundaries the grammar fixes; never fails, judges nothing. */
@@ -207,6 +227,13 @@ function parseMetric(scanned: Scanned, fail: Fail): Result<string, GrammarError>
   const { text, start } = scanned.metric;
   const names = Object.keys(METRICS);
   if (Object.hasOwn(METRICS, text)) return ok(text);
+  const alias = metricAlias(text);
+  if (alias !== undefined) return ok(alias);
+  const k6Only = k6OnlyMetric(text);
+  if (k6Only !== undefined) {
+    const problem = `"${text}" is a k6 metric with no barrage equivalent: ${k6Only}`;
+    return err(fail('metric', start, problem, { allowed: names }));
+  }
   if (text === '') {
     const problem = `a metric name is required at the start, such as ${EXAMPLE}`;
     return err(fail('metric', start, problem, { allowed: names }));
@@ -283,7 +310,7 @@ function missingColon(expression: string, scanned: Scanned, fail: Fail): Grammar
   return fail('aggregate', at, problem);
 }
 
-/** The aggregate as written and, for pNN, its percentile. */
+/** The aggregate in barrage's spelling and, for pNN, its percentile. */
 interface Aggregate {
   readonly name: string;
   readonly percentile?: number;
@@ -306,15 +333,16 @@ function parseAggregate(
       : `an aggregate is required after "${metric}:"`;
     return err(fail('aggregate', start, problem, { allowed }));
   }
-  const percentile = PERCENTILE.exec(text);
+  const name = aggregateAlias(text) ?? text;
+  const percentile = PERCENTILE.exec(name);
   if (trend && percentile !== null) {
     const value = Number(percentile[1]);
-    if (value > 0 && value <= 100) return ok({ name: text, percentile: value });
+    if (value > 0 && value <= 100) return ok({ name, percentile: value });
     return err(
       fail('aggregate', start, `the percentile in "${text}" must be above 0 and at most 100`),
     );
   }
-  if (info.aggregates.includes(text)) return ok({ name: text });
+  if (info.aggregates.includes(name)) return ok({ name });
   const guess = closest(text, info.aggregates);
   return err(
     fail('aggregate', start, `the aggregate "${text}" is not supported by ${metric}`, {

@@ -3,14 +3,22 @@
 /** Comparison operators of the threshold grammar. */
 export type ThresholdOperator = '<' | '<=' | '>' | '>=' | '==';
 
+/** A k6 spelling read as barrage's: what was written (`p(95)`) and what it stands for (`p95`). */
+export interface ThresholdAlias {
+  readonly written: string;
+  readonly as: string;
+}
+
 /** `<metric>[{endpoint=name}]:<aggregate> <op> <number>`, split into its parts. */
 export interface ThresholdSpec {
-  /** The expression exactly as the user wrote it. */
+  /** The expression as the user wrote it, k6 spellings rewritten to barrage's (`p(95)` → `p95`). */
   readonly expression: string;
+  /** The k6 spellings that were rewritten, when there were any (validate notes them). */
+  readonly aliases?: readonly ThresholdAlias[];
   readonly metric: string;
   /** Tag filters; only `endpoint` exists today. */
   readonly tags: Readonly<Record<string, string>>;
-  /** The aggregate as written: p95, p99.9, avg, mean, min, max, rate, count. */
+  /** The aggregate in barrage's spelling: p95, p99.9, avg, mean, min, max, rate, count. */
   readonly aggregate: string;
   /** For pNN aggregates, the percentile (0 < p <= 100). */
   readonly percentile?: number;

@@ -10,6 +10,9 @@
  * integral of the piecewise-constant rate: no permit is lost or invented by a change.
  * A segment k of n starts with n0 = -phase (phase = k/n), which staggers the segments' permits
  * evenly instead of sending them in bursts at the same instants.
+ * A schedule with an end holds a known number of permits (`permits`, counted by
+ * permit-count.ts): permit n ≥ permits is never due (intended time Infinity). The count is compared
+ * as an integer, so no rounding of intended times near the end can add or lose a permit.
  */
 
 /** Pure pacing state; times in microseconds since dispatch start. */
@@ -17,11 +20,13 @@ export class Pacer {
   #t0 = 0;
   #n0: number;
   #ratePerUs: number;
+  readonly #permits: number;
 
-  /** `ratePerSec` may be 0 (no permits until the rate changes). */
-  constructor(ratePerSec: number, phase = 0) {
+  /** `ratePerSec` may be 0 (no permits until the rate changes); `permits` caps the schedule. */
+  constructor(ratePerSec: number, phase = 0, permits = Infinity) {
     this.#ratePerUs = ratePerSec / 1e6;
     this.#n0 = -phase;
+    this.#permits = permits;
   }
 
   /** The current rate, permits per second. */
@@ -34,8 +39,9 @@ export class Pacer {
     return this.#n0 + (nowUs - this.#t0) * this.#ratePerUs;
   }
 
-  /** Intended send time of permit `n` (0-based); Infinity while the rate is 0. */
+  /** Intended send time of permit `n` (0-based); Infinity while the rate is 0 or past the schedule. */
   intendedTime(n: number): number {
+    if (n >= this.#permits) return Infinity;
     if (this.#ratePerUs <= 0) return n < this.#n0 ? this.#t0 : Infinity;
     return this.#t0 + (n - this.#n0) / this.#ratePerUs;
   }

@@ -1,63 +1,64 @@
 /**
- * The pattern controller of spec §1.10: it reads the plan's rate at elapsed time 0 and sets it,
- * then every 100 ms asks the plan for the rate at the elapsed time and sets it on the arrival
- * controller (the Pacer, which the Scheduler reads); when the plan is complete it cancels the run
- * (onComplete). The elapsed time of tick k is taken as k × 100 ms, the tick's own time, and the
- * Pacer is re-anchored there: a timer that fires late (a busy event loop) then does not stretch a
- * step or a spike by its lateness, since the permit count follows the planned rate changes.
+ * The pattern controller of spec §1.10: it sets the pattern's rate at elapsed time 0, then every
+ * 100 ms of the schedule sets the rate for the next 100 ms on the arrival controller (the Pacer).
+ * It keeps no timer: the Scheduler applies each change at its own schedule time, before sending
+ * the permits due after it, so a late wake-up neither stretches a step nor gives a permit the
+ * wrong rate, and the run ends where the schedule does (the Scheduler's end), never racing it.
+ *
+ * Tick k covers [k·100, min((k + 1)·100, end)) ms and sets the tick's mean rate,
+ *   rate_k = (permitsBy(b) - permitsBy(a)) / (b - a)
+ * so the Pacer's count at every tick boundary is the pattern's exact integral (rate-function.ts):
+ * a ramp or a spike whose corners fall between ticks sends the permits its rate integrates to.
  */
 import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
 import type { Pacer } from './pacer.js';
-import { patternDurationMs, rateAt } from './rate-function.js';
+import { permitsBy } from './rate-function.js';
 
 /** Update period of the controller (spec §8). */
 export const PATTERN_TICK_MS = 100;
 
-/** Drives a Pacer's rate from a pattern. */
-export class PatternController {
-  #timer: NodeJS.Timeout | undefined;
+/** Rate changes the Scheduler applies at their own schedule times. */
+export interface RateChanges {
+  /** Schedule time of the next change, µs; Infinity when there is none. */
+  readonly nextUs: number;
+  /** Applies the change due at nextUs. */
+  apply(): void;
+}
+
+/** Drives a Pacer's rate from a pattern, tick by tick, as the Scheduler asks. */
+export class PatternController implements RateChanges {
+  #tick = 0;
 
   constructor(
     private readonly pattern: PatternPlan,
     /** This segment's share of the pattern's rate. */
     private readonly share: number,
     private readonly pacer: Pacer,
-    /** µs since dispatch start. */
-    private readonly now: () => number,
-    /** Called after each change so a sleeping scheduler sees it. */
-    private readonly onRateChange: () => void,
-    private readonly onComplete: () => void,
-  ) {}
-
-  /** The rate this segment should run at, per second, at `ms`. */
-  rateAt(ms: number): number {
-    return rateAt(this.pattern, ms) * this.share;
+    /** Where the schedule ends, ms (the pattern's end or an earlier duration). */
+    private readonly endMs: number,
+  ) {
+    this.pacer.setRate(this.#meanRate(0), 0);
   }
 
-  /** Sets the initial rate and starts the 100 ms loop. */
-  start(): void {
-    this.pacer.setRate(this.rateAt(0), 0);
-    const totalMs = patternDurationMs(this.pattern);
-    let tick = 0;
-    this.#timer = setInterval(() => {
-      const nowMs = this.now() / 1000;
-      // Every tick due by now, at its own time (a late timer catches up, not stretches).
-      while ((tick + 1) * PATTERN_TICK_MS <= nowMs) {
-        tick++;
-        const atMs = tick * PATTERN_TICK_MS;
-        if (atMs >= totalMs) {
-          this.stop();
-          this.onComplete();
-          return;
-        }
-        this.pacer.setRate(this.rateAt(atMs), atMs * 1000);
-      }
-      this.onRateChange();
-    }, PATTERN_TICK_MS);
+  /** Schedule time of the next tick, µs; Infinity once the schedule has ended. */
+  get nextUs(): number {
+    const atMs = (this.#tick + 1) * PATTERN_TICK_MS;
+    return atMs < this.endMs ? atMs * 1000 : Infinity;
   }
 
-  /** Stops the loop. */
-  stop(): void {
-    clearInterval(this.#timer);
+  /** Applies the next tick's rate at the tick's own time. */
+  apply(): void {
+    this.#tick++;
+    this.pacer.setRate(this.#meanRate(this.#tick), this.#tick * PATTERN_TICK_MS * 1000);
+  }
+
+  /** This segment's mean rate over tick `k`, permits/s. */
+  #meanRate(k: number): number {
+    const a = k * PATTERN_TICK_MS;
+    const b = Math.min(a + PATTERN_TICK_MS, this.endMs);
+    if (b <= a) return 0;
+    return (
+      (((permitsBy(this.pattern, b) - permitsBy(this.pattern, a)) * 1000) / (b - a)) * this.share
+    );
   }
 }

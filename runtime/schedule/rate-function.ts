@@ -4,9 +4,21 @@
  *   step:  r(t) = rate of the step whose span [start, start + duration) holds t
  *   spike: base for t < at; base + (peak - base) · (t - at) / rise while rising; peak for `hold`;
  *          peak - (peak - base) · (t - fallStart) / fall while falling; base until duration.
+ * Each is a list of linear pieces (a step is a piece whose rate does not change), the last rate
+ * holding after the end. The permits due by t are the integral of the rate, exact piece by piece
+ * (the trapezoid of a linear piece is its integral):
+ *   permitsBy(t) = Σ over pieces (a, b) of (min(t, b) - a) · (r(a) + r(min(t, b))) / 2 / 1000
  * A pattern is complete at its total duration.
  */
 import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+
+/** A linear stretch of a pattern: the rate goes from `from` at `startMs` to `to` at `endMs`. */
+interface Piece {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly from: number;
+  readonly to: number;
+}
 
 /** Total length of a pattern, ms. */
 export function patternDurationMs(pattern: PatternPlan): number {
@@ -33,31 +45,63 @@ export function patternPeak(pattern: PatternPlan): number {
 
 /** The rate at `t` ms (the last value holds after the end). */
 export function rateAt(pattern: PatternPlan, t: number): number {
+  const ps = pieces(pattern);
+  for (const p of ps) if (t < p.endMs) return rateIn(p, Math.max(t, p.startMs));
+  return ps[ps.length - 1]!.to;
+}
+
+/** Permits due by `t` ms: the integral of the rate over [0, t] (the last rate holds after the end). */
+export function permitsBy(pattern: PatternPlan, t: number): number {
+  const ps = pieces(pattern);
+  let sum = 0;
+  for (const p of ps) {
+    if (t <= p.startMs) return sum;
+    const end = Math.min(t, p.endMs);
+    sum += ((end - p.startMs) * (p.from + rateIn(p, end))) / 2000;
+  }
+  const last = ps[ps.length - 1]!;
+  return t > last.endMs ? sum + ((t - last.endMs) * last.to) / 1000 : sum;
+}
+
+function rateIn(p: Piece, t: number): number {
+  if (t >= p.endMs) return p.to;
+  return p.from + ((p.to - p.from) * (t - p.startMs)) / (p.endMs - p.startMs);
+}
+
+/** The pattern's linear pieces in time order; pieces of zero length (a jump) are left out. */
+function pieces(pattern: PatternPlan): Piece[] {
   switch (pattern.type) {
     case 'ramp':
-      return (
-        pattern.from +
-        (pattern.to - pattern.from) * Math.min(1, Math.max(0, t) / pattern.durationMs)
-      );
+      return [{ startMs: 0, endMs: pattern.durationMs, from: pattern.from, to: pattern.to }];
     case 'step': {
       let start = 0;
-      for (const step of pattern.steps) {
-        if (t < start + step.durationMs) return step.rate;
+      return pattern.steps.map((step) => {
+        const piece = {
+          startMs: start,
+          endMs: start + step.durationMs,
+          from: step.rate,
+          to: step.rate,
+        };
         start += step.durationMs;
-      }
-      return pattern.steps[pattern.steps.length - 1]!.rate;
+        return piece;
+      });
     }
     case 'spike':
-      return spikeRate(pattern, t);
+      return spikePieces(pattern);
   }
 }
 
-function spikeRate(p: Extract<PatternPlan, { type: 'spike' }>, t: number): number {
+function spikePieces(p: Extract<PatternPlan, { type: 'spike' }>): Piece[] {
   const riseEnd = p.atMs + p.riseMs;
   const holdEnd = riseEnd + p.holdMs;
   const fallEnd = holdEnd + p.fallMs;
-  if (t < p.atMs || t >= fallEnd) return p.base;
-  if (t < riseEnd) return p.base + ((p.peak - p.base) * (t - p.atMs)) / p.riseMs;
-  if (t < holdEnd) return p.peak;
-  return p.peak - ((p.peak - p.base) * (t - holdEnd)) / p.fallMs;
+  const all: Piece[] = [
+    { startMs: 0, endMs: p.atMs, from: p.base, to: p.base },
+    { startMs: p.atMs, endMs: riseEnd, from: p.base, to: p.peak },
+    { startMs: riseEnd, endMs: holdEnd, from: p.peak, to: p.peak },
+    { startMs: holdEnd, endMs: fallEnd, from: p.peak, to: p.base },
+    { startMs: fallEnd, endMs: Math.max(fallEnd, p.durationMs), from: p.base, to: p.base },
+  ];
+  const kept = all.filter((piece) => piece.endMs > piece.startMs);
+  return kept.length > 0 ? kept : [{ startMs: 0, endMs: 0, from: p.base, to: p.base }];
 }

@@ -25,10 +25,11 @@ import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
 import { setLongTimeout, sleepLong, type LongTimeout } from '../schedule/long-timer.js';
 import { Pacer } from '../schedule/pacer.js';
+import { scheduleEndMs } from '../schedule/permit-count.js';
 import { PatternController } from '../schedule/pattern-controller.js';
 import { PermitQueue } from '../schedule/permit-queue.js';
 import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
-import { patternDurationMs, patternPeak, rateAt } from '../schedule/rate-function.js';
+import { patternPeak } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { ScriptRunner } from '../script/script-runner.js';
 import { IterationRunner } from '../worker/iteration.js';
@@ -279,7 +280,7 @@ function createDispatch(
 ): Dispatch {
   const { plan } = spec;
   const limit = spec.requests ?? Infinity;
-  const endUs = endOf(plan) * 1000;
+  const endUs = scheduleEndMs(plan) * 1000;
   if (plan.rate.kind === 'unlimited') {
     const source = new ClosedSource(limit);
     let timer: LongTimeout | undefined;
@@ -302,8 +303,8 @@ function createDispatch(
       rate: () => undefined,
     };
   }
-  const rateOf = plan.rate.kind === 'constant' ? plan.rate.rate : rateAt(plan.rate.pattern, 0);
-  const pacer = new Pacer(rateOf * spec.rateShare, spec.phase);
+  const rateOf = plan.rate.kind === 'constant' ? plan.rate.rate : 0;
+  const pacer = new Pacer(rateOf * spec.rateShare, spec.phase, spec.permits);
   // A permit may wait for a worker at most one timeout; at most that many seconds of permits wait.
   const maxBacklog = Math.max(
     1024,
@@ -313,18 +314,16 @@ function createDispatch(
     late: () => recorder.recordLate(),
     dropped: (count) => recorder.recordDropped(count),
   });
-  const scheduler = new Scheduler(pacer, queue, now, limit, endUs);
-  const controller =
+  const scheduler = new Scheduler(
+    pacer,
+    queue,
+    now,
+    limit,
+    endUs,
     plan.rate.kind === 'pattern'
-      ? new PatternController(
-          plan.rate.pattern,
-          spec.rateShare,
-          pacer,
-          now,
-          () => scheduler.wake(),
-          () => scheduler.stop(),
-        )
-      : undefined;
+      ? new PatternController(plan.rate.pattern, spec.rateShare, pacer, endUs / 1000)
+      : undefined,
+  );
   let finished: Promise<void> = Promise.resolve();
   return {
     source: queue,
@@ -332,24 +331,13 @@ function createDispatch(
       return finished;
     },
     start: () => {
-      controller?.start();
       finished = scheduler.run().finally(() => {
-        controller?.stop();
         if (now() >= endUs) timeUp();
       });
     },
-    stop: () => {
-      controller?.stop();
-      scheduler.stop();
-    },
+    stop: () => scheduler.stop(),
     rate: () => pacer.rate,
   };
-}
-
-/** When dispatch ends, ms after start (Infinity when only a request count bounds it). */
-function endOf(plan: Plan): number {
-  const pattern = plan.rate.kind === 'pattern' ? patternDurationMs(plan.rate.pattern) : Infinity;
-  return Math.min(plan.durationMs ?? Infinity, pattern);
 }
 
 function maxRate(plan: Plan): number {

@@ -16,6 +16,8 @@ export interface SegmentSpec {
   /** Id of this segment's first worker (ids are unique across the run). */
   readonly firstWorkerId: number;
   readonly requests: number | undefined;
+  /** This segment's share of the open-model schedule's permits (undefined: no end, or closed). */
+  readonly permits: number | undefined;
   /** This segment's rows of the feeder table (plan.feeder.records). */
   readonly records: FeederSlice;
 }

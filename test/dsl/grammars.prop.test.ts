@@ -198,6 +198,47 @@ t.test('generated threshold expressions parse back to their parts', (t) => {
   t.end();
 });
 
+/** k6's spelling of a barrage metric or aggregate, where k6 spells it differently. */
+function k6Spelling(name: string): fc.Arbitrary<string> {
+  if (name === 'http_requests') return fc.constantFrom(name, 'http_reqs');
+  const pNN = /^p(\d+(?:\.\d+)?)$/.exec(name);
+  if (pNN === null) return fc.constant(name);
+  return fc.constantFrom(name, `p(${pNN[1]!})`, ...(name === 'p50' ? ['med'] : []));
+}
+
+t.test('k6 spellings parse to the barrage spelling, noted as aliases', (t) => {
+  const expression = metricAndAggregate.chain((target) =>
+    fc.record({
+      target: fc.constant(target),
+      metric: k6Spelling(target.metric),
+      aggregate: k6Spelling(target.aggregate),
+      operator: fc.constantFrom(...OPERATORS),
+      spaces: fc.tuple(space, space),
+    }),
+  );
+  fc.assert(
+    fc.property(expression, ({ target, metric, aggregate, operator, spaces }) => {
+      const [beforeOp, afterOp] = spaces;
+      const rest = `${beforeOp}${operator}${afterOp}1`;
+      const k6 = parseThreshold(`${metric}:${aggregate}${rest}`);
+      const ours = parseThreshold(`${target.metric}:${target.aggregate}${rest}`);
+      if (!k6.ok) throw new Error(k6.error.message);
+      if (!ours.ok) throw new Error(ours.error.message);
+      const { aliases, ...spec } = k6.value;
+      const expected = [
+        ...(metric === target.metric ? [] : [{ written: metric, as: target.metric }]),
+        ...(aggregate === target.aggregate ? [] : [{ written: aggregate, as: target.aggregate }]),
+      ];
+      return (
+        JSON.stringify(spec) === JSON.stringify(ours.value) &&
+        JSON.stringify(aliases ?? []) === JSON.stringify(expected)
+      );
+    }),
+  );
+  t.pass('k6 spellings read as ours');
+  t.end();
+});
+
 const varName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,10}$/);
 const envName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,10}$/);
 const bounds = fc

@@ -98,6 +98,37 @@ t.test('valid expressions parse to their parts', (t) => {
   t.end();
 });
 
+t.test('k6 spellings read as barrage spellings, shown normalized', (t) => {
+  const cases: readonly (readonly [string, string, string, number | undefined])[] = [
+    ['http_req_duration:p(95) < 300', 'http_req_duration:p95 < 300', 'p95', 95],
+    ['http_req_duration:p(99.9)<=250', 'http_req_duration:p99.9<=250', 'p99.9', 99.9],
+    [
+      '  http_req_duration{endpoint=a}:med < 5 ',
+      '  http_req_duration{endpoint=a}:p50 < 5 ',
+      'p50',
+      50,
+    ],
+    ['http_reqs:count > 10', 'http_requests:count > 10', 'count', undefined],
+    ['http_reqs{endpoint=a}:rate>1', 'http_requests{endpoint=a}:rate>1', 'rate', undefined],
+  ];
+  for (const [written, expression, aggregate, percentile] of cases) {
+    const result = parseThreshold(written);
+    if (!result.ok) {
+      t.fail(result.error.message);
+      continue;
+    }
+    t.equal(result.value.expression, expression, written);
+    t.equal(result.value.aggregate, aggregate, `${written}: aggregate`);
+    t.equal(result.value.percentile, percentile, `${written}: percentile`);
+    t.equal(result.value.aliases?.length, 1, `${written}: one alias noted`);
+  }
+  const both = parseThreshold('http_reqs:count > 1');
+  t.same(both.ok && both.value.aliases, [{ written: 'http_reqs', as: 'http_requests' }]);
+  const none = parseThreshold('http_req_duration:p95 < 1');
+  t.ok(none.ok && !('aliases' in none.value), 'barrage spellings carry no aliases');
+  t.end();
+});
+
 t.test('named aggregates without a percentile carry no percentile field', (t) => {
   const result = parseThreshold('http_req_duration:mean < 1');
   t.ok(result.ok && !('percentile' in result.value));
@@ -315,6 +346,21 @@ const INVALID: readonly Invalid[] = [
     fragment: '"{" is never closed',
   },
   { expression: 'checks{endpoint=a}:rate > 0.9', part: 'tag', fragment: 'checks takes no tags' },
+  {
+    expression: 'http_req_waiting:p(95) < 200',
+    part: 'metric',
+    fragment: '"http_req_waiting" is a k6 metric with no barrage equivalent: barrage times',
+    allowed: 'http_req_duration',
+  },
+  { expression: 'vus:value > 1', part: 'metric', fragment: 'workers is fixed (concurrency)' },
+  {
+    expression: 'iteration_duration:avg < 1',
+    part: 'metric',
+    fragment: 'http_req_duration times each request',
+  },
+  { expression: 'data_received:count < 1', part: 'metric', fragment: 'in the reports' },
+  { expression: 'http_req_failed:p(95) < 1', part: 'aggregate', fragment: '"p(95)" is not' },
+  { expression: 'http_req_duration:p(0) < 1', part: 'aggregate', fragment: '"p(0)" must be' },
 ];
 
 t.test('invalid expressions name the part, quote the expression, list and guess', (t) => {

@@ -42,3 +42,9 @@ t.test('many reconfigurations sum to the integral, whatever the steps', async (t
   }
   t.ok(Math.abs(pacer.expected(10_000_000) - expected) < 1e-6);
 });
+
+t.test('a schedule of N permits has no permit N, whatever the floating point says', async (t) => {
+  const pacer = new Pacer(20, 0, 60);
+  t.ok(pacer.intendedTime(59) < 3_000_000);
+  t.equal(pacer.intendedTime(60), Infinity, '60 / 20 per s would come out just under 3 s');
+});

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
-import { patternDurationMs, rateAt } from '../../runtime/schedule/rate-function.js';
+import { patternDurationMs, permitsBy, rateAt } from '../../runtime/schedule/rate-function.js';
 
 t.test('ramp: linear from → to', async (t) => {
   const ramp: PatternPlan = { type: 'ramp', from: 10, to: 110, durationMs: 10_000 };
@@ -46,5 +46,36 @@ t.test('spike: base, rise, hold, fall, base', async (t) => {
   t.same(
     [1999, 2000, 3999, 4000].map((ms) => rateAt(jump, ms)),
     [10, 110, 110, 10],
+  );
+});
+
+t.test('permitsBy is the exact integral of the rate, piece by piece', async (t) => {
+  const ramp: PatternPlan = { type: 'ramp', from: 10, to: 110, durationMs: 10_000 };
+  t.same(
+    [0, 5000, 10_000, 12_000].map((ms) => permitsBy(ramp, ms)),
+    [0, 175, 600, 820],
+  );
+  const spike: PatternPlan = {
+    type: 'spike',
+    base: 10,
+    peak: 110,
+    durationMs: 10_000,
+    atMs: 2000,
+    riseMs: 1000,
+    holdMs: 2000,
+    fallMs: 1000,
+  };
+  // 20 before the rise, 60 rising, 220 at the peak, 60 falling, 40 after.
+  t.equal(permitsBy(spike, 10_000), 400);
+  const step: PatternPlan = {
+    type: 'step',
+    steps: [
+      { rate: 5, durationMs: 1000 },
+      { rate: 50, durationMs: 2000 },
+    ],
+  };
+  t.same(
+    [500, 1000, 2000, 3000, 4000].map((ms) => permitsBy(step, ms)),
+    [2.5, 5, 55, 105, 155],
   );
 });

@@ -18,6 +18,7 @@ function plan(over: Partial<Plan> = {}): Plan {
   return {
     concurrency: 10,
     requests: 1001,
+    rate: { kind: 'unlimited' },
     segment: { index: 1, count: 1 },
     feeder: { file: 'f', order: 'sequential', cycle: true, records },
     ...over,

@@ -1,0 +1,49 @@
+/**
+ * k6 habits in threshold expressions. Thresholds pasted from a k6 script say `p(95)`, `med` and
+ * `http_reqs`: each means exactly one barrage spelling, so the parser reads it as that spelling
+ * (and says so once in `barrage validate`). k6 metrics that barrage does not measure are refused
+ * with what to write instead, or with the reason there is none, rather than an "unknown metric".
+ */
+
+/** k6 metric names with an exact barrage equivalent. */
+const METRIC_ALIASES: Readonly<Record<string, string>> = { http_reqs: 'http_requests' };
+
+const PHASES = 'barrage times the whole request (http_req_duration), not its phases';
+const BYTES = 'bytes sent and received are in the reports, not in thresholds';
+
+/** k6 metrics with no barrage equivalent, and why (or what comes closest). */
+const K6_ONLY: Readonly<Record<string, string>> = {
+  http_req_blocked: PHASES,
+  http_req_connecting: PHASES,
+  http_req_tls_handshaking: PHASES,
+  http_req_sending: PHASES,
+  http_req_waiting: PHASES,
+  http_req_receiving: PHASES,
+  iteration_duration: 'http_req_duration times each request',
+  iterations: 'http_requests counts the requests',
+  vus: 'the number of workers is fixed (concurrency)',
+  vus_max: 'the number of workers is fixed (concurrency)',
+  data_received: BYTES,
+  data_sent: BYTES,
+  dropped_iterations: 'dropped permits are in the reports, not in thresholds',
+  group_duration: 'barrage has no groups',
+  ws_sessions: 'a WebSocket session counts as a request in http_requests',
+  ws_ping: 'barrage does not send pings',
+};
+
+/** The barrage metric a k6 metric name stands for, if it is an alias. */
+export function metricAlias(name: string): string | undefined {
+  return Object.hasOwn(METRIC_ALIASES, name) ? METRIC_ALIASES[name] : undefined;
+}
+
+/** Why a k6 metric has no barrage equivalent; undefined for any other name. */
+export function k6OnlyMetric(name: string): string | undefined {
+  return Object.hasOwn(K6_ONLY, name) ? K6_ONLY[name] : undefined;
+}
+
+/** `p(N)` → `pN` (any N: the percentile grammar judges it), `med` → `p50`; undefined otherwise. */
+export function aggregateAlias(text: string): string | undefined {
+  if (text === 'med') return 'p50';
+  const call = /^p\((.+)\)$/.exec(text);
+  return call === null ? undefined : `p${call[1]!}`;
+}

@@ -1,0 +1,65 @@
+import t from 'tap';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/run-cli.js';
+
+const K6 = [
+  '--threshold',
+  'http_req_duration:p(95) < 10000',
+  '--threshold',
+  'http_reqs:count == 5',
+  '--threshold',
+  'http_req_duration:med < 10000',
+];
+
+t.test('validate shows k6 thresholds in barrage spelling, with one note', async (t) => {
+  const result = await runCli(['validate', '--target', 'http://127.0.0.1:9', ...K6]);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, '    http_req_duration:p95 < 10000\n');
+  t.match(result.stdout, '    http_requests:count == 5\n');
+  t.match(result.stdout, '    http_req_duration:p50 < 10000\n');
+  const notes = result.stdout.split('\n').filter((line) => line.includes('k6 spellings'));
+  t.same(notes, [
+    "  note        k6 spellings read as barrage's: p(95) → p95, http_reqs → http_requests, med → p50",
+  ]);
+});
+
+t.test('reports show the barrage spelling of k6 thresholds', async (t) => {
+  const server = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const target = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const dir = t.testdir({});
+  const junit = join(dir, 'junit.xml');
+  const result = await runCli(
+    ['run', '--target', target, '-n', '5', '-c', '1', '--json-output', '--junit', junit, ...K6],
+    { cwd: dir },
+  );
+  t.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout) as { thresholds: { results: { threshold: string }[] } };
+  t.same(
+    json.thresholds.results.map((r) => r.threshold),
+    ['http_req_duration:p95 < 10000', 'http_requests:count == 5', 'http_req_duration:p50 < 10000'],
+  );
+  const xml = readFileSync(junit, 'utf8');
+  t.match(xml, 'name="http_requests:count == 5"');
+  t.notMatch(xml, 'p(95)');
+});
+
+t.test('k6 metrics barrage does not measure are refused with the reason', async (t) => {
+  const result = await runCli([
+    'validate',
+    '--target',
+    'http://127.0.0.1:9',
+    '--threshold',
+    'http_req_waiting:p(95) < 200',
+    '--threshold',
+    'vus:value > 1',
+  ]);
+  t.equal(result.code, 1);
+  t.match(result.stderr, '"http_req_waiting" is a k6 metric with no barrage equivalent');
+  t.match(result.stderr, '"vus" is a k6 metric with no barrage equivalent');
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  t.equal(result.stdout, '');
+});
