@@ -37,6 +37,7 @@ export type IssueCode =
   | 'invalid_placeholder'
   | 'invalid_jsonpath'
   | 'unknown_endpoint'
+  | 'unknown_variable'
   | 'feeder_error'
   | 'har_error'
   | 'invalid_har_filter'
@@ -56,13 +57,7 @@ export interface ConfigIssue {
 
 /** Something suspicious but not fatal; printed on stderr, never stops the run. */
 export interface ConfigWarning {
-  readonly code:
-    | 'unknown_env'
-    | 'unfillable_placeholder'
-    | 'unreachable_endpoint'
-    | 'insecure_tls'
-    | 'har_skipped'
-    | 'other';
+  readonly code: 'unknown_env' | 'unreachable_endpoint' | 'insecure_tls' | 'har_skipped' | 'other';
   readonly source: Source;
   readonly path: readonly (string | number)[];
   readonly message: string;

@@ -5,7 +5,7 @@
  */
 import { dirname, relative, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
-import { lintPlan } from './compile/lint-plan.js';
+import { checkPlaceholders } from './compile/lint-plan.js';
 import { readFeeder } from './feeder/read-feeder.js';
 import { importHar } from './har/har-import.js';
 import type { HarEndpoints, HarSummary } from './har/har-to-endpoints.js';
@@ -170,8 +170,8 @@ async function loadWith(
     ...(script === undefined ? {} : { script }),
   });
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
-  for (const warning of lintPlan(compiled.plan))
-    warnings.push({ ...warning, source: provenance.sourceOf(warning.path) });
+  const unfillable = located(checkPlaceholders(compiled.plan));
+  if (unfillable.length > 0) return err({ issues: unfillable, warnings });
   const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
   return ok(har === undefined ? loaded : { ...loaded, har: har.summary });
 }

@@ -1,8 +1,10 @@
 /**
- * Static checks of a compiled Plan that are warnings, not errors: placeholders that no extractor,
- * feeder field or built-in can ever fill (the requests would fail with missing_variable).
+ * Static checks of a compiled Plan: placeholders that no extractor, feeder field or built-in can
+ * ever fill are refused (their requests could never be sent).
  */
-import type { ConfigWarning } from '../issues.js';
+import { basename } from 'node:path';
+import { closest } from '../grammar/did-you-mean.js';
+import type { Refinement } from '../schema/refinements.js';
 import type { Plan } from '../plan/plan.js';
 import type { Template } from '../plan/template.js';
 import { templateVariables } from '../grammar/placeholder.js';
@@ -30,24 +32,39 @@ export function authNeeds(plan: Plan): string[] {
   return templates.flatMap((t) => templateVariables(t));
 }
 
-/** Warnings for placeholders nothing can fill. */
-export function lintPlan(plan: Plan): ConfigWarning[] {
+/**
+ * Placeholders that nothing can fill, as validation errors: a feeder column typo (`{{user_name}}`
+ * where the file has `username`) would otherwise send nothing all run long. Each names what can
+ * fill a placeholder, the feeder's fields first, with a did-you-mean.
+ */
+export function checkPlaceholders(plan: Plan): Refinement[] {
   const providers = variableProviders(plan);
-  const warnings: ConfigWarning[] = [];
-  const check = (needs: readonly string[], where: string, path: (string | number)[]): void => {
+  const known = [...providers.keys()];
+  const fields = plan.feeder?.records.fields ?? [];
+  const expected =
+    known.length === 0
+      ? 'a placeholder something fills: no feeder field, extractor or built-in provides any'
+      : `a placeholder something fills: ${[
+          ...(fields.length === 0
+            ? []
+            : [`the fields of ${basename(plan.feeder!.file)}: ${fields.join(', ')}`]),
+          ...known.filter((k) => !fields.includes(k)).map((k) => `${k} (extracted)`),
+        ].join('; ')}`;
+  const issues: Refinement[] = [];
+  const check = (needs: readonly string[], path: (string | number)[]): void => {
     for (const variable of needs) {
       if (providers.has(variable)) continue;
-      warnings.push({
-        code: 'unfillable_placeholder',
-        source: { kind: 'default' },
+      const guess = closest(variable, known);
+      issues.push({
+        code: 'unknown_variable',
         path,
-        message: `${where}: {{${variable}}} can never be filled: no extractor, feeder field or built-in provides it (those requests will fail with missing_variable)`,
+        expected,
+        actual: `{{${variable}}}`,
+        ...(guess === undefined ? {} : { hint: `did you mean {{${guess}}}?` }),
       });
     }
   };
-  plan.graph.endpoints.forEach((endpoint, i) =>
-    check(endpoint.needs, `endpoint "${endpoint.name}"`, ['endpoints', i]),
-  );
-  check(authNeeds(plan), 'auth', ['auth']);
-  return warnings;
+  plan.graph.endpoints.forEach((endpoint, i) => check(endpoint.needs, ['endpoints', i]));
+  check(authNeeds(plan), ['auth']);
+  return issues;
 }

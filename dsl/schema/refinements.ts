@@ -36,7 +36,31 @@ export function refineConfig(config: Config): Refinement[] {
     ...flowRules(config),
     ...authRules(config),
     ...patternRules(config),
+    ...thresholdRules(config),
   ];
+}
+
+/**
+ * A threshold on `{endpoint=name}` must name an endpoint of the configuration (it would fail
+ * with no data after the whole run). A TypeScript scenario's names are known only as it runs.
+ */
+function thresholdRules(config: Config): Refinement[] {
+  if (config.endpoints === undefined) return [];
+  const names = config.endpoints.map(endpointName);
+  const out: Refinement[] = [];
+  config.thresholds.forEach((threshold, i) => {
+    const name = threshold.tags.endpoint;
+    if (name === undefined || names.includes(name)) return;
+    const guess = closest(name, names);
+    out.push({
+      code: 'unknown_endpoint',
+      path: ['thresholds', i],
+      expected: `an endpoint name: ${names.join(', ')}`,
+      actual: `"${name}"`,
+      ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
+    });
+  });
+  return out;
 }
 
 function runShape(config: Config): Refinement[] {

@@ -314,8 +314,10 @@ t.test('the plan view shows each endpoint as it is sent, names aligned', async (
 t.test('the plan shows query, form fields, multipart parts and urls from variables', async (t) => {
   const dir = t.testdir({
     'photo.png': 'x',
+    'f.csv': 'term,u,id,next\na,b,1,/x\n',
     'load.yaml': `target: http://127.0.0.1:9
 requests: 1
+feeder: { file: f.csv }
 endpoints:
   - { name: s, url: "/s?lang=en", query: { q: "{{term}}", page: 2 } }
   - { name: login, url: /login, method: POST, form: { username: "{{u}}", _csrf: x } }
@@ -338,7 +340,7 @@ endpoints:
     /POST http:\/\/127\.0\.0\.1:9\/up {2}multipart title, photo ← photo\.png \(image\/png\) {2}needs id/,
   );
   t.match(result.stdout, /GET \{\{next\}\} \(url from a variable\) {2}needs next/);
-  t.match(result.stdout, /endpoints\[1\]\.form\.username\s+\{\{u\}\}\s+load\.yaml:5:\d+/);
+  t.match(result.stdout, /endpoints\[1\]\.form\.username\s+\{\{u\}\}\s+load\.yaml:6:\d+/);
 });
 
 t.test('a url from a variable needs an http target', async (t) => {

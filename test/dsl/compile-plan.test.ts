@@ -1,6 +1,6 @@
 import t from 'tap';
 import { compilePlan } from '../../dsl/compile/compile-plan.js';
-import { lintPlan } from '../../dsl/compile/lint-plan.js';
+import { checkPlaceholders } from '../../dsl/compile/lint-plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
 import { multipartFileKey } from '../../dsl/sources/multipart-files.js';
 
@@ -133,21 +133,25 @@ t.test('{{$env NAME}} is read at compile time; unset is a problem with its path'
   t.match(missing.issues, [{ code: 'missing_env', path: ['endpoints', 0, 'url'] }]);
 });
 
-t.test('lint warns about placeholders nothing can fill', async (t) => {
+t.test('placeholders nothing can fill are refused, with what could fill them', async (t) => {
   const { plan } = compile({
     target: 'http://h',
     endpoints: [
       { name: 'login', url: '/l', extract: { token: '$.t' } },
-      { name: 'me', url: '/me/{{token}}/{{ghost}}' },
+      { name: 'me', url: '/me/{{token}}/{{tokn}}' },
     ],
     auth: { type: 'bearer', token: '{{phantom}}' },
   });
-  const messages = lintPlan(plan).map((w) => w.message);
-  t.equal(messages.length, 2);
-  t.match(messages[0], /endpoint "me": \{\{ghost\}\} can never be filled/);
-  t.match(messages[1], /auth: \{\{phantom\}\}/);
+  const issues = checkPlaceholders(plan);
+  t.strictSame(
+    issues.map((i) => [i.code, i.path, i.actual, i.hint]),
+    [
+      ['unknown_variable', ['endpoints', 1], '{{tokn}}', 'did you mean {{token}}?'],
+      ['unknown_variable', ['auth'], '{{phantom}}', undefined],
+    ],
+  );
+  t.equal(issues[0]!.expected, 'a placeholder something fills: token (extracted)');
 });
-
 t.test(
   'query: and form: are form-encoded name=value pairs, a list repeating its name',
   async (t) => {

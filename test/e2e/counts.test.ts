@@ -31,7 +31,8 @@ interface JsonResult {
 t.test('every request unsent: 0 requests, the unsent count and its cause', async (t) => {
   const server = await target(t);
   const dir = t.testdir({
-    'load.yaml': `target: ${server.url}\nrequests: 5\nconcurrency: 1\nendpoints:\n  - { name: item, url: "/x/{{id}}" }\n`,
+    // Only list extracts {{id}}, and no flow runs it: every request of item lacks it.
+    'load.yaml': `target: ${server.url}\nrequests: 5\nconcurrency: 1\nendpoints:\n  - { name: list, url: /list, extract: { id: "$.id" } }\n  - { name: item, url: "/x/{{id}}" }\nflows:\n  - { name: f, steps: [item] }\n`,
   });
   const json = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
   t.equal(json.code, 0, json.stderr);
@@ -53,7 +54,7 @@ t.test('every request unsent: 0 requests, the unsent count and its cause', async
 t.test('a flow whose second step cannot be built: only the first is a request', async (t) => {
   const server = await target(t);
   const dir = t.testdir({
-    'load.yaml': `target: ${server.url}\nrequests: 4\nconcurrency: 2\nendpoints:\n  - { name: list, url: /list, extract: { id: "$.items[0].id" } }\n  - { name: item, url: "/item/{{id}}", headers: { X-Trace: "{{trace}}" } }\nflows:\n  - { name: f, steps: [list, item] }\n`,
+    'load.yaml': `target: ${server.url}\nrequests: 4\nconcurrency: 2\nendpoints:\n  - { name: list, url: /list, extract: { id: "$.items[0].id" } }\n  - { name: item, url: "/item/{{id}}" }\nflows:\n  - { name: f, steps: [list, item] }\n`,
   });
   const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
   t.equal(result.code, 0, result.stderr);

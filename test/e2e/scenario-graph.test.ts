@@ -140,25 +140,28 @@ t.test('extracted values flow across endpoints (JSONPath and header)', async (t)
   );
 });
 
-t.test('a placeholder with no value: the request is unsent, named by its cause', async (t) => {
+t.test('a placeholder nothing fills is refused, the feeder columns listed', async (t) => {
   const target = await recorder(t);
   const dir = t.testdir({
-    'load.yaml': `target: ${target.url}\nrequests: 5\nconcurrency: 1\nendpoints: [{ url: "/x/{{never}}" }]\n`,
+    'load.yaml': `target: ${target.url}\nrequests: 5\nconcurrency: 1\nfeeder: { file: users.csv }\nendpoints: [{ url: "/x/{{user_name}}" }]\n`,
+    'users.csv': 'username,password\nada,x\n',
   });
-  const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
-  const json = JSON.parse(result.stdout) as { unsent_causes: unknown; total: number };
-  t.same(json.unsent_causes, {
-    'missing_variable: {{never}} in endpoint GET /x/{{never}}, url': 5,
-  });
-  t.equal(json.total, 0, 'unsent requests are not requests');
+  const result = await runCli(['run', 'load.yaml'], { cwd: dir });
+  t.equal(result.code, 1);
+  t.match(
+    result.stderr,
+    'expected a placeholder something fills: the fields of users.csv: username, password, got {{user_name}} (did you mean {{username}}?)',
+  );
+  t.match(result.stderr, /load\.yaml:5:\d+: endpoints\[0\]/);
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
   t.equal(target.seen.length, 0, 'nothing was sent');
-  t.match(result.stderr, /\{\{never\}\} can never be filled/, 'validation warned about it');
 });
 
 t.test('a timed run whose every request is unsent still ends on time', async (t) => {
   const target = await recorder(t);
   const dir = t.testdir({
-    'load.yaml': `target: ${target.url}\nduration: 1s\nconcurrency: 2\nendpoints: [{ url: "/x/{{never}}" }]\n`,
+    // Only `a` extracts {{never}}, and the flow never runs it.
+    'load.yaml': `target: ${target.url}\nduration: 1s\nconcurrency: 2\nendpoints: [{ name: a, url: /a, extract: { never: $.x } }, { name: b, url: "/x/{{never}}" }]\nflows: [{ name: f, steps: [b] }]\n`,
   });
   // Nothing is ever sent, so every iteration ends before the worker yields; the workers must
   // still let the timer that ends the run fire (before, they spun until killed).
