@@ -1,7 +1,7 @@
 /** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
 import { authNeeds, variableProviders } from '../../dsl/compile/lint-plan.js';
 import { formatDuration } from '../../dsl/grammar/duration.js';
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import type { Template } from '../../dsl/plan/template.js';
@@ -50,6 +50,26 @@ function describeNeeds(
     (v) => `${v} ← ${providers.get(v)?.join(' | ') ?? 'nothing (will fail)'}`,
   );
   return `  needs ${parts.join(', ')}`;
+}
+
+/**
+ * "token ← $.access_token", "rid ← header x-request-id", "n ← regex n=(\d+)",
+ * "csrf ← css input[name=_csrf] @value", "title ← css title (text)".
+ */
+function describeExtractor(extractor: ExtractorPlan): string {
+  const from = ((): string => {
+    switch (extractor.from) {
+      case 'json':
+        return extractor.path;
+      case 'header':
+        return `header ${extractor.header}`;
+      case 'regex':
+        return `regex ${extractor.pattern}`;
+      case 'css':
+        return `css ${extractor.selector} ${extractor.attr === undefined ? '(text)' : `@${extractor.attr}`}`;
+    }
+  })();
+  return `${extractor.variable} ← ${from}`;
 }
 
 /** "GET http://host/path", or "WS ws://host/path (3 messages)" for a WebSocket session. */
@@ -103,7 +123,7 @@ export function renderPlanView(plan: Plan): string {
     const role = endpoint.setup ? 'setup' : flows.length > 0 ? 'in flows' : share(endpoint.weight);
     const extracts =
       endpoint.extract.length > 0
-        ? `  extracts ${endpoint.extract.map((e) => e.variable).join(', ')}`
+        ? `  extracts ${endpoint.extract.map(describeExtractor).join(', ')}`
         : '';
     lines.push(
       `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}`,

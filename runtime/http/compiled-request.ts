@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Random } from '../random.js';
+import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
 
@@ -33,7 +34,7 @@ export class CompiledRequest {
 
   constructor(endpoint: EndpointPlan, keepBody = false) {
     this.endpoint = endpoint;
-    const needsBody = keepBody || endpoint.extract.some((e) => e.from === 'json');
+    const needsBody = keepBody || readsBody(endpoint.extract);
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
     this.keepHeaders = keepBody || endpoint.extract.some((e) => e.from === 'header');
     this.#path = compileTemplate(endpoint.path);
