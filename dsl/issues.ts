@@ -36,6 +36,8 @@ export type IssueCode =
   | 'invalid_threshold'
   | 'invalid_placeholder'
   | 'invalid_jsonpath'
+  | 'invalid_regex'
+  | 'invalid_selector'
   | 'unknown_endpoint'
   | 'unknown_variable'
   | 'feeder_error'

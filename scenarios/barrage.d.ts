@@ -61,6 +61,24 @@ declare module 'barrage' {
     readonly timings: { readonly duration: number };
     /** The body parsed as JSON, or the first value at a JSONPath (no filter expressions). */
     json(path?: string): unknown;
+    /**
+     * The body parsed as HTML (leniently): the first element the CSS selector finds, or null.
+     * An invalid selector throws.
+     */
+    html(selector: string): HtmlElement | null;
+    /**
+     * The first match of a regular expression in the body: its first capture group, or the
+     * whole match when it has none; undefined when nothing matches. An invalid pattern throws.
+     */
+    match(pattern: string | RegExp): string | undefined;
+  }
+
+  /** An element `html()` found. */
+  export interface HtmlElement {
+    /** Its text content (all descendants' text), white space trimmed. */
+    readonly text: string;
+    /** An attribute's value (the name in any case), or undefined when it has none. */
+    attr(name: string): string | undefined;
   }
 
   /** HTTP requests through barrage's request path (metrics, auth, retries). */

@@ -18,7 +18,7 @@ export const options = {
 export default async function (): Promise<void> {
   const user = feed() ?? { user: 'ada', password: 'lovelace' };
   const form = await http.get('/app/login', { name: 'login form' });
-  const csrf = form.html('input[name=_csrf]').attr('value');
+  const csrf = form.html('input[name=_csrf]')?.attr('value');
   // 302 to /app/dashboard, followed: the response is the dashboard.
   const dashboard = await http.post('/app/login', undefined, {
     name: 'log in',

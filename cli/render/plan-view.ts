@@ -1,7 +1,7 @@
 /** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
 import { authNeeds, variableProviders } from '../../dsl/compile/lint-plan.js';
 import { formatDuration } from '../../dsl/grammar/duration.js';
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import type { Template } from '../../dsl/plan/template.js';
@@ -55,7 +55,27 @@ function describeNeeds(
 }
 
 /**
- * "GET http://host/path?q={{term}}", "POST http://host/login  form username, _csrf", "GET
+ * "token ← $.access_token", "rid ← header x-request-id", "n ← regex n=(\d+)",
+ * "csrf ← css input[name=_csrf] @value", "title ← css title (text)".
+ */
+function describeExtractor(extractor: ExtractorPlan): string {
+  const from = ((): string => {
+    switch (extractor.from) {
+      case 'json':
+        return extractor.path;
+      case 'header':
+        return `header ${extractor.header}`;
+      case 'regex':
+        return `regex ${extractor.pattern}`;
+      case 'css':
+        return `css ${extractor.selector} ${extractor.attr === undefined ? '(text)' : `@${extractor.attr}`}`;
+    }
+  })();
+  return `${extractor.variable} ← ${from}`;
+}
+
+/**
+ * The request line: "GET http://host/path?q={{term}}", "POST http://host/login  form username, _csrf", "GET
  * {{next}} (url from a variable)", or "WS ws://host/path (3 messages)" for a WebSocket session.
  */
 function describeRequest(endpoint: EndpointPlan): string {
@@ -135,7 +155,7 @@ export function renderPlanView(plan: Plan): string {
     const role = endpoint.setup ? 'setup' : flows.length > 0 ? 'in flows' : share(endpoint.weight);
     const extracts =
       endpoint.extract.length > 0
-        ? `  extracts ${endpoint.extract.map((e) => e.variable).join(', ')}`
+        ? `  extracts ${endpoint.extract.map(describeExtractor).join(', ')}`
         : '';
     lines.push(
       `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}`,

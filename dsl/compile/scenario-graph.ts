@@ -16,6 +16,7 @@ import type { PickItem, PickTable, ScenarioGraph } from '../plan/scenario-graph.
 import type { Template } from '../plan/template.js';
 
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
+type Extractor = NonNullable<EndpointConfig['extract']>[string];
 
 /** Compiles endpoints and flows (or the single-request form) into the scenario graph. */
 export function compileGraph(
@@ -144,12 +145,9 @@ function compileEndpoint(
     url: endpoint.url,
     headers: headerPlans,
     body,
-    extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]): ExtractorPlan => {
-      if (typeof from === 'string') return { variable, from: 'json', path: from };
-      return 'json' in from
-        ? { variable, from: 'json', path: from.json }
-        : { variable, from: 'header', header: from.header.toLowerCase() };
-    }),
+    extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]) =>
+      extractorPlan(variable, from),
+    ),
     setup: endpoint.setup,
     weight: endpoint.weight,
     timeoutMs: endpoint.timeout ?? config.timeout,
@@ -171,6 +169,15 @@ export function bodyTemplates(body: BodyPlan | undefined): Template[] {
   if (body === undefined) return [];
   if (body.kind === 'text') return [body.text];
   return body.parts.flatMap((part) => (part.kind === 'field' ? [part.value] : []));
+}
+
+/** One `extract` entry as the runtime reads it (header and attribute names lower case). */
+function extractorPlan(variable: string, from: Extractor): ExtractorPlan {
+  if (typeof from === 'string') return { variable, from: 'json', path: from };
+  if ('json' in from) return { variable, from: 'json', path: from.json };
+  if ('header' in from) return { variable, from: 'header', header: from.header.toLowerCase() };
+  if ('regex' in from) return { variable, from: 'regex', pattern: from.regex };
+  return { variable, from: 'css', selector: from.css, attr: from.attr?.toLowerCase() };
 }
 
 /**

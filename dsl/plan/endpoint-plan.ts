@@ -1,10 +1,21 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
 import type { Template } from './template.js';
 
-/** Where an extracted variable's value is read from. */
+/**
+ * Where an extracted variable's value is read from: the JSON body, a header, the first match of a
+ * regular expression in the body (its first group), or the first element a CSS selector finds in
+ * the body as HTML (an attribute, or its text when `attr` is undefined; attribute names lower case).
+ */
 export type ExtractorPlan =
   | { readonly variable: string; readonly from: 'json'; readonly path: string }
-  | { readonly variable: string; readonly from: 'header'; readonly header: string };
+  | { readonly variable: string; readonly from: 'header'; readonly header: string }
+  | { readonly variable: string; readonly from: 'regex'; readonly pattern: string }
+  | {
+      readonly variable: string;
+      readonly from: 'css';
+      readonly selector: string;
+      readonly attr: string | undefined;
+    };
 
 /** One WebSocket message: text (templated) or bytes. */
 export type WsMessagePlan =

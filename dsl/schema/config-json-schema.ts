@@ -10,6 +10,8 @@ import { configSchema } from './config-schema.js';
 export interface JsonSchemaNode {
   readonly type?: string;
   readonly properties?: Readonly<Record<string, JsonSchemaNode>>;
+  /** A record's values (`false` on a strict object). */
+  readonly additionalProperties?: JsonSchemaNode | boolean;
   readonly items?: JsonSchemaNode;
   readonly anyOf?: readonly JsonSchemaNode[];
   readonly oneOf?: readonly JsonSchemaNode[];

@@ -1,6 +1,8 @@
 /** One endpoint of DESIGN.md §4: an HTTP request or, for ws:// and wss:// urls, a WebSocket session. */
 import { z } from 'zod';
+import { parseCssSelector } from '../grammar/css-selector.js';
 import { parseJsonPath } from '../grammar/json-path.js';
+import { parseRegexPattern } from '../grammar/regex-pattern.js';
 import {
   body,
   duration,
@@ -30,15 +32,62 @@ const jsonPath = z
       });
   });
 
-/** Where an extracted value comes from: a JSONPath string, `{ json: path }` or `{ header: name }`. */
+const regexPattern = z
+  .string({ error: 'a regular expression such as value="([^"]+)"' })
+  .superRefine((value, ctx) => {
+    const parsed = parseRegexPattern(value);
+    if (!parsed.ok)
+      ctx.addIssue({
+        code: 'custom',
+        message: parsed.error.message,
+        input: value,
+        params: { code: 'invalid_regex' },
+      });
+  });
+
+const cssSelector = z
+  .string({ error: 'a CSS selector such as input[name=_csrf]' })
+  .superRefine((value, ctx) => {
+    const parsed = parseCssSelector(value);
+    if (!parsed.ok)
+      ctx.addIssue({
+        code: 'custom',
+        message: parsed.error.message,
+        input: value,
+        params: { code: 'invalid_selector' },
+      });
+  });
+
+const EXTRACTOR_FORMS =
+  'a JSONPath such as $.access_token, or one of { json: <path> }, { header: <name> }, { regex: <pattern> }, { css: <selector>, attr: <name> (optional) }';
+
+/**
+ * Where an extracted value comes from: a JSONPath string, `{ json: path }`, `{ header: name }`,
+ * `{ regex: pattern }` or `{ css: selector, attr?: name }`. A mapping that fits none gets the list
+ * of forms, and `attr` without `css` is named as such.
+ */
 export const extractorSchema = z.union(
   [
     jsonPath,
     z.strictObject({ json: jsonPath }),
     z.strictObject({ header: nonEmpty('response header name') }),
+    z.strictObject({ regex: regexPattern }),
+    z.strictObject({
+      css: cssSelector,
+      attr: nonEmpty('attribute of the element css selects').optional(),
+    }),
   ],
-  { error: 'a JSONPath such as $.access_token, or { json: <path> } or { header: <name> }' },
+  {
+    error: (issue) =>
+      isObject(issue.input) && 'attr' in issue.input && !('css' in issue.input)
+        ? '{ css: <selector>, attr: <name> }: attr reads an attribute of the element a css selector finds, so it needs css'
+        : EXTRACTOR_FORMS,
+  },
 );
+
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
+}
 
 /** A WebSocket message: UTF-8 text (placeholders allowed) or bytes written base64:… */
 export const wsMessageSchema = z.union(
@@ -88,11 +137,13 @@ export const endpointSchema = z.strictObject(
         z.string().regex(VARIABLE_NAME, { error: 'a variable name (letters, digits, _ . -)' }),
         extractorSchema,
         {
-          error: 'a mapping of variable names to JSONPaths',
+          error: 'a mapping of variable names to extractors',
         },
       )
       .optional()
-      .describe('Variables extracted from the response: name → JSONPath, { json }, or { header }'),
+      .describe(
+        'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
+      ),
     timeout: duration('endpoint timeout').optional(),
     max_redirects: positiveInt('redirects followed; 0 = none', 0)
       .optional()

@@ -13,6 +13,8 @@ export interface IssueParams {
   readonly code:
     | 'invalid_duration'
     | 'invalid_jsonpath'
+    | 'invalid_regex'
+    | 'invalid_selector'
     | 'invalid_placeholder'
     | 'invalid_threshold'
     | 'invalid_value';

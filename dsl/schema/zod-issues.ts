@@ -99,6 +99,8 @@ function secretHint(params: IssueParams): string {
 const GRAMMAR_EXPECTED: Record<IssueParams['code'], string> = {
   invalid_duration: 'a duration such as 250ms, 30s, 1m30s or 2h',
   invalid_jsonpath: 'a JSONPath such as $.items[0].id',
+  invalid_regex: 'a regular expression such as name="_csrf" value="([^"]+)"',
+  invalid_selector: 'a CSS selector such as input[name=_csrf]',
   invalid_threshold: 'a threshold <metric>[{endpoint=name}]:<aggregate> <op> <number>',
   invalid_placeholder: 'text with well-formed {{placeholders}}',
   invalid_value: 'a valid value',
@@ -141,7 +143,12 @@ export function knownKeys(path: readonly (string | number)[], raw: unknown): str
     node = chooseVariant(node, valueAt(raw, path.slice(0, i)));
     const part = path[i];
     if (part === undefined || node === undefined) break;
-    node = typeof part === 'number' ? node.items : node.properties?.[part];
+    node = typeof part === 'number' ? node.items : (node.properties?.[part] ?? recordValues(node));
   }
   return Object.keys(node?.properties ?? {});
+}
+
+/** The schema of a record's values (extract: name → extractor), when the node is a record. */
+function recordValues(node: JsonSchemaNode): JsonSchemaNode | undefined {
+  return typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
 }

@@ -12,6 +12,7 @@ import type { Dispatcher, FormData } from 'undici';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { ErrorKind } from '../failure/error-kind.js';
 import type { Random } from '../random.js';
+import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
 import { AllowedHosts } from './allowed-hosts.js';
@@ -50,7 +51,7 @@ export class CompiledRequest {
 
   constructor(endpoint: EndpointPlan, keepBody = false) {
     this.endpoint = endpoint;
-    const needsBody = keepBody || endpoint.extract.some((e) => e.from === 'json');
+    const needsBody = keepBody || readsBody(endpoint.extract);
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
     const path = compileTemplate(endpoint.path);
     const query = endpoint.query === undefined ? undefined : compileTemplate(endpoint.query);

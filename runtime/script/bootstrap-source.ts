@@ -19,7 +19,7 @@
  * wraps them in plain functions, so user code can reach neither the handles nor any Reference or
  * ExternalCopy, nor the hub. Arguments:
  *   $0 post          the hub's post
- *   $1 call(op, args)  host operation answered at once (check, vars, feed, jsonpath)
+ *   $1 call(op, args)  host operation answered at once (check, vars, feed, jsonpath, html)
  *   $2 factory(api)  the bundled scenario (ScriptPlan.code), run once here
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
@@ -112,6 +112,8 @@ const vuNumber = $3;
 const dataJson = $4;
 // Taken before the scenario's code runs: what the scenario does to its JSON global is its own.
 const { stringify, parse } = JSON;
+const NativeRegExp = RegExp;
+const isRegExp = (value) => value instanceof NativeRegExp;
 const pending = new Map();
 let nextId = 0;
 const groups = [];
@@ -145,6 +147,16 @@ const settle = (id, value) => {
   if (resolve === undefined) return;
   pending.delete(id);
   resolve(value);
+};
+// An element html() found, from the host's [text, [name, value, …]]: attribute names are lower
+// case (the parser made them so), looked up in any case; no prototype, so "__proto__" is a name.
+const htmlElement = (text, list) => {
+  const attributes = Object.create(null);
+  for (let i = 0; i + 1 < list.length; i += 2) attributes[list[i]] = list[i + 1];
+  return Object.freeze({
+    text,
+    attr: (name) => attributes[textOf(name).toLowerCase()],
+  });
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
@@ -213,6 +225,23 @@ class Response {
   json(path) {
     if (path === undefined) return parse(this.body);
     return call('jsonpath', [this.body, textOf(path)]);
+  }
+  html(selector) {
+    const found = call('html', [this.body, textOf(selector)]);
+    return found === null ? null : htmlElement(found[0], found[1]);
+  }
+  match(pattern) {
+    let regex;
+    try {
+      regex = isRegExp(pattern)
+        ? new NativeRegExp(pattern.source, pattern.flags.replace(/[gy]/g, ''))
+        : new NativeRegExp(textOf(pattern));
+    } catch (error) {
+      throw new Error('match(): ' + textOf(error.message));
+    }
+    const found = regex.exec(this.body);
+    if (found === null) return undefined;
+    return found.length > 1 ? found[1] : found[0];
   }
   toJSON() {
     return { status: this.#status, ...this.#read() };

@@ -91,7 +91,7 @@ export type Settle = (settled: Settled) => void;
 export interface SandboxOps {
   /** An operation that settles later (http, ws, sleep), its arguments as JSON text. */
   later(vu: number, op: string, json: string, settle: Settle): void;
-  /** An operation answered at once (check, vars, feed, jsonpath); throws to the script. */
+  /** An operation answered at once (check, vars, feed, jsonpath, html); throws to the script. */
   call(vu: number, op: string, args: unknown): unknown;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The host side of the scenario API, per virtual user: http through the same request path as
  * YAML endpoints (IterationRunner.send: auth injection, deadline, retries, metrics), ws through
- * the same session runner as ws:// endpoints, sleep, check, vars, feed and JSONPath. http reaches only the target's origin and `allowed_hosts` (a host name
+ * the same session runner as ws:// endpoints, sleep, check, vars, feed, JSONPath and HTML. http reaches only the target's origin and `allowed_hosts` (a host name
  * allows every port of it; host:port only that port). A virtual user's requests go one at a time:
  * it owns one exchange, so concurrent calls (Promise.all) are sent in turn.
  *
@@ -22,6 +22,7 @@ import type { IterationRunner } from '../worker/iteration.js';
 import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
+import { HtmlLookup } from './html-lookup.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import { requestParts, type HttpArgs } from './script-request.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
@@ -107,6 +108,7 @@ export class ScriptOps implements SandboxOps {
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
+  readonly #html = new HtmlLookup();
   /**
    * Sleeps in progress, all virtual users': a hard stop ends them with one listener (an
    * AbortSignal's listeners cost O(n) each to add and remove: 200,000 of them held a segment for
@@ -204,6 +206,8 @@ export class ScriptOps implements SandboxOps {
       case 'cookies.clear':
         vu.cookies.clear();
         return undefined;
+      case 'html':
+        return this.#html.find(...(args as [string, string]));
       default:
         throw new Error(`unknown operation ${op}`);
     }

@@ -1,18 +1,31 @@
 /**
  * Extractors (spec §1.7): after a response, read values into the worker's variables from the JSON
- * body (jsonpath-plus with eval disabled; paths were checked at validation) or from a header.
- * Non-string values are stored as JSON text, marked typed (variable-store.ts). Nothing found leaves the variable unchanged: a body
- * that is not JSON, or a JSON scalar where the path wants an object, finds nothing. A value the
- * store refuses (its bounds: variable-store.ts) fails the request: `variable_limit`.
+ * body (jsonpath-plus with eval disabled; paths were checked at validation), from a header, from
+ * the body as text (a regular expression's first match: its first group, else the whole match) or
+ * from the body as HTML (the first element a CSS selector finds: an attribute, or its trimmed
+ * text). Non-string JSON values are stored as JSON text, marked typed (variable-store.ts). Nothing found leaves the variable
+ * unchanged: a body that is not JSON, a JSON scalar where the path wants an object, no match, no
+ * element or no such attribute finds nothing. The body is parsed once per response however many
+ * extractors read it (as JSON, as HTML). A value the store refuses (its bounds:
+ * variable-store.ts) fails the request: `variable_limit`.
  *
  * runExtractors() is the one place a response becomes variables, and the target writes that
  * response: whatever it sends must not end the run. A throw while reading it (jsonpath-plus
- * recursing through a body nested thousands of levels deep, JSON.stringify of such a value) makes
- * the request a failure of kind `extract_error` instead of a bug that stops the workers.
+ * recursing through a body nested thousands of levels deep, JSON.stringify of such a value, HTML
+ * past the bounds of html-query.ts) makes the request a failure of kind `extract_error` instead
+ * of a bug that stops the workers.
  */
 import { JSONPath } from 'jsonpath-plus';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { ErrorKind } from '../failure/error-kind.js';
+import {
+  compileSelector,
+  elementAttribute,
+  elementText,
+  parseHtml,
+  selectFirst,
+  type HtmlDocument,
+} from './html-query.js';
 import type { VariableStore } from './variable-store.js';
 
 /** Raw response headers as undici gives them: name, value, name, value… */
@@ -36,31 +49,91 @@ export function runExtractors(
   }
 }
 
+/** True when an extractor reads the response body (json, regex, css), not only its headers. */
+export function readsBody(extractors: readonly ExtractorPlan[]): boolean {
+  return extractors.some((e) => e.from !== 'header');
+}
+
+/** The body as each kind of extractor reads it, parsed on first use. */
+class ParsedBody {
+  #json: unknown;
+  #jsonParsed = false;
+  #html: HtmlDocument | undefined;
+
+  constructor(readonly text: string | undefined) {}
+
+  get json(): unknown {
+    if (!this.#jsonParsed) {
+      this.#jsonParsed = true;
+      this.#json = parseJson(this.text);
+    }
+    return this.#json;
+  }
+
+  get html(): HtmlDocument {
+    this.#html ??= parseHtml(this.text ?? '');
+    return this.#html;
+  }
+}
+
 function extractAll(
   extractors: readonly ExtractorPlan[],
   body: string | undefined,
   headers: RawHeaders,
   vars: VariableStore,
 ): 'variable_limit' | undefined {
-  let json: unknown;
-  let parsed = false;
+  const parsed = new ParsedBody(body);
   for (const extractor of extractors) {
-    let value: string | undefined;
-    let typed = false;
-    if (extractor.from === 'header') {
-      value = headerValue(headers, extractor.header);
-    } else {
-      if (!parsed) {
-        parsed = true;
-        json = parseJson(body);
-      }
-      const found = json === undefined ? undefined : firstJsonValue(json, extractor.path);
-      value = jsonText(found);
-      typed = typeof found !== 'string';
+    // A JSON value keeps its type (typed: a number, boolean, object or array stored as JSON text).
+    if (extractor.from === 'json') {
+      const found =
+        parsed.json === undefined ? undefined : firstJsonValue(parsed.json, extractor.path);
+      const value = jsonText(found);
+      if (value !== undefined && !vars.set(extractor.variable, value, typeof found !== 'string'))
+        return 'variable_limit';
+      continue;
     }
-    if (value !== undefined && !vars.set(extractor.variable, value, typed)) return 'variable_limit';
+    const value = extractOne(extractor, parsed, headers);
+    if (value !== undefined && !vars.set(extractor.variable, value)) return 'variable_limit';
   }
   return undefined;
+}
+
+/** The text value of a header, regex or CSS extractor. */
+function extractOne(
+  extractor: Exclude<ExtractorPlan, { from: 'json' }>,
+  body: ParsedBody,
+  headers: RawHeaders,
+): string | undefined {
+  switch (extractor.from) {
+    case 'header':
+      return headerValue(headers, extractor.header);
+    case 'regex':
+      return body.text === undefined ? undefined : firstMatch(body.text, extractor.pattern);
+    case 'css': {
+      if (body.text === undefined) return undefined;
+      const element = selectFirst(body.html, compileSelector(extractor.selector));
+      if (element === null) return undefined;
+      return extractor.attr === undefined
+        ? elementText(element)
+        : elementAttribute(element, extractor.attr);
+    }
+  }
+}
+
+const patterns = new Map<string, RegExp>();
+
+/**
+ * The first match of a pattern (no flags) in text: its first capture group, or the whole match
+ * when the pattern has no group; undefined when nothing matches or the group took no part.
+ * Patterns come from the configuration (checked at validation) and are compiled once each.
+ */
+export function firstMatch(text: string, pattern: string): string | undefined {
+  let regex = patterns.get(pattern);
+  if (regex === undefined) patterns.set(pattern, (regex = new RegExp(pattern)));
+  const match = regex.exec(text);
+  if (match === null) return undefined;
+  return match.length > 1 ? match[1] : match[0];
 }
 
 /** First value at a JSONPath, as text (JSON text unless it is a string); undefined for null. */

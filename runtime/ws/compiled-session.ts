@@ -5,6 +5,7 @@
  */
 import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Random } from '../random.js';
+import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
 
@@ -31,7 +32,7 @@ export class CompiledSession {
   readonly extract: readonly ExtractorPlan[];
   /** Header extractors read the handshake response (101), so its headers must be kept. */
   readonly keepHeaders: boolean;
-  /** JSON extractors read response frames, so the reply frame must be kept. */
+  /** Body extractors (json, regex, css) read response frames, so the reply frame must be kept. */
   readonly keepReply: boolean;
   /** The endpoint sets its own Authorization header: the auth provider is not asked. */
   readonly ownAuthorization: boolean;
@@ -53,7 +54,7 @@ export class CompiledSession {
     this.subprotocols = ws.subprotocols;
     this.extract = endpoint.extract;
     this.keepHeaders = endpoint.extract.some((e) => e.from === 'header');
-    this.keepReply = endpoint.extract.some((e) => e.from === 'json');
+    this.keepReply = readsBody(endpoint.extract);
     this.#origin = endpoint.origin;
     this.#path = compileTemplate(endpoint.path);
     this.#headerNames = endpoint.headers.map((h) => h.name);

@@ -46,7 +46,7 @@ export interface SocketOptions {
   readonly timeoutMs: number;
   /** Keep the handshake response's headers (header extractors). */
   readonly keepHeaders: boolean;
-  /** Keep the reply frame (JSON extractors). */
+  /** Keep the reply frame (body extractors: json, regex, css). */
   readonly keepReply: boolean;
   /** µs since dispatch start. */
   readonly now: () => number;
