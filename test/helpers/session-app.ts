@@ -50,6 +50,8 @@ export interface SessionAppStats {
   cart: { user: string | undefined; productId: number }[];
   /** GET /api/products answers by Content-Encoding ('identity' when not compressed). */
   productEncodings: Record<string, number>;
+  /** The decoded query (req.query) of each GET /api/echo, in order. */
+  echoed: unknown[];
 }
 
 /** A running session app. */
@@ -106,6 +108,7 @@ function emptyStats(): SessionAppStats {
     rejected: { csrf: 0, credentials: 0, notLoggedIn: 0, cart: 0 },
     cart: [],
     productEncodings: {},
+    echoed: [],
   };
 }
 
@@ -184,6 +187,7 @@ function buildApp(users: Readonly<Record<string, string>>, stats: SessionAppStat
     res.status(201).json({ items: stats.cart.length });
   });
   app.get('/api/echo', (req, res) => {
+    stats.echoed.push(req.query);
     res.json(req.query);
   });
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
