@@ -5,8 +5,13 @@
  * barrage's counts must agree with it.
  */
 import t, { type Test } from 'tap';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { startTargetServer } from '../../cli/serve/target-server.js';
 import { startSessionApp, type SessionApp } from '../helpers/session-app.js';
 import { runCli } from '../helpers/run-cli.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 const USERS: Readonly<Record<string, string>> = {
   ada: 'pw-ada',
@@ -142,4 +147,46 @@ export default async function () {
       ['ada', 4],
     ],
   );
+});
+
+t.test("the session-login examples run against barrage serve's session app", async (t) => {
+  const server = await startTargetServer();
+  t.teardown(() => server.close());
+  const yaml = await runCli(
+    [
+      'run',
+      join(EXAMPLES, 'session-login.yaml'),
+      '--target',
+      server.url,
+      '-d',
+      '2s',
+      '-c',
+      '3',
+      '--json-output',
+    ],
+    { killAfterMs: 60_000 },
+  );
+  t.equal(yaml.code, 0, yaml.stderr);
+  t.equal((JSON.parse(yaml.stdout) as JsonResult).failures, 0);
+  const session = server.stats().session;
+  t.equal(session.logins, 3, 'one login per virtual user');
+  t.same([session.csrfRejected, session.badCredentials, session.notLoggedIn], [0, 0, 0]);
+  const ts = await runCli(
+    [
+      'run',
+      '--scenario',
+      join(EXAMPLES, 'session-login.ts'),
+      '--target',
+      server.url,
+      '-n',
+      '3',
+      '-c',
+      '1',
+      '--json-output',
+    ],
+    { killAfterMs: 60_000 },
+  );
+  t.equal(ts.code, 0, ts.stderr);
+  const checks = (JSON.parse(ts.stdout) as JsonResult).checks;
+  t.ok(checks !== undefined && checks.passes > 0 && checks.fails === 0, JSON.stringify(checks));
 });
