@@ -39,6 +39,7 @@ export type IssueCode =
   | 'invalid_regex'
   | 'invalid_selector'
   | 'unknown_endpoint'
+  | 'unknown_check'
   | 'unknown_variable'
   | 'feeder_error'
   | 'har_error'

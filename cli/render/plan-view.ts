@@ -1,9 +1,11 @@
 /** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
 import { authNeeds, variableProviders } from '../../dsl/compile/lint-plan.js';
 import { formatDuration } from '../../dsl/grammar/duration.js';
+import type { CheckPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
+import { showStatusSet } from '../../dsl/plan/status-set.js';
 import type { Template } from '../../dsl/plan/template.js';
 import { renderRateChart } from './rate-chart.js';
 
@@ -72,6 +74,57 @@ function describeExtractor(extractor: ExtractorPlan): string {
     }
   })();
   return `${extractor.variable} ← ${from}`;
+}
+
+/**
+ * "ok: status 200, 2xx", "token: json $.token exists", "title: css h1 (text) contains Hello",
+ * "fast: duration < 300ms".
+ */
+function describeCheck(check: CheckPlan): string {
+  const { subject, predicate } = check;
+  const what = ((): string => {
+    switch (subject.from) {
+      case 'json':
+        return `json ${subject.path}`;
+      case 'header':
+        return `header ${subject.header}`;
+      case 'css':
+        return `css ${subject.selector} ${subject.attr === undefined ? '(text)' : `@${subject.attr}`}`;
+      default:
+        return subject.from;
+    }
+  })();
+  const how = ((): string => {
+    switch (predicate.op) {
+      case 'exists':
+        return 'exists';
+      case 'in':
+        return showStatusSet(predicate.statuses);
+      case 'equals':
+        return `equals ${JSON.stringify(predicate.value)}`;
+      case 'matches':
+        return `matches ${predicate.pattern}`;
+      case 'contains':
+        return `contains ${JSON.stringify(predicate.text)}`;
+      default: {
+        const op = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[predicate.op];
+        return subject.from === 'duration'
+          ? `${op} ${formatDuration(predicate.value)}`
+          : `${op} ${predicate.value}`;
+      }
+    }
+  })();
+  return `${check.name}: ${what} ${how}`;
+}
+
+/** "  expects 200, 404  checks ok: status 200, …" (fails the request when it says so). */
+function describeVerify(endpoint: EndpointPlan): string {
+  const verify = endpoint.verify;
+  if (verify === undefined) return '';
+  const expect = verify.expect === undefined ? '' : `  expects ${showStatusSet(verify.expect)}`;
+  if (verify.checks.length === 0) return expect;
+  const fails = verify.checksFailRequest ? ' (a failed one fails the request)' : '';
+  return `${expect}  checks ${verify.checks.map(describeCheck).join(', ')}${fails}`;
 }
 
 /**
@@ -158,7 +211,7 @@ export function renderPlanView(plan: Plan): string {
         ? `  extracts ${endpoint.extract.map(describeExtractor).join(', ')}`
         : '';
     lines.push(
-      `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}`,
+      `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}${describeVerify(endpoint)}`,
     );
   }
   for (const flow of flows) {
@@ -166,6 +219,8 @@ export function renderPlanView(plan: Plan): string {
       `  flow ${flow.name}  [${share(flow.weight)}]  ${flow.steps.map((i) => endpoints[i]?.name ?? '?').join(' → ')}`,
     );
   }
+  if (plan.script?.expect !== undefined)
+    lines.push(`  expect      ${showStatusSet(plan.script.expect)} (the scenario's requests)`);
   const auth = authNeeds(plan);
   if (plan.auth !== undefined)
     lines.push(`  auth        ${plan.auth.type}${describeNeeds(auth, providers)}`);

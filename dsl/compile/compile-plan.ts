@@ -84,7 +84,11 @@ export function compilePlan(
     script:
       inputs.script === undefined
         ? undefined
-        : { ...inputs.script, headers: compileScriptHeaders(config, inputs.userAgent, env) },
+        : {
+            ...inputs.script,
+            headers: compileScriptHeaders(config, inputs.userAgent, env),
+            expect: config.expect?.status,
+          },
     seed: config.seed ?? inputs.fallbackSeed,
     threads: config.threads,
     segment: config.segment ?? { index: 1, count: 1 },

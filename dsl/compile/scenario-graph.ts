@@ -3,6 +3,7 @@ import { templateVariables } from '../grammar/placeholder.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
 import { compileBody, compileForm, compileUrl, joinUrl } from './request-parts.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
+import { compileVerify } from './verify-plan.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName, isWebSocketUrl } from '../schema/refinements.js';
 import type {
@@ -148,6 +149,8 @@ function compileEndpoint(
     extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]) =>
       extractorPlan(variable, from),
     ),
+    // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
+    verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),
     setup: endpoint.setup,
     weight: endpoint.weight,
     timeoutMs: endpoint.timeout ?? config.timeout,

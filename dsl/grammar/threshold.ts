@@ -8,6 +8,7 @@
  *   tags       := "{" tag ("," tag)* "}"
  *   tag        := key "=" tag-value
  *   key        := "endpoint"                      (every metric but checks)
+ *               | "check"                         (checks: one check's name)
  *   tag-value  := [^},=]+
  *   aggregate  := a name from the metric's aggregates
  *               | "p" digit+ ("." digit+)?        (trend metrics; 0 < percentile <= 100)
@@ -17,7 +18,8 @@
  *   value      := "-"? digit+ ("." digit+)? ([eE] [+-]? digit+)?
  *   ws         := any white space
  *
- * e.g. `http_req_duration{endpoint=login}:p99.9 <= 250`, `http_req_failed:rate < 0.01`.
+ * e.g. `http_req_duration{endpoint=login}:p99.9 <= 250`, `http_req_failed:rate < 0.01`,
+ * `checks{check=cart has item}:rate > 0.99`.
  * The k6 spellings (k6-threshold-names.ts) are read as barrage's: the spec's `expression` is the
  * text with them rewritten (`http_reqs:count` → `http_requests:count`), shown so everywhere, and
  * `aliases` lists each rewrite; k6 metrics barrage does not measure are refused with the reason.
@@ -81,14 +83,14 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = Object.freeze({
     'WebSocket messages received: count in all, rate per second',
   ),
   checks: rate(
-    'Checks of TypeScript scenarios: rate is the passing share, count the number passed',
+    "Checks (an endpoint's checks, a scenario's check()): rate is the passing share, count the number passed",
   ),
 });
 
-/** Tag keys a threshold may filter on. */
-const TAG_KEYS: readonly string[] = ['endpoint'];
-/** Metrics that carry no tags: checks are per scenario, not per endpoint. */
-const UNTAGGED: ReadonlySet<string> = new Set(['checks']);
+/** The tag key a metric may filter on: checks by their name, the others by endpoint. */
+function tagKeyOf(metric: string): string {
+  return metric === 'checks' ? 'check' : 'endpoint';
+}
 const OPERATORS: readonly ThresholdOperator[] = ['<', '<=', '>', '>=', '=='];
 /** Operators people write by habit, mapped to ours. */
 const OPERATOR_HINTS: Readonly<Record<string, string>> = {
@@ -258,24 +260,22 @@ function parseTags(
   const slice = scanned.tags;
   if (slice === undefined) return ok(tags);
   const brace = slice.start - 1;
+  const keys = [tagKeyOf(metric)];
   if (!scanned.tagsClosed)
-    return err(fail('tag', brace, `"{" is never closed; write ${metric}{endpoint=name}:…`));
-  if (UNTAGGED.has(metric)) return err(fail('tag', brace, `${metric} takes no tags`));
+    return err(fail('tag', brace, `"{" is never closed; write ${metric}{${keys[0]}=name}:…`));
   let start = slice.start;
   for (const tag of slice.text.split(',')) {
     const equals = tag.indexOf('=');
     const key = equals < 0 ? tag : tag.slice(0, equals);
     const value = equals < 0 ? '' : tag.slice(equals + 1);
     if (tag === '')
-      return err(fail('tag', start, 'empty tag; write {endpoint=name}', { allowed: TAG_KEYS }));
-    if (!TAG_KEYS.includes(key)) {
+      return err(fail('tag', start, `empty tag; write {${keys[0]}=name}`, { allowed: keys }));
+    if (!keys.includes(key)) {
       const problem =
         key.trim() !== key
           ? `spaces are not allowed around the tag key "${key.trim()}"`
-          : `unknown tag "${key}"`;
-      return err(
-        fail('tag', start, problem, { allowed: TAG_KEYS, guess: closest(key.trim(), TAG_KEYS) }),
-      );
+          : `unknown tag "${key}" for ${metric}`;
+      return err(fail('tag', start, problem, { allowed: keys, guess: closest(key.trim(), keys) }));
     }
     if (equals < 0)
       return err(fail('tag', start, `the tag "${key}" needs a value: write ${key}=name`));

@@ -1,4 +1,5 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
+import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
 
 /**
@@ -92,6 +93,8 @@ export interface EndpointPlan {
   readonly headers: readonly HeaderPlan[];
   readonly body: BodyPlan | undefined;
   readonly extract: readonly ExtractorPlan[];
+  /** Expected statuses and checks of the response; undefined when it has neither. */
+  readonly verify: VerifyPlan | undefined;
   readonly setup: boolean;
   readonly weight: number;
   readonly timeoutMs: number;

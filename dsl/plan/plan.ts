@@ -5,6 +5,7 @@
 import type { HeaderPlan } from './endpoint-plan.js';
 import type { RatePlan } from './rate-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
+import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
 import type { ThresholdSpec } from './threshold-spec.js';
 
@@ -85,9 +86,13 @@ export interface ScriptBundle {
   readonly sourceMap: string;
 }
 
-/** A bundled TypeScript scenario and the headers (top-level, User-Agent) its requests send. */
+/**
+ * A bundled TypeScript scenario, the headers (top-level, User-Agent) its requests send and the
+ * statuses that are a success for them (the run's `expect`), unless a request sets its own.
+ */
 export interface ScriptPlan extends ScriptBundle {
   readonly headers: readonly HeaderPlan[];
+  readonly expect: StatusSet | undefined;
 }
 
 /** Which share of a distributed run this process executes (1-based index). */

@@ -9,14 +9,14 @@ export interface ThresholdAlias {
   readonly as: string;
 }
 
-/** `<metric>[{endpoint=name}]:<aggregate> <op> <number>`, split into its parts. */
+/** `<metric>[{endpoint=name}]:<aggregate> <op> <number>` (`{check=name}` on checks), split into its parts. */
 export interface ThresholdSpec {
   /** The expression as the user wrote it, k6 spellings rewritten to barrage's (`p(95)` → `p95`). */
   readonly expression: string;
   /** The k6 spellings that were rewritten, when there were any (validate notes them). */
   readonly aliases?: readonly ThresholdAlias[];
   readonly metric: string;
-  /** Tag filters; only `endpoint` exists today. */
+  /** Tag filters: `endpoint`, or `check` (a check's name) on the checks metric. */
   readonly tags: Readonly<Record<string, string>>;
   /** The aggregate in barrage's spelling: p95, p99.9, avg, mean, min, max, rate, count. */
   readonly aggregate: string;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { parseThreshold } from '../grammar/threshold.js';
 import { authSchema } from './auth-schema.js';
+import { expectSchema } from './check-schema.js';
 import { endpointSchema, flowSchema } from './endpoint-schema.js';
 import { feederSchema } from './feeder-schema.js';
 import {
@@ -94,6 +95,11 @@ export const configSchema = z.strictObject(
     max_redirects: positiveInt('redirects followed; 0 = none', 0)
       .default(10)
       .describe('Redirects a request follows before it fails as too_many_redirects'),
+    expect: expectSchema
+      .optional()
+      .describe(
+        "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
+      ),
     thresholds: z.array(threshold, { error: 'a list of threshold expressions' }).default([]),
     endpoints: z
       .array(endpointSchema, { error: 'a list of endpoints' })

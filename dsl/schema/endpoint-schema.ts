@@ -1,8 +1,6 @@
 /** One endpoint of DESIGN.md §4: an HTTP request or, for ws:// and wss:// urls, a WebSocket session. */
 import { z } from 'zod';
-import { parseCssSelector } from '../grammar/css-selector.js';
-import { parseJsonPath } from '../grammar/json-path.js';
-import { parseRegexPattern } from '../grammar/regex-pattern.js';
+import { checksSchema, expectSchema } from './check-schema.js';
 import {
   body,
   duration,
@@ -16,47 +14,9 @@ import {
   template,
   thinkTime,
 } from './fields.js';
+import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-
-const jsonPath = z
-  .string({ error: 'a JSONPath such as $.access_token' })
-  .superRefine((value, ctx) => {
-    const parsed = parseJsonPath(value);
-    if (!parsed.ok)
-      ctx.addIssue({
-        code: 'custom',
-        message: parsed.error.message,
-        input: value,
-        params: { code: 'invalid_jsonpath' },
-      });
-  });
-
-const regexPattern = z
-  .string({ error: 'a regular expression such as value="([^"]+)"' })
-  .superRefine((value, ctx) => {
-    const parsed = parseRegexPattern(value);
-    if (!parsed.ok)
-      ctx.addIssue({
-        code: 'custom',
-        message: parsed.error.message,
-        input: value,
-        params: { code: 'invalid_regex' },
-      });
-  });
-
-const cssSelector = z
-  .string({ error: 'a CSS selector such as input[name=_csrf]' })
-  .superRefine((value, ctx) => {
-    const parsed = parseCssSelector(value);
-    if (!parsed.ok)
-      ctx.addIssue({
-        code: 'custom',
-        message: parsed.error.message,
-        input: value,
-        params: { code: 'invalid_selector' },
-      });
-  });
 
 const EXTRACTOR_FORMS =
   'a JSONPath such as $.access_token, or one of { json: <path> }, { header: <name> }, { regex: <pattern> }, { css: <selector>, attr: <name> (optional) }';
@@ -144,6 +104,11 @@ export const endpointSchema = z.strictObject(
       .describe(
         'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
       ),
+    expect: expectSchema.optional(),
+    checks: checksSchema.optional(),
+    checks_fail_request: flag('a failed check fails the request as check_failed')
+      .optional()
+      .describe('A failed check fails its request as check_failed (default: it does not)'),
     timeout: duration('endpoint timeout').optional(),
     max_redirects: positiveInt('redirects followed; 0 = none', 0)
       .optional()

@@ -41,26 +41,42 @@ export function refineConfig(config: Config): Refinement[] {
 }
 
 /**
- * A threshold on `{endpoint=name}` must name an endpoint of the configuration (it would fail
- * with no data after the whole run). A TypeScript scenario's names are known only as it runs.
+ * A threshold on `{endpoint=name}` must name an endpoint of the configuration, and one on
+ * `{check=name}` a check of one of its endpoints (either would fail with no data after the whole
+ * run). A TypeScript scenario's names are known only as it runs.
  */
 function thresholdRules(config: Config): Refinement[] {
-  if (config.endpoints === undefined) return [];
-  const names = config.endpoints.map(endpointName);
+  if (config.scenario !== undefined) return [];
+  const endpoints = config.endpoints ?? [];
+  const names = endpoints.map(endpointName);
+  const checks = [...new Set(endpoints.flatMap((e) => (e.checks ?? []).map((c) => c.name)))];
   const out: Refinement[] = [];
   config.thresholds.forEach((threshold, i) => {
-    const name = threshold.tags.endpoint;
-    if (name === undefined || names.includes(name)) return;
-    const guess = closest(name, names);
-    out.push({
-      code: 'unknown_endpoint',
-      path: ['thresholds', i],
-      expected: `an endpoint name: ${names.join(', ')}`,
-      actual: `"${name}"`,
-      ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
-    });
+    const { endpoint, check } = threshold.tags;
+    if (endpoint !== undefined && config.endpoints !== undefined && !names.includes(endpoint))
+      out.push(unknownName('unknown_endpoint', i, endpoint, names, 'an endpoint name'));
+    if (check !== undefined && !checks.includes(check))
+      out.push(unknownName('unknown_check', i, check, checks, "the name of an endpoint's check"));
   });
   return out;
+}
+
+/** A threshold's tag names what the configuration does not have. */
+function unknownName(
+  code: 'unknown_endpoint' | 'unknown_check',
+  i: number,
+  name: string,
+  names: readonly string[],
+  what: string,
+): Refinement {
+  const guess = closest(name, names);
+  return {
+    code,
+    path: ['thresholds', i],
+    expected: names.length === 0 ? `${what}, but none is defined` : `${what}: ${names.join(', ')}`,
+    actual: `"${name}"`,
+    ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
+  };
 }
 
 function runShape(config: Config): Refinement[] {
@@ -190,6 +206,16 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
       }
     }
   } else {
+    // A session's outcome is its handshake's and its messages' (docs/configuration.md).
+    for (const key of ['expect', 'checks', 'checks_fail_request'] as const) {
+      if (endpoint[key] !== undefined)
+        out.push({
+          code: 'invalid_value',
+          path: ['endpoints', i, key],
+          expected: `${key} only on HTTP endpoints`,
+          actual: `${key} on ${endpoint.url}`,
+        });
+    }
     for (const key of ['body', 'query', 'form', 'multipart'] as const) {
       if (endpoint[key] !== undefined)
         out.push({

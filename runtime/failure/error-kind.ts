@@ -13,6 +13,8 @@ export const ERROR_KINDS = [
   'socket',
   'http_4xx',
   'http_5xx',
+  'unexpected_status',
+  'check_failed',
   'missing_variable',
   'variable_limit',
   'invalid_request',
@@ -87,7 +89,11 @@ export function classifyError(error: unknown): ErrorKind {
   return 'other';
 }
 
-/** The failure kind of an HTTP status, or undefined for a success (< 400). */
+/**
+ * The failure kind of an HTTP status by the default rule, or undefined for a success (< 400). An
+ * endpoint's `expect` decides instead (`unexpected_status`), after retries have decided on this
+ * (runtime/checks/response-verifier.ts).
+ */
 export function classifyStatus(status: number): ErrorKind | undefined {
   if (status >= 500) return 'http_5xx';
   if (status >= 400) return 'http_4xx';

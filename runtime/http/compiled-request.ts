@@ -10,6 +10,8 @@
  */
 import type { Dispatcher, FormData } from 'undici';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import { checksReadBody } from '../checks/evaluate-check.js';
+import { ResponseVerifier } from '../checks/response-verifier.js';
 import type { ErrorKind } from '../failure/error-kind.js';
 import type { Random } from '../random.js';
 import { readsBody } from '../vars/extract.js';
@@ -30,6 +32,8 @@ export type RequestOptions = Dispatcher.DispatchOptions & { headers: string[]; o
 export class CompiledRequest {
   readonly endpoint: EndpointPlan;
   readonly keepBody: number;
+  /** Expected statuses and checks of the response; undefined when the endpoint has neither. */
+  readonly verifier: ResponseVerifier | undefined;
   /** The path and query, or the whole url when it comes from a variable (`#hosts` set). */
   readonly #path: CompiledTemplate;
   /** `query:`, form-encoded, appended to the url's own query. */
@@ -51,8 +55,14 @@ export class CompiledRequest {
 
   constructor(endpoint: EndpointPlan, keepBody = false) {
     this.endpoint = endpoint;
-    const needsBody = keepBody || readsBody(endpoint.extract);
+    const verify = endpoint.verify;
+    const needsBody =
+      keepBody ||
+      readsBody(endpoint.extract) ||
+      (verify !== undefined && checksReadBody(verify.checks));
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
+    this.verifier =
+      verify === undefined ? undefined : new ResponseVerifier(verify, endpoint.extract);
     const path = compileTemplate(endpoint.path);
     const query = endpoint.query === undefined ? undefined : compileTemplate(endpoint.query);
     const fixed = endpoint.urlFromVariable === undefined;

@@ -28,6 +28,7 @@
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 import { ERROR_KINDS, type ErrorKind } from '../failure/error-kind.js';
 import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
+import { MAX_NAMES, OTHER_NAME } from './name-bound.js';
 import type {
   AuthSnapshot,
   ChecksSnapshot,
@@ -297,13 +298,17 @@ export class Recorder {
     (this.#endpoints[endpoint]!.ws ??= new WsFigures()).rtt.record(index, value);
   }
 
-  /** One check of a TypeScript scenario (allocates only for a name seen the first time). */
+  /**
+   * One check, of a TypeScript scenario or an endpoint's `checks` (allocates only for a name seen
+   * the first time). Past MAX_NAMES names, a new one is counted under OTHER_NAME.
+   */
   recordCheck(name: string, pass: boolean): void {
     const checks = (this.#checks ??= new Map<string, CheckCount>());
     let count = checks.get(name);
     if (count === undefined) {
-      count = new CheckCount();
-      checks.set(name, count);
+      const kept = checks.size < MAX_NAMES ? name : OTHER_NAME;
+      count = checks.get(kept);
+      if (count === undefined) checks.set(kept, (count = new CheckCount()));
     }
     if (pass) count.passes++;
     else count.fails++;

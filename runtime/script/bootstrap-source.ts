@@ -301,6 +301,7 @@ const requestArgs = (method, url, body, opts) => {
     headers,
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
     redirects: typeof o.redirects === 'number' ? o.redirects : undefined,
+    expect: o.expect,
     name: o.name === undefined ? undefined : prefix(textOf(o.name)),
     group: groups.length === 0 ? undefined : groups.join(' › '),
   });

@@ -6,15 +6,19 @@
  * it owns one exchange, so concurrent calls (Promise.all) are sent in turn.
  *
  * Request names (per-endpoint stats): `name` when given, else `METHOD path` without the query;
- * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME; check names too.
+ * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME (name-bound.ts; the
+ * recorder bounds check names the same way).
  */
+import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { StatusSet } from '../../dsl/plan/status-set.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { CompiledRequest } from '../http/compiled-request.js';
+import { MAX_NAMES, OTHER_NAME } from '../metrics/name-bound.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { firstJsonValue } from '../vars/extract.js';
@@ -24,16 +28,12 @@ import type { VirtualUser } from '../worker/virtual-user.js';
 import { createSessionRunner } from '../ws/ws-session.js';
 import { HtmlLookup } from './html-lookup.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
-import { requestParts, type HttpArgs } from './script-request.js';
+import { expectOf, requestParts, type HttpArgs } from './script-request.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };
 
-/** Distinct request names kept apart in the reports. */
-export const MAX_NAMES = 100;
-/** Where requests beyond MAX_NAMES names are counted. */
-export const OTHER_NAME = '(other)';
 /** Longest single sleep(): a script cannot park a worker for longer. */
 const MAX_SLEEP_MS = 3_600_000;
 /** Compiled requests kept, by their call's arguments (the set starts over when full). */
@@ -102,7 +102,6 @@ export interface ScriptOpsDeps {
 /** The host operations of one segment. */
 export class ScriptOps implements SandboxOps {
   readonly #names = new Map<string, number>();
-  readonly #checks = new Set<string>();
   readonly #target: URL | undefined;
   readonly #hosts: AllowedHosts;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
@@ -181,8 +180,7 @@ export class ScriptOps implements SandboxOps {
     switch (op) {
       case 'check': {
         const [name, pass] = args as [string, boolean];
-        if (!this.#checks.has(name) && this.#checks.size < MAX_NAMES) this.#checks.add(name);
-        this.deps.recorder.recordCheck(this.#checks.has(name) ? name : OTHER_NAME, pass);
+        this.deps.recorder.recordCheck(name, pass);
         return undefined;
       }
       case 'vars.get':
@@ -296,6 +294,7 @@ export class ScriptOps implements SandboxOps {
         headers,
         body,
         extract: [],
+        verify: verifyOf(expectOf(args.expect, this.deps.script.expect)),
         setup: false,
         weight: 1,
         timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
@@ -332,6 +331,7 @@ export class ScriptOps implements SandboxOps {
       headers: [...this.deps.script.headers],
       body: undefined,
       extract: [],
+      verify: undefined,
       setup: false,
       weight: 1,
       timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
@@ -405,6 +405,11 @@ function jsonPath(body: string, path: string): unknown {
  */
 function capped(givenMs: number | undefined, runMs: number): number {
   return givenMs !== undefined && givenMs > 0 ? Math.min(givenMs, runMs) : runMs;
+}
+
+/** A scripted request's verification: its expected statuses, if any (checks are check()'s). */
+function verifyOf(expect: StatusSet | undefined): VerifyPlan | undefined {
+  return expect === undefined ? undefined : { expect, checks: [], checksFailRequest: false };
 }
 
 /** A call's `redirects` option (an integer ≥ 0), else the run's max_redirects. */

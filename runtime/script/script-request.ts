@@ -5,6 +5,7 @@
  * `form` fields (urlencoded) or `multipart` parts.
  */
 import type { BodyPlan, HeaderPlan, MultipartPart } from '../../dsl/plan/endpoint-plan.js';
+import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../dsl/plan/status-set.js';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -32,6 +33,8 @@ export interface HttpArgs {
   readonly timeout: number | undefined;
   readonly name: string | undefined;
   readonly redirects: number | undefined;
+  /** The `expect` option as the scenario gave it (checked by expectOf). */
+  readonly expect: unknown;
 }
 
 /** The path, headers and body of a call to `url` (resolved already); `run` are the run's headers. */
@@ -76,4 +79,23 @@ function scriptBody(args: HttpArgs): BodyPlan | undefined {
       ),
     };
   return args.body === undefined ? undefined : { kind: 'text', text: [args.body] };
+}
+
+/**
+ * The statuses that are a success for a call: its `expect: { status }` option, else the run's
+ * `expect`. A malformed option throws where the call was made, naming what was expected.
+ */
+export function expectOf(given: unknown, run: StatusSet | undefined): StatusSet | undefined {
+  if (given === undefined || given === null) return run;
+  const status = typeof given === 'object' ? (given as { status?: unknown }).status : undefined;
+  const entries: unknown[] = Array.isArray(status) ? status : status === undefined ? [] : [status];
+  const set = entries.map(parseStatusEntry);
+  const wrong = set.findIndex((range) => typeof range === 'string');
+  if (entries.length === 0 || wrong >= 0) {
+    const got = wrong >= 0 ? `; got ${JSON.stringify(entries[wrong])}` : '';
+    throw new Error(
+      `expect: expected { status: [...] }, each entry ${STATUS_ENTRY} (e.g. { status: [200, 404] })${got}`,
+    );
+  }
+  return set as StatusSet;
 }

@@ -10,12 +10,14 @@
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
  *   ws_msgs_sent, ws_msgs_received   rate = messages / elapsed seconds   count = messages
  *   checks                rate = passes / (passes + fails)    count = passes (the true samples,
- *                         as http_req_failed:count counts its true samples, the failures)
+ *                         as http_req_failed:count counts its true samples, the failures);
+ *                         with {check=name}, that check's
  * Trend aggregates: pNN (0 < NN <= 100, the highest value equivalent to it), avg = mean, min, max.
  * A WebSocket session is one request (recorder.ts): untagged, http_requests and http_req_failed
  * count sessions too while http_req_duration is HTTP only; tagged with a ws:// endpoint, they read
  * its sessions and their durations. WebSocket metrics read the run's figures or, tagged, the
- * endpoint's. Checks are kept per run: tagged, they have no data.
+ * endpoint's. Checks are kept per run and by name: {check=name} reads one name's passes and
+ * fails (a name no check ran under has no data).
  *
  * No data (no requests; an empty histogram; no WebSocket session; no check) gives actual null
  * and fails: a gate that passes on nothing hides a broken test (k6 passes it; we do not).
@@ -88,7 +90,6 @@ function measure(
   snapshot: ShardSnapshot,
   names: readonly string[],
 ): number | null {
-  const tagged = spec.tags.endpoint !== undefined;
   switch (spec.metric) {
     case 'http_req_duration':
     case 'http_req_failed':
@@ -105,9 +106,16 @@ function measure(
       return ws === undefined ? null : measureWs(spec, ws, snapshot.elapsedMs);
     }
     case 'checks': {
-      const checks = snapshot.checks;
+      const name = spec.tags.check;
+      const all = snapshot.checks;
+      const checks =
+        name === undefined || all === undefined
+          ? all
+          : Object.hasOwn(all.byName, name)
+            ? all.byName[name]
+            : undefined;
       const total = checks === undefined ? 0 : checks.passes + checks.fails;
-      if (tagged || checks === undefined || total === 0) return null;
+      if (checks === undefined || total === 0) return null;
       if (spec.aggregate === 'rate') return checks.passes / total;
       return spec.aggregate === 'count' ? checks.passes : null;
     }

@@ -38,12 +38,13 @@ export type RawHeaders = readonly Buffer[] | null;
  */
 export function runExtractors(
   extractors: readonly ExtractorPlan[],
-  body: string | undefined,
+  body: string | ParsedBody | undefined,
   headers: RawHeaders,
   vars: VariableStore,
 ): ErrorKind | undefined {
   try {
-    return extractAll(extractors, body, headers, vars);
+    const parsed = body instanceof ParsedBody ? body : new ParsedBody(body);
+    return extractAll(extractors, parsed, headers, vars);
   } catch {
     return 'extract_error';
   }
@@ -54,8 +55,11 @@ export function readsBody(extractors: readonly ExtractorPlan[]): boolean {
   return extractors.some((e) => e.from !== 'header');
 }
 
-/** The body as each kind of extractor reads it, parsed on first use. */
-class ParsedBody {
+/**
+ * The body as each kind of extractor (and check, runtime/checks/) reads it, parsed on first use,
+ * so that a response is parsed once however many of them read it.
+ */
+export class ParsedBody {
   #json: unknown;
   #jsonParsed = false;
   #html: HtmlDocument | undefined;
@@ -78,11 +82,10 @@ class ParsedBody {
 
 function extractAll(
   extractors: readonly ExtractorPlan[],
-  body: string | undefined,
+  parsed: ParsedBody,
   headers: RawHeaders,
   vars: VariableStore,
 ): 'variable_limit' | undefined {
-  const parsed = new ParsedBody(body);
   for (const extractor of extractors) {
     // A JSON value keeps its type (typed: a number, boolean, object or array stored as JSON text).
     if (extractor.from === 'json') {
@@ -110,28 +113,42 @@ function extractOne(
       return headerValue(headers, extractor.header);
     case 'regex':
       return body.text === undefined ? undefined : firstMatch(body.text, extractor.pattern);
-    case 'css': {
-      if (body.text === undefined) return undefined;
-      const element = selectFirst(body.html, compileSelector(extractor.selector));
-      if (element === null) return undefined;
-      return extractor.attr === undefined
-        ? elementText(element)
-        : elementAttribute(element, extractor.attr);
-    }
+    case 'css':
+      return cssValue(body, extractor.selector, extractor.attr);
   }
+}
+
+/**
+ * The first element a selector finds in the body as HTML: its trimmed text, or its attribute
+ * `attr` (lower case); undefined when no body was kept, nothing matches or there is no such
+ * attribute.
+ */
+export function cssValue(
+  body: ParsedBody,
+  selector: string,
+  attr: string | undefined,
+): string | undefined {
+  if (body.text === undefined) return undefined;
+  const element = selectFirst(body.html, compileSelector(selector));
+  if (element === null) return undefined;
+  return attr === undefined ? elementText(element) : elementAttribute(element, attr);
 }
 
 const patterns = new Map<string, RegExp>();
 
+/** A pattern (no flags) compiled once: patterns come from the configuration, checked at validation. */
+export function compiledPattern(pattern: string): RegExp {
+  let regex = patterns.get(pattern);
+  if (regex === undefined) patterns.set(pattern, (regex = new RegExp(pattern)));
+  return regex;
+}
+
 /**
  * The first match of a pattern (no flags) in text: its first capture group, or the whole match
  * when the pattern has no group; undefined when nothing matches or the group took no part.
- * Patterns come from the configuration (checked at validation) and are compiled once each.
  */
 export function firstMatch(text: string, pattern: string): string | undefined {
-  let regex = patterns.get(pattern);
-  if (regex === undefined) patterns.set(pattern, (regex = new RegExp(pattern)));
-  const match = regex.exec(text);
+  const match = compiledPattern(pattern).exec(text);
   if (match === null) return undefined;
   return match.length > 1 ? match[1] : match[0];
 }
@@ -142,7 +159,7 @@ export function queryJson(json: unknown, path: string): string | undefined {
 }
 
 /** A found value as text (JSON text unless it is a string); undefined for nothing or null. */
-function jsonText(value: unknown): string | undefined {
+export function jsonText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   // A number beyond the double range parses as Infinity, whose JSON text would be "null".

@@ -555,7 +555,8 @@ export class IterationRunner {
   /**
    * The final attempt's outcome is the request's: run the extractors of a success (a response
    * they cannot read fails it as `extract_error`, a value the variable store refuses as
-   * `variable_limit`), then record it.
+   * `variable_limit`), or the endpoint's verifier (expected statuses, extractors, checks:
+   * response-verifier.ts), then record it.
    */
   #record(cursor: Cursor): void {
     const { vu } = cursor;
@@ -568,7 +569,11 @@ export class IterationRunner {
       cursor.done(this.#unsent(cursor.compiled!, kind, undefined));
       return;
     }
-    if (kind === undefined && endpoint.extract.length > 0)
+    const verifier = cursor.compiled!.verifier;
+    if (verifier !== undefined) {
+      const us = cursor.endUs - cursor.startUs;
+      kind = verifier.judge(kind, exchange, us, vu.vars, this.deps.recorder);
+    } else if (kind === undefined && endpoint.extract.length > 0)
       kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
     this.deps.recorder.recordRequest(
       cursor.index,

@@ -42,6 +42,16 @@ const VALID: readonly (readonly [string, Parts])[] = [
     },
   ],
   [
+    'checks{check=cart has item}:rate > 0.99',
+    {
+      metric: 'checks',
+      tags: { check: 'cart has item' },
+      aggregate: 'rate',
+      operator: '>',
+      expected: 0.99,
+    },
+  ],
+  [
     'ws_message_rtt:p100\t>\t-1.5E-2',
     {
       metric: 'ws_message_rtt',
@@ -345,7 +355,18 @@ const INVALID: readonly Invalid[] = [
     part: 'tag',
     fragment: '"{" is never closed',
   },
-  { expression: 'checks{endpoint=a}:rate > 0.9', part: 'tag', fragment: 'checks takes no tags' },
+  {
+    expression: 'checks{endpoint=a}:rate > 0.9',
+    part: 'tag',
+    fragment: 'unknown tag "endpoint" for checks',
+    allowed: 'check',
+  },
+  {
+    expression: 'http_req_failed{check=a}:rate < 0.1',
+    part: 'tag',
+    fragment: 'unknown tag "check" for http_req_failed',
+    allowed: 'endpoint',
+  },
   {
     expression: 'http_req_waiting:p(95) < 200',
     part: 'metric',

@@ -23,6 +23,7 @@ function endpoint(headers: HeaderPlan[], more: Partial<EndpointPlan> = {}): Endp
     headers,
     body: undefined,
     extract: [],
+    verify: undefined,
     setup: false,
     weight: 1,
     timeoutMs: 1000,

@@ -124,6 +124,8 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['ws_msgs_sent', 'count', { endpoint: 'chat' }, 0],
   ['checks', 'rate', {}, 0.75],
   ['checks', 'count', {}, 3],
+  ['checks', 'rate', { check: 'c' }, 0.75],
+  ['checks', 'count', { check: 'c' }, 3],
 ];
 
 t.test('every metric × aggregate reads the right figure', async (t) => {
@@ -200,7 +202,12 @@ t.test('no data gives actual null and fails, whatever the operator', async (t) =
       spec('ws_session_duration', 'max', '>=', 0, { endpoint: 'nope' }),
       FULL,
     ],
-    ['checks are not per endpoint', spec('checks', 'rate', '>=', 0, { endpoint: 'login' }), FULL],
+    ['a check that never ran', spec('checks', 'rate', '>=', 0, { check: 'nope' }), FULL],
+    [
+      'a check named as an Object key',
+      spec('checks', 'rate', '>=', 0, { check: 'toString' }),
+      FULL,
+    ],
     ['unknown metric', spec('http_nothing', 'count', '>=', 0), FULL],
     ['unknown trend aggregate', spec('http_req_duration', 'median', '>=', 0), FULL],
     ['unknown rate aggregate', spec('http_req_failed', 'sum', '>=', 0), FULL],

@@ -1,0 +1,80 @@
+/** An endpoint's `expect` (or the run's) and `checks` → the VerifyPlan the runtime reads. */
+import type { CheckPlan, CheckPredicate, VerifyPlan } from '../plan/check-plan.js';
+import type { StatusSet } from '../plan/status-set.js';
+import type { CheckConfig } from '../schema/check-schema.js';
+
+/** What verify() reads of an endpoint. */
+export interface VerifiedEndpoint {
+  readonly expect?: { readonly status: StatusSet } | undefined;
+  readonly checks?: readonly CheckConfig[] | undefined;
+  readonly checks_fail_request?: boolean | undefined;
+}
+
+/**
+ * The endpoint's expected statuses (its own `expect`, else the run's) and checks; undefined when
+ * it has neither, so that such an endpoint pays nothing per request.
+ */
+export function compileVerify(
+  endpoint: VerifiedEndpoint,
+  runExpect: StatusSet | undefined,
+): VerifyPlan | undefined {
+  const expect = endpoint.expect?.status ?? runExpect;
+  const checks = (endpoint.checks ?? []).map(checkPlan);
+  if (expect === undefined && checks.length === 0) return undefined;
+  return { expect, checks, checksFailRequest: endpoint.checks_fail_request ?? false };
+}
+
+/** One check as the runtime reads it (header and attribute names lower case). */
+function checkPlan(check: CheckConfig): CheckPlan {
+  const { name } = check;
+  if (check.status !== undefined)
+    return { name, subject: { from: 'status' }, predicate: { op: 'in', statuses: check.status } };
+  if (check.duration !== undefined)
+    return {
+      name,
+      subject: { from: 'duration' },
+      predicate: { op: 'lt', value: check.duration.below },
+    };
+  if (check.body !== undefined) {
+    const { contains, matches } = check.body;
+    const predicate: CheckPredicate =
+      contains !== undefined
+        ? { op: 'contains', text: contains }
+        : { op: 'matches', pattern: matches! };
+    return { name, subject: { from: 'body' }, predicate };
+  }
+  if (check.json !== undefined)
+    return {
+      name,
+      subject: { from: 'json', path: check.json },
+      predicate: predicateOf(check, true),
+    };
+  if (check.header !== undefined)
+    return {
+      name,
+      subject: { from: 'header', header: check.header.toLowerCase() },
+      predicate: predicateOf(check, false),
+    };
+  return {
+    name,
+    subject: { from: 'css', selector: check.css!, attr: check.attr?.toLowerCase() },
+    predicate: predicateOf(check, false),
+  };
+}
+
+/** The predicate written beside a json, header or css subject; none: the subject exists. */
+function predicateOf(check: CheckConfig, json: boolean): CheckPredicate {
+  if (check.equals !== undefined)
+    // Header and element text is text: `equals: 5` compares with "5" (validation refused lists).
+    return {
+      op: 'equals',
+      value: json || typeof check.equals === 'string' ? check.equals : JSON.stringify(check.equals),
+    };
+  if (check.matches !== undefined) return { op: 'matches', pattern: check.matches };
+  if (check.contains !== undefined) return { op: 'contains', text: check.contains };
+  for (const op of ['lt', 'lte', 'gt', 'gte'] as const) {
+    const value = check[op];
+    if (value !== undefined) return { op, value };
+  }
+  return { op: 'exists' };
+}

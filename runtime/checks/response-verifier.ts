@@ -1,0 +1,78 @@
+/**
+ * The step of a request's outcome that reads its response beyond the default rule (an endpoint's
+ * VerifyPlan: expected statuses and checks), built once per compiled request; an endpoint with
+ * neither has none, and its requests pay nothing for it (runtime/worker/iteration.ts #record).
+ *
+ *   1. expect: a response whose status-derived outcome (success below 400, http_4xx, http_5xx) is
+ *      decided by the set instead: in it, a success; outside it, `unexpected_status`. Network
+ *      errors and the other kinds (redirects, decoding) stand. Retries have already decided on
+ *      the real status (a 503 is retried even when it is expected).
+ *   2. extractors, on a success, as without a verifier.
+ *   3. checks, when a response came and its body was read (no network error, no decode_error or
+ *      body_too_large), whatever its status: each result is counted under its name in the
+ *      `checks` metric. A failed check fails the request (`check_failed`) only with
+ *      `checksFailRequest`, and only a request that succeeded so far.
+ */
+import type { CheckPlan, VerifyPlan } from '../../dsl/plan/check-plan.js';
+import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
+import { inStatusSet, type StatusSet } from '../../dsl/plan/status-set.js';
+import type { ErrorKind } from '../failure/error-kind.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Recorder } from '../metrics/recorder.js';
+import { ParsedBody, runExtractors } from '../vars/extract.js';
+import type { VariableStore } from '../vars/variable-store.js';
+import { evaluateCheck } from './evaluate-check.js';
+
+/** Expected statuses, extractors and checks of one endpoint, applied to its final response. */
+export class ResponseVerifier {
+  readonly #expect: StatusSet | undefined;
+  readonly #checks: readonly CheckPlan[];
+  readonly #failRequest: boolean;
+
+  constructor(
+    plan: VerifyPlan,
+    private readonly extract: readonly ExtractorPlan[],
+  ) {
+    this.#expect = plan.expect;
+    this.#checks = plan.checks;
+    this.#failRequest = plan.checksFailRequest;
+  }
+
+  /**
+   * The request's outcome from its final response: `kind` as the default rule classified it
+   * (undefined: a success), the exchange, its service time; checks are recorded on `recorder`.
+   */
+  judge(
+    kind: ErrorKind | undefined,
+    exchange: Exchange,
+    durationUs: number,
+    vars: VariableStore,
+    recorder: Recorder,
+  ): ErrorKind | undefined {
+    const answered = exchange.error === undefined && exchange.failure === undefined;
+    let outcome = kind;
+    if (
+      this.#expect !== undefined &&
+      answered &&
+      (kind === undefined || kind === 'http_4xx' || kind === 'http_5xx')
+    )
+      outcome = inStatusSet(this.#expect, exchange.status) ? undefined : 'unexpected_status';
+    const body = new ParsedBody(exchange.body());
+    if (outcome === undefined && this.extract.length > 0)
+      outcome = runExtractors(this.extract, body, exchange.headers, vars);
+    if (!answered || this.#checks.length === 0) return outcome;
+    const response = {
+      status: exchange.status,
+      headers: exchange.headers,
+      body,
+      durationMs: durationUs / 1000,
+    };
+    let failed = false;
+    for (const check of this.#checks) {
+      const pass = evaluateCheck(check, response);
+      recorder.recordCheck(check.name, pass);
+      if (!pass) failed = true;
+    }
+    return failed && this.#failRequest && outcome === undefined ? 'check_failed' : outcome;
+  }
+}
