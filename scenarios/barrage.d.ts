@@ -15,6 +15,11 @@ declare module 'barrage' {
     /** Redirects followed (default: the run's `max_redirects`, 10); 0 returns the 3xx itself. */
     redirects?: number;
     /**
+     * Statuses that are a success (default: the run's `expect`, else any status below 400); a
+     * response outside them fails as `unexpected_status`: `{ status: [200, 404] }`.
+     */
+    expect?: { status: StatusEntry | StatusEntry[] };
+    /**
      * Query parameters appended to the url's own query (form-encoded: space → +); a list value
      * repeats the name.
      */
@@ -30,6 +35,9 @@ declare module 'barrage' {
      */
     multipart?: Record<string, string | MultipartFile>;
   }
+
+  /** A status (100–599), a class (`'2xx'`) or a range (`'200-299'`). */
+  export type StatusEntry = number | string;
 
   /** A value of `query` or `form`. */
   export type FormValue = string | number | boolean;

@@ -314,3 +314,44 @@ t.test("validate lists each endpoint's checks and expect", async (t) => {
   );
   t.match(stdout, /page .*expects 2xx, 404 {2}checks title: css h1 @title equals "Hi"/);
 });
+
+t.test(
+  'a TypeScript scenario: expect per request, and the run-wide expect of options',
+  async (t) => {
+    const url = await target(t);
+    const scenario = [
+      "import { check, http } from 'barrage';",
+      "export const options = { expect: { status: ['2xx', 404] } };",
+      'export default async function () {',
+      "  await http.get('/missing', { name: 'run-wide' });",
+      "  await http.get('/created', { name: 'own', expect: { status: [201] } });",
+      "  const r = await http.get('/missing', { name: 'own 404', expect: { status: '404' } });",
+      "  check(r, { 'answered 404': (res) => res.status === 404 });",
+      '  try {',
+      "    await http.get('/missing', { expect: { status: [700] } });",
+      "    check(null, { 'bad expect refused': () => false });",
+      '  } catch (error) {',
+      "    check(String(error), { 'bad expect refused': (m) => m.includes('expect: expected') });",
+      '  }',
+      '}',
+    ].join('\n');
+    const dir = t.testdir({ 'flow.ts': `${scenario}\n` });
+    const args = ['run', '--scenario', 'flow.ts', '--target', url, '-n', '4', '-c', '2'];
+    const result = await runCli([...args, '--json-output'], { cwd: dir });
+    t.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as Result & {
+      endpoints: { name: string; requests: number; failures: number }[];
+    };
+    const byName = Object.fromEntries(
+      json.endpoints.map((e) => [e.name, [e.requests, e.failures]]),
+    );
+    t.same(byName['run-wide'], [4, 0], "the options' expect makes the 404 a success");
+    t.same(byName.own, [4, 4], 'a 200 outside the request own expect fails');
+    t.same(byName['own 404'], [4, 0]);
+    t.same(json.errors, { unexpected_status: 4 });
+    t.same(json.checks?.by_name, {
+      'answered 404': { passes: 4, fails: 0 },
+      'bad expect refused': { passes: 4, fails: 0 },
+    });
+  },
+);
