@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createHistogram, encodeHistogram, recordMicros } from '../../runtime/metrics/histogram.js';
 import { MAX_CAUSES, Recorder, type RecorderOptions } from '../../runtime/metrics/recorder.js';
+import { MAX_NAMES, OTHER_NAME } from '../../runtime/metrics/name-bound.js';
 
 function recorder(overrides: Partial<RecorderOptions> = {}): Recorder {
   return new Recorder({
@@ -285,4 +286,16 @@ t.test('many requests in one second keep the same bucket (no growth per request)
   const s = r.snapshot(1_000_000);
   t.equal(s.series.length, 1);
   t.equal(s.series[0]!.requests, 100_000);
+});
+
+t.test('check names past MAX_NAMES are counted under (other), as request names are', async (t) => {
+  const r = recorder();
+  for (let i = 0; i < MAX_NAMES + 5; i++) r.recordCheck(`check ${i}`, i % 2 === 0);
+  r.recordCheck('check 0', true);
+  r.recordCheck('one more', false);
+  const checks = r.snapshot(1e6).checks!;
+  t.equal(Object.keys(checks.byName).length, MAX_NAMES + 1);
+  t.same(checks.byName['check 0'], { passes: 2, fails: 0 }, 'a kept name stays its own');
+  t.same(checks.byName[OTHER_NAME], { passes: 3, fails: 3 }, 'checks 100 to 104 and one more');
+  t.equal(checks.passes + checks.fails, MAX_NAMES + 7, 'every result counted');
 });
