@@ -51,8 +51,6 @@ t.test('an unknown command or option is an error on stderr, exit 1', async (t) =
 
 t.test('the bin starts plain node: isolated-vm runs only in child processes', async (t) => {
   // --no-node-snapshot (which isolated-vm needs) would triple the start-up of every command.
-  const first = readFileSync(new URL('../../dist/cli/bin.js', import.meta.url), 'utf8').split(
-    '\n',
-  )[0];
+  const first = readFileSync(new URL('../../dist/bin.js', import.meta.url), 'utf8').split('\n')[0];
   t.equal(first, '#!/usr/bin/env node');
 });
