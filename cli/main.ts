@@ -20,6 +20,9 @@ const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
   ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
 ]);
 
+/** The commands a command runs through `this.cli.run`, registered with it: `demo` runs `run`. */
+const RUNS_ALSO: Readonly<Record<string, readonly string[]>> = { demo: ['run'] };
+
 /** Runs barrage with these arguments; returns the exit code. */
 export async function main(argv: readonly string[], context: BarrageContext): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
@@ -28,10 +31,14 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
   }
   // A named command is parsed by its own state machine alone: clipanion builds one for every
   // registered command, and that is most of the parser's cost (every path is one word).
-  const named = COMMANDS.get(argv[0] ?? '');
+  const first = argv[0] ?? '';
+  const wanted = COMMANDS.has(first) ? new Set([first, ...(RUNS_ALSO[first] ?? [])]) : undefined;
+  const loads = [...COMMANDS]
+    .filter(([name]) => wanted?.has(name) ?? true)
+    .map(([, load]) => load());
   const [{ Builtins, Cli }, commands] = await Promise.all([
     import('clipanion'),
-    Promise.all(named === undefined ? [...COMMANDS.values()].map((load) => load()) : [named()]),
+    Promise.all(loads),
   ]);
   const cli = new Cli<BarrageContext>({
     binaryLabel: 'barrage: load testing for HTTP and WebSocket services',
