@@ -109,7 +109,7 @@ function escapeQuotes(name: string): string {
 function refuseName(name: string, cut: RegExp, alone: boolean, where: string): Refusal | undefined {
   const bad = cut.exec(name) ?? CUT.exec(name);
   if (bad === null && survivesMarkers(name, alone)) return undefined;
-  const why = bad === null ? '"%", "@" next to "." or "~"' : JSON.stringify(bad[0]);
+  const why = bad === null ? '"%" or "@" next to "." or "~"' : JSON.stringify(bad[0]);
   return {
     part: 'name',
     problem: `the evaluator (jsonpath-plus) cannot read the name ${JSON.stringify(name)}${where}: it holds ${why}; not supported (a TypeScript scenario can read it from res.json())`,

@@ -80,7 +80,7 @@ const REFUSED: readonly [path: string, message: RegExp][] = [
   ["$['a;b']", /cannot read the name "a;b": it holds ";"; not supported/],
   ["$['a[0]']", /cannot read the name "a\[0\]": it holds "\["/],
   ["$['a~b',0]", /cannot read the name "a~b" in a list with \*, indices or slices/],
-  ["$['%@.']", /cannot read the name "%@\.": it holds "%", "@" next to/],
+  ["$['%@.']", /cannot read the name "%@\.": it holds "%" or "@" next to/],
   ["$['(a,b)']", /would read "'\(a,b\)'" .* as a function or script/],
 ];
 
