@@ -21,14 +21,30 @@ import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { BIN, has, pinned } from './processes.mjs';
 import { startBarrageTarget, startNginx } from './targets.mjs';
-import { toFlagLayer } from '../dist/cli/flags.js';
-import { buildModel } from '../dist/cli/dashboard/dashboard-model.js';
-import { ErrorFeed } from '../dist/cli/dashboard/error-feed.js';
-import { renderScreen } from '../dist/cli/dashboard/screen.js';
-import { toAnsi } from '../dist/cli/dashboard/styled-line.js';
-import { TerminalSession } from '../dist/cli/dashboard/terminal-session.js';
-import { loadPlan } from '../dist/dsl/load-plan.js';
-import { Recorder } from '../dist/runtime/metrics/recorder.js';
+import { tsImport } from 'tsx/esm/api';
+
+// dist/ is a bundle (scripts/bundle.mjs) with no module per source file: these come from the
+// sources, through tsx (scoped to these imports: the rest of the bench is untouched).
+const source = (path) => tsImport(`../${path}`, import.meta.url);
+const [
+  { toFlagLayer },
+  { buildModel },
+  { ErrorFeed },
+  { renderScreen },
+  { toAnsi },
+  { TerminalSession },
+  { loadPlan },
+  { Recorder },
+] = await Promise.all([
+  source('cli/flags.ts'),
+  source('cli/dashboard/dashboard-model.ts'),
+  source('cli/dashboard/error-feed.ts'),
+  source('cli/dashboard/screen.ts'),
+  source('cli/dashboard/styled-line.ts'),
+  source('cli/dashboard/terminal-session.ts'),
+  source('dsl/load-plan.ts'),
+  source('runtime/metrics/recorder.ts'),
+]);
 
 const GENERATOR_CORE = 0;
 const TARGET_CORE = 1;

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI. */
-export const BIN = fileURLToPath(new URL('../dist/cli/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 const HAS_TASKSET = spawnSync('taskset', ['--version']).status === 0;
 

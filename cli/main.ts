@@ -1,12 +1,27 @@
 /**
  * Registers the commands and runs one; the exit code comes back as a number (never process.exit).
  * The parser and the command declarations are imported here, when needed: `--version` alone is
- * answered without them (clipanion builds a state machine of every command's options, which is
- * most of what that command would cost). Each command imports its own machinery when it runs.
+ * answered without them, `--help` alone without building the parser (clipanion builds a state
+ * machine of every registered command's options, which is most of what those would cost), and a
+ * named command registers only itself. Each command imports its own machinery when it runs.
  */
+import type { CommandClass } from 'clipanion';
 import type { BarrageContext } from './context.js';
 import { ExitCode } from './exit-code.js';
 import { VERSION } from './version.js';
+
+/** Each command's declaration, imported when needed, by its path (`run` is also the default). */
+const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
+  ['run', () => import('./commands/run.js').then((m) => m.RunCommand)],
+  ['validate', () => import('./commands/validate.js').then((m) => m.ValidateCommand)],
+  ['har', () => import('./commands/har.js').then((m) => m.HarCommand)],
+  ['serve', () => import('./commands/serve.js').then((m) => m.ServeCommand)],
+  ['demo', () => import('./commands/demo.js').then((m) => m.DemoCommand)],
+  ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
+]);
+
+/** The commands a command runs through `this.cli.run`, registered with it: `demo` runs `run`. */
+const RUNS_ALSO: Readonly<Record<string, readonly string[]>> = { demo: ['run'] };
 
 /** Runs barrage with these arguments; returns the exit code. */
 export async function main(argv: readonly string[], context: BarrageContext): Promise<number> {
@@ -14,16 +29,16 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
     context.stdout.write(`${VERSION}\n`);
     return ExitCode.Ok;
   }
+  // A named command is parsed by its own state machine alone: clipanion builds one for every
+  // registered command, and that is most of the parser's cost (every path is one word).
+  const first = argv[0] ?? '';
+  const wanted = COMMANDS.has(first) ? new Set([first, ...(RUNS_ALSO[first] ?? [])]) : undefined;
+  const loads = [...COMMANDS]
+    .filter(([name]) => wanted?.has(name) ?? true)
+    .map(([, load]) => load());
   const [{ Builtins, Cli }, commands] = await Promise.all([
     import('clipanion'),
-    Promise.all([
-      import('./commands/run.js').then((m) => m.RunCommand),
-      import('./commands/validate.js').then((m) => m.ValidateCommand),
-      import('./commands/har.js').then((m) => m.HarCommand),
-      import('./commands/serve.js').then((m) => m.ServeCommand),
-      import('./commands/demo.js').then((m) => m.DemoCommand),
-      import('./commands/merge.js').then((m) => m.MergeCommand),
-    ]),
+    Promise.all(loads),
   ]);
   const cli = new Cli<BarrageContext>({
     binaryLabel: 'barrage: load testing for HTTP and WebSocket services',
@@ -35,6 +50,11 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
   for (const command of commands) cli.register(command);
+  // The list of commands needs no parser: what Builtins.HelpCommand prints, without building it.
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    context.stdout.write(cli.usage());
+    return ExitCode.Ok;
+  }
   let command;
   try {
     command = cli.process([...argv], context);

@@ -22,7 +22,6 @@ import type { FeederPlan, Plan, ScriptBundle } from './plan/plan.js';
 import { err, ok, type Result } from './result.js';
 import { configSchema, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
-import { bundleScenario } from './script/bundle-scenario.js';
 import { refusedOptions } from './script/options-boundary.js';
 import { scenarioFolder } from './script/scenario-folder.js';
 import { readScenarioOptions } from './script/scenario-options.js';
@@ -231,7 +230,8 @@ function validateLayers(
 
 /**
  * Bundles the scenario (a path relative to the configuration file when the file named it, to the
- * working directory otherwise) and reads its `options` into a layer.
+ * working directory otherwise) and reads its `options` into a layer. esbuild is imported only
+ * now: a configuration without a scenario never loads it.
  */
 async function loadScenario(
   name: string,
@@ -241,6 +241,7 @@ async function loadScenario(
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
+  const { bundleScenario } = await import('./script/bundle-scenario.js');
   const bundled = await bundleScenario({
     path,
     shown: source.kind === 'file' ? relative(dirs.cwd, path) || name : name,

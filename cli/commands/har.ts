@@ -70,15 +70,13 @@ export class HarCommand extends BaseCommand {
       });
     const [
       { importHar },
-      { harConfig },
-      { stringify },
+      { harConfigYaml },
       { renderHarSummary },
       { writeReportFiles },
       { formatBytes, MAX_CONFIG_BYTES },
     ] = await Promise.all([
       import('../../dsl/har/har-import.js'),
       import('../../dsl/har/har-config.js'),
-      import('yaml'),
       import('../render/har-summary.js'),
       import('../report-files.js'),
       import('../../dsl/sources/file-source.js'),
@@ -94,9 +92,7 @@ export class HarCommand extends BaseCommand {
     });
     if (!imported.ok) issues.push(...imported.error);
     if (!imported.ok || issues.length > 0) throw new ConfigError(issues);
-    const yaml = this.#yaml(imported.value, (config) =>
-      stringify(harConfig(config), { lineWidth: 0, aliasDuplicateObjects: false }),
-    );
+    const yaml = this.#yaml(imported.value, harConfigYaml);
     const size = Buffer.byteLength(yaml);
     if (size > MAX_CONFIG_BYTES)
       throw new ConfigError([

@@ -3,6 +3,7 @@
  * YAML and what `run --har` merges into the loaded configuration. Keys come in reading order:
  * name, method, url, weight, headers, body.
  */
+import { stringify } from 'yaml';
 import { escapeInterpolation } from '../sources/interpolate.js';
 import type { HarEndpoint, HarEndpoints } from './har-to-endpoints.js';
 
@@ -27,13 +28,18 @@ export function endpointConfig(endpoint: HarEndpoint, weighted: boolean): Record
  * A file's strings go through ${NAME} interpolation when loaded, so every recorded "${" is
  * written "$${" and loads back as recorded.
  */
-export function harConfig(converted: HarEndpoints): Record<string, unknown> {
+function harConfig(converted: HarEndpoints): Record<string, unknown> {
   const flow = converted.flowSteps;
   return escapeStrings({
     target: converted.target,
     endpoints: converted.endpoints.map((e) => endpointConfig(e, flow === undefined)),
     ...(flow === undefined ? {} : { flows: [{ name: RECORDED_FLOW, steps: flow }] }),
   }) as Record<string, unknown>;
+}
+
+/** The configuration file as YAML: no folded lines, no anchors for repeated values. */
+export function harConfigYaml(converted: HarEndpoints): string {
+  return stringify(harConfig(converted), { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 /** A copy with every string escaped (keys are config keys and header names: never a "${"). */

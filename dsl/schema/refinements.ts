@@ -65,6 +65,17 @@ function thresholdRules(config: Config): Refinement[] {
 
 function runShape(config: Config): Refinement[] {
   const out: Refinement[] = [];
+  // The open model sends round(rate × duration) permits (runtime/schedule/permit-count.ts).
+  if (config.rate !== undefined && config.duration !== undefined) {
+    const permits = Math.round((config.rate * config.duration) / 1000);
+    if (permits === 0)
+      out.push({
+        code: 'invalid_value',
+        path: ['rate'],
+        expected: `a rate and duration that send at least one request (rate × duration rounds to the number sent)`,
+        actual: `${config.rate}/s for ${config.duration / 1000} s: ${((config.rate * config.duration) / 1000).toFixed(3)}, which rounds to 0`,
+      });
+  }
   if (config.rate !== undefined && config.pattern !== undefined) {
     out.push({
       code: 'invalid_value',

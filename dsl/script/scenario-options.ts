@@ -11,10 +11,13 @@ import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 import type { OptionsReply } from './options-entry.js';
 
-/** The reader's entry: the built file (tests run sources through tsx; `npm test` builds first). */
+/**
+ * The reader's entry: the built file, next to this one in the flat dist/ (tests run sources through
+ * tsx; `npm test` builds first).
+ */
 const ENTRY = fileURLToPath(
   import.meta.url.endsWith('.ts')
-    ? new URL('../../dist/dsl/script/options-entry.js', import.meta.url)
+    ? new URL('../../dist/options-entry.js', import.meta.url)
     : new URL('./options-entry.js', import.meta.url),
 );
 

@@ -14,10 +14,13 @@ import { PROTOCOL_VERSION, type HostToSegment } from './protocol.js';
 import { SegmentLink, type SegmentEvents } from './segment-link.js';
 import type { SegmentSpec } from './segment-spec.js';
 
-/** The child's entry: the built file (tests run sources through tsx; `npm test` builds first). */
+/**
+ * The child's entry: the built file, next to this one in the flat dist/ (tests run sources through
+ * tsx; `npm test` builds first).
+ */
 const ENTRY = fileURLToPath(
   import.meta.url.endsWith('.ts')
-    ? new URL('../../dist/runtime/segment/child-entry.js', import.meta.url)
+    ? new URL('../../dist/child-entry.js', import.meta.url)
     : new URL('./child-entry.js', import.meta.url),
 );
 

@@ -8,12 +8,12 @@ import { SegmentLink } from './segment-link.js';
 import type { SegmentSpec } from './segment-spec.js';
 
 /**
- * The worker's entry: the built file next to this one. When this module itself runs from the
+ * The worker's entry: the built file next to this one (dist/ is flat: scripts/bundle.mjs). When this module itself runs from the
  * TypeScript sources (the test suite, through tsx), the worker still loads the built entry:
  * loader hooks such as tsx's do not reach worker threads, and `npm test` builds first.
  */
 const ENTRY = import.meta.url.endsWith('.ts')
-  ? new URL('../../dist/runtime/segment/segment-entry.js', import.meta.url)
+  ? new URL('../../dist/segment-entry.js', import.meta.url)
   : new URL('./segment-entry.js', import.meta.url);
 
 /** One running segment thread. */

@@ -21,6 +21,15 @@ t.test('--version and --help', async (t) => {
   t.match(runHelp.stdout, /--json-output/);
 });
 
+t.test('demo runs its load through run: a named command brings the commands it runs', async (t) => {
+  // main.ts registers only the command the first argument names, plus those it runs itself.
+  const demo = await runCli(['demo', '--duration', '1s', '--json-output']);
+  t.equal(demo.code, 0, demo.stderr);
+  const result = JSON.parse(demo.stdout) as { total: number; failures: number };
+  t.ok(result.total > 0, 'the demo sent requests');
+  t.equal(result.failures, 0);
+});
+
 t.test('validate as a user runs it: precedence flag > env > file, exit codes', async (t) => {
   const dir = t.testdir({ 'load.yaml': 'target: http://127.0.0.1:9\nconcurrency: 5\n' });
   const env = { BARRAGE_CONCURRENCY: '7' };
@@ -51,8 +60,6 @@ t.test('an unknown command or option is an error on stderr, exit 1', async (t) =
 
 t.test('the bin starts plain node: isolated-vm runs only in child processes', async (t) => {
   // --no-node-snapshot (which isolated-vm needs) would triple the start-up of every command.
-  const first = readFileSync(new URL('../../dist/cli/bin.js', import.meta.url), 'utf8').split(
-    '\n',
-  )[0];
+  const first = readFileSync(new URL('../../dist/bin.js', import.meta.url), 'utf8').split('\n')[0];
   t.equal(first, '#!/usr/bin/env node');
 });

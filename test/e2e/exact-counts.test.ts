@@ -49,3 +49,22 @@ t.test('a ramp sends the integral of its rate', async (t) => {
   t.equal(result.code, 0);
   t.equal(target.count(), 30, '(0 + 30) / 2 per s for 2 s');
 });
+
+t.test(
+  'a rate and duration that round to no request are refused before anything runs',
+  async (t) => {
+    const result = await runCli([
+      'validate',
+      '--target',
+      'http://127.0.0.1:9',
+      '-r',
+      '0.1',
+      '-d',
+      '3s',
+    ]);
+    t.equal(result.code, 1);
+    t.match(result.stderr, /--rate: rate: expected a rate and duration that send at least one request/);
+    t.match(result.stderr, /0\.1\/s for 3 s: 0\.300, which rounds to 0/);
+    t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  },
+);

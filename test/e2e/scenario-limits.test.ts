@@ -16,9 +16,7 @@ import { BIN, runCli, type SpawnResult } from '../helpers/run-cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/scenarios/', import.meta.url));
 /** What a scripted segment's child process runs (dist of this checkout). */
-const CHILD_ENTRY = fileURLToPath(
-  new URL('../../dist/runtime/segment/child-entry.js', import.meta.url),
-);
+const CHILD_ENTRY = fileURLToPath(new URL('../../dist/child-entry.js', import.meta.url));
 
 interface JsonResult {
   total: number;

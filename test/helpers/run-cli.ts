@@ -1,12 +1,12 @@
 /**
- * Spawns the built binary (dist/cli/bin.js, built by `pretest`) as a user runs it, like
+ * Spawns the built binary (dist/bin.js, built by `pretest`) as a user runs it, like
  * corepack's _runCli: real argv, environment, stdio, signals and exit codes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** Path of the built CLI entry. */
-export const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 /** What the process printed and how it ended. */
 export interface SpawnResult {

@@ -11,9 +11,7 @@ import { loadFixture } from '../helpers/plan-fixture.js';
 import { childrenOf, cpuTicks, isRunning } from '../helpers/processes.js';
 
 const SPIN = fileURLToPath(new URL('../fixtures/scenarios/spin.ts', import.meta.url));
-const CHILD_ENTRY = fileURLToPath(
-  new URL('../../dist/runtime/segment/child-entry.js', import.meta.url),
-);
+const CHILD_ENTRY = fileURLToPath(new URL('../../dist/child-entry.js', import.meta.url));
 
 t.test('the exit hook kills a scripted child at once, however busy it is', async (t) => {
   const server = await startTargetServer();

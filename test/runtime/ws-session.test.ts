@@ -256,14 +256,15 @@ t.test('auth, headers with placeholders and subprotocols apply to the handshake'
   }
 });
 
-t.test('a missing variable fails the session before connecting', async (t) => {
+t.test('a missing variable: the session is unsent, nothing connects', async (t) => {
   const server = await startServer(t, echo);
   const result = await run({
     concurrency: 1,
     requests: 3,
     endpoints: [{ url: `${server.ws}/echo?user={{user}}`, messages: [{ text: 'x' }] }],
   });
-  t.strictSame(result.errors, { missing_variable: 3 });
+  t.strictSame(result.errors, {});
+  t.strictSame(result.unsent_errors, { missing_variable: 3 }, 'unsent, not requests');
   t.equal(server.seen.requests.length, 0, 'nothing was sent');
   t.equal(result.websocket, undefined, 'no session was opened');
 });

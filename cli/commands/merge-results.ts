@@ -1,0 +1,80 @@
+/**
+ * The work of `barrage merge` (merge.ts declares the command and imports this when it runs):
+ * read and check every raw result, merge them, report, and turn the outcome into the exit code.
+ */
+import { resolve } from 'node:path';
+import type { ReportPlan } from '../../dsl/plan/plan.js';
+import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
+import { readBoundedFile } from '../../dsl/sources/file-source.js';
+import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
+import type { BarrageContext } from '../context.js';
+import { exitCodeFor } from '../exit-code.js';
+import { parseRawResult } from '../raw-result-schema.js';
+import { deliverReports } from '../report-outputs.js';
+import { reportFromRaw } from './run-report-builder.js';
+
+/** Largest raw result read (an hour-long segment with many endpoints stays far below it). */
+export const MAX_RAW_BYTES = 256 * 1024 * 1024;
+
+/** Reads, checks, merges, reports; returns the exit code. Throws ConfigError for bad files. */
+export function mergeResults(
+  context: BarrageContext,
+  files: readonly string[],
+  paths: ReportPlan,
+  jsonOutput: boolean,
+): number {
+  const outcome = mergeRawResults(readResults(context.cwd, files));
+  if ('problems' in outcome) {
+    throw new ConfigError(
+      outcome.problems.map((problem) => ({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: 'RESULT' },
+        path: [],
+        expected: 'one result file per segment of one plan',
+        actual: problem,
+      })),
+    );
+  }
+  const merged = outcome.merged;
+  const report = reportFromRaw(merged);
+  const failures = deliverReports(context, paths, merged, report, jsonOutput);
+  if (merged.fatal !== undefined)
+    context.stderr.write(`barrage: a segment stopped early: ${merged.fatal}\n`);
+  return exitCodeFor({
+    thresholdsFailed: report.thresholds?.failed ?? 0,
+    fatal: merged.fatal !== undefined,
+    reportFailed: failures > 0,
+  });
+}
+
+/** Every file read and checked against the raw result schema; all problems at once. */
+function readResults(cwd: string, files: readonly string[]): NamedRaw[] {
+  const issues: ConfigIssue[] = [];
+  const raws: NamedRaw[] = [];
+  for (const name of files) {
+    const text = readBoundedFile(resolve(cwd, name), 'raw result', MAX_RAW_BYTES);
+    if (!text.ok) {
+      for (const issue of text.error)
+        issues.push({ ...issue, source: { kind: 'file', file: name } });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text.value);
+    } catch (error) {
+      issues.push({
+        code: 'parse_error',
+        source: { kind: 'file', file: name },
+        path: [],
+        expected: 'a raw result (JSON) written by barrage run --raw',
+        actual: (error as Error).message,
+      });
+      continue;
+    }
+    const parsed = parseRawResult(name, value);
+    if (parsed.ok) raws.push({ name, raw: parsed.raw });
+    else for (const issue of parsed.issues) issues.push(issue);
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return raws;
+}
