@@ -1,4 +1,5 @@
 /** Endpoint configs → EndpointPlans and the weighted pick table (spec §1 rule 8). */
+import { evaluatorJsonPath } from '../grammar/json-path.js';
 import { templateVariables } from '../grammar/placeholder.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
 import { compileBody, compileForm, compileUrl, joinUrl } from './request-parts.js';
@@ -174,10 +175,15 @@ export function bodyTemplates(body: BodyPlan | undefined): Template[] {
   return body.parts.flatMap((part) => (part.kind === 'field' ? [part.value] : []));
 }
 
-/** One `extract` entry as the runtime reads it (header and attribute names lower case). */
+/**
+ * One `extract` entry as the runtime reads it (header and attribute names lower case, a JSONPath
+ * with its jsonpath-plus spelling).
+ */
 function extractorPlan(variable: string, from: Extractor): ExtractorPlan {
-  if (typeof from === 'string') return { variable, from: 'json', path: from };
-  if ('json' in from) return { variable, from: 'json', path: from.json };
+  if (typeof from === 'string' || 'json' in from) {
+    const path = typeof from === 'string' ? from : from.json;
+    return { variable, from: 'json', path, evaluatorPath: evaluatorJsonPath(path) };
+  }
   if ('header' in from) return { variable, from: 'header', header: from.header.toLowerCase() };
   if ('regex' in from) return { variable, from: 'regex', pattern: from.regex };
   return { variable, from: 'css', selector: from.css, attr: from.attr?.toLowerCase() };

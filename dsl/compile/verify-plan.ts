@@ -1,4 +1,5 @@
 /** An endpoint's `expect` (or the run's) and `checks` → the VerifyPlan the runtime reads. */
+import { evaluatorJsonPath } from '../grammar/json-path.js';
 import type { CheckPlan, CheckPredicate, VerifyPlan } from '../plan/check-plan.js';
 import type { StatusSet } from '../plan/status-set.js';
 import type { CheckConfig } from '../schema/check-schema.js';
@@ -46,7 +47,7 @@ function checkPlan(check: CheckConfig): CheckPlan {
   if (check.json !== undefined)
     return {
       name,
-      subject: { from: 'json', path: check.json },
+      subject: { from: 'json', path: check.json, evaluatorPath: evaluatorJsonPath(check.json) },
       predicate: predicateOf(check, true),
     };
   if (check.header !== undefined)

@@ -8,7 +8,8 @@ import type { StatusSet } from './status-set.js';
 /** The part of a response a check reads. */
 export type CheckSubject =
   | { readonly from: 'status' }
-  | { readonly from: 'json'; readonly path: string }
+  /** `path` as written (shown), `evaluatorPath` as jsonpath-plus reads it (json-path-query.ts). */
+  | { readonly from: 'json'; readonly path: string; readonly evaluatorPath: string }
   /** `header` lower case. */
   | { readonly from: 'header'; readonly header: string }
   | { readonly from: 'body' }

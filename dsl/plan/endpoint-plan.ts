@@ -6,9 +6,16 @@ import type { Template } from './template.js';
  * Where an extracted variable's value is read from: the JSON body, a header, the first match of a
  * regular expression in the body (its first group), or the first element a CSS selector finds in
  * the body as HTML (an attribute, or its text when `attr` is undefined; attribute names lower case).
+ * A JSON extractor keeps the user's RFC 9535 `path` (shown) and the text jsonpath-plus evaluates to
+ * the same first value (`evaluatorPath`, json-path-query.ts).
  */
 export type ExtractorPlan =
-  | { readonly variable: string; readonly from: 'json'; readonly path: string }
+  | {
+      readonly variable: string;
+      readonly from: 'json';
+      readonly path: string;
+      readonly evaluatorPath: string;
+    }
   | { readonly variable: string; readonly from: 'header'; readonly header: string }
   | { readonly variable: string; readonly from: 'regex'; readonly pattern: string }
   | {

@@ -70,7 +70,7 @@ function subjectOf(check: CheckPlan, response: CheckedResponse): unknown {
       return cssValue(response.body, subject.selector, subject.attr);
     case 'json': {
       const json = response.body.json;
-      const found = json === undefined ? undefined : firstJsonValue(json, subject.path);
+      const found = json === undefined ? undefined : firstJsonValue(json, subject.evaluatorPath);
       return found === null ? undefined : found;
     }
   }

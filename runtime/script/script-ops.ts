@@ -11,6 +11,7 @@
  */
 import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
 import type { StatusSet } from '../../dsl/plan/status-set.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
@@ -392,11 +393,29 @@ export class ScriptOps implements SandboxOps {
   }
 }
 
-/** The first value at a JSONPath (eval off; filter and script expressions refused). */
+/** Scenario JSONPaths already spelled for jsonpath-plus, by the scenario's text. */
+const evaluatorPaths = new Map<string, string>();
+/** A scenario builds paths at run time: past this many distinct ones, they are not kept. */
+const MAX_EVALUATOR_PATHS = 1000;
+
+/**
+ * The first value at an RFC 9535 JSONPath (eval off). A path YAML validation would refuse throws
+ * its message to the scenario, as an Error, before the body is read.
+ */
 function jsonPath(body: string, path: string): unknown {
-  if (path.includes('('))
-    throw new Error(`json(): filter and script expressions are refused: ${path}`);
-  return firstJsonValue(JSON.parse(body) as unknown, path);
+  let spelled = evaluatorPaths.get(path);
+  if (spelled === undefined) {
+    const compiled = compileJsonPath(path);
+    if (!compiled.ok) {
+      const { problem, position } = compiled.failure;
+      throw new Error(
+        `json(${JSON.stringify(path)}): ${problem} (at character ${position + 1}); see docs/configuration.md, JSONPath`,
+      );
+    }
+    spelled = compiled.path;
+    if (evaluatorPaths.size < MAX_EVALUATOR_PATHS) evaluatorPaths.set(path, spelled);
+  }
+  return firstJsonValue(JSON.parse(body) as unknown, spelled);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Extractors (spec §1.7): after a response, read values into the worker's variables from the JSON
- * body (jsonpath-plus with eval disabled; paths were checked at validation), from a header, from
+ * body (jsonpath-plus with eval disabled, reading the spelling validation gave each RFC 9535 path:
+ * dsl/plan/json-path-query.ts), from a header, from
  * the body as text (a regular expression's first match: its first group, else the whole match) or
  * from the body as HTML (the first element a CSS selector finds: an attribute, or its trimmed
  * text). Non-string JSON values are stored as JSON text, marked typed (variable-store.ts). Nothing found leaves the variable
@@ -90,7 +91,9 @@ function extractAll(
     // A JSON value keeps its type (typed: a number, boolean, object or array stored as JSON text).
     if (extractor.from === 'json') {
       const found =
-        parsed.json === undefined ? undefined : firstJsonValue(parsed.json, extractor.path);
+        parsed.json === undefined
+          ? undefined
+          : firstJsonValue(parsed.json, extractor.evaluatorPath);
       const value = jsonText(found);
       if (value !== undefined && !vars.set(extractor.variable, value, typeof found !== 'string'))
         return 'variable_limit';

@@ -134,29 +134,29 @@ const BAD: readonly [string, string, RegExp][] = [
     /flows\[0\]\.steps\[0\]: expected an endpoint name: login, got "logni" \(did you mean login\?\)/,
   ],
   [
-    'JSONPath with a script',
+    'JSONPath with a filter',
     `${BASE}endpoints: [{ url: /l, extract: { a: "$.x[?(@.y)]" } }]\n`,
-    /endpoints\[0\]\.extract\.a: .*filter and script/,
+    /endpoints\[0\]\.extract\.a: .*filter expressions \(\[\?…\]\) are not supported/,
   ],
   [
-    'JSONPath segment $.@ (jsonpath-plus throws on it for every body)',
+    'JSONPath segment $.@ (not RFC 9535; jsonpath-plus throws on it for every body)',
     `${BASE}endpoints: [{ url: /l, extract: { a: "$.@" } }]\n`,
-    /load\.yaml:4:\d+: endpoints\[0\]\.extract\.a: expected a JSONPath such as \$\.items\[0\]\.id, got "\$\.@": a segment cannot start with "@" \(to read a key such as @id, write \$\.`@id\)/,
+    /load\.yaml:4:\d+: endpoints\[0\]\.extract\.a: expected a JSONPath such as \$\.items\[0\]\.id, got "\$\.@": invalid JSONPath "\$\.@": after "\." comes "\*" or a name .*; for the key "@" write \['@'\]/,
   ],
   [
-    'JSONPath key @id without the backquote',
-    `${BASE}endpoints: [{ url: /l, extract: { a: { json: "$['@id']" } } }]\n`,
-    /endpoints\[0\]\.extract\.a\.json: .*cannot start with "@"/,
+    "JSONPath with jsonpath-plus's backquote",
+    `${BASE}endpoints: [{ url: /l, extract: { a: { json: "$.\`@id" } } }]\n`,
+    /endpoints\[0\]\.extract\.a\.json: .*for the key "@id" write \['@id'\]/,
   ],
   [
     'JSONPath parent operator',
     `${BASE}endpoints: [{ url: /l, extract: { a: "$.^" } }]\n`,
-    /endpoints\[0\]\.extract\.a: .*the "\^" operator/,
+    /endpoints\[0\]\.extract\.a: .*got "\^"/,
   ],
   [
     'JSONPath property-name operator',
     `${BASE}endpoints: [{ url: /l, extract: { a: "$.a~" } }]\n`,
-    /endpoints\[0\]\.extract\.a: .*the "~" operator/,
+    /endpoints\[0\]\.extract\.a: .*got "~"/,
   ],
 ];
 

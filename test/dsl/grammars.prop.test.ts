@@ -1,9 +1,12 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import t from 'tap';
 import type { GrammarError } from '../../dsl/grammar/grammar-error.js';
 import { formatDuration, MAX_DURATION_MS, parseDuration } from '../../dsl/grammar/duration.js';
 import { METRICS, parseThreshold } from '../../dsl/grammar/threshold.js';
 import { parseTemplate } from '../../dsl/grammar/placeholder.js';
+import { parseJsonPath } from '../../dsl/grammar/json-path.js';
+import { firstJsonValue } from '../../runtime/vars/extract.js';
 import type { Result } from '../../dsl/result.js';
 import type { Template, TemplatePart } from '../../dsl/plan/template.js';
 import type { ThresholdOperator } from '../../dsl/plan/threshold-spec.js';
@@ -49,6 +52,21 @@ const TOKENS = [
   'x',
   '😀',
   '\ud800',
+  '[',
+  ']',
+  "'",
+  '"',
+  '..',
+  '*',
+  '?',
+  '@',
+  '~',
+  '^',
+  ';',
+  '%@%',
+  '#1',
+  '`',
+  '\\u00e9',
 ];
 
 /** Arbitrary inputs: ASCII-ish, all of Unicode, lone surrogates, and grammar tokens. */
@@ -82,7 +100,9 @@ t.test('parsers never throw, and their errors are well formed', (t) => {
       return (
         wellFormed(parseDuration(text), 'duration', text) &&
         wellFormed(parseThreshold(text), 'threshold', text) &&
-        wellFormed(parseTemplate(text), 'template', text)
+        wellFormed(parseTemplate(text), 'template', text) &&
+        wellFormed(parseJsonPath(text), 'JSONPath', text) &&
+        wellFormed(parseJsonPath(`$${text}`), 'JSONPath', `$${text}`)
       );
     }),
     { numRuns: 3000 },
@@ -319,5 +339,44 @@ t.test('templates built from random parts parse back to the same parts', (t) => 
     }),
   );
   t.pass('parts survive');
+  t.end();
+});
+
+/** Key characters that jsonpath-plus's tokenizer or selectors give a meaning to, and plain ones. */
+const KEY_CHARS = [...'ab0.*$@~^;,[]\'"\\`#%:()?- \n\t☺𝄞&|'];
+const key = fc.string({ unit: fc.constantFrom(...KEY_CHARS), maxLength: 6 });
+
+/** A key as an RFC 9535 single-quoted name. */
+const quoted = (name: string): string =>
+  `'${name.replace(/[\\']/g, '\\$&').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}'`;
+
+t.test('an accepted JSONPath name reads its key, alone, listed, mixed or under ..', (t) => {
+  let accepted = 0;
+  fc.assert(
+    fc.property(key, key, (a, b) => {
+      fc.pre(a !== b);
+      // Numbers only, so that no name reaches a string or an array (where jsonpath-plus reads
+      // `length` and digit names, a documented difference from RFC 9535).
+      const doc = { [a]: { [b]: 1, x: 2 }, [b]: 3 };
+      const cases: [string, unknown][] = [
+        [`$[${quoted(a)}]`, doc[a]],
+        [`$[${quoted(a)}][${quoted(b)}]`, 1],
+        [`$[${quoted(a)},${quoted(b)}]`, doc[a]],
+        [`$[0,${quoted(b)}]`, 3],
+        [`$[${quoted(b)},0]`, 3],
+        [`$..[${quoted(b)}]`, 3],
+        [`$[*][${quoted(b)}]`, 1],
+      ];
+      return cases.every(([path, expected]) => {
+        const parsed = parseJsonPath(path);
+        if (!parsed.ok)
+          return /cannot read the name|as a function or script/.test(parsed.error.message);
+        accepted++;
+        return isDeepStrictEqual(firstJsonValue(doc, parsed.value), expected);
+      });
+    }),
+    { numRuns: 3000 },
+  );
+  t.ok(accepted > 10_000, `${accepted} accepted paths read the right key`);
   t.end();
 });

@@ -1,10 +1,18 @@
 // Checks of one response, table-driven (runtime/checks/evaluate-check.ts), and the status sets of
 // `expect` and status checks (dsl/plan/status-set.ts).
+import { evaluatorJsonPath } from '../../dsl/grammar/json-path.js';
 import t from 'tap';
 import type { CheckPredicate, CheckSubject } from '../../dsl/plan/check-plan.js';
 import { inStatusSet, parseStatusEntry, showStatusSet } from '../../dsl/plan/status-set.js';
 import { checksReadBody, evaluateCheck } from '../../runtime/checks/evaluate-check.js';
 import { ParsedBody } from '../../runtime/vars/extract.js';
+
+/** A json subject, its path as the plan keeps it (written, and as jsonpath-plus reads it). */
+const json = (path: string): CheckSubject => ({
+  from: 'json',
+  path,
+  evaluatorPath: evaluatorJsonPath(path),
+});
 
 const JSON_BODY = JSON.stringify({
   token: 'abc',
@@ -29,70 +37,41 @@ const CASES: readonly (readonly [
 ])[] = [
   ['status in', { from: 'status' }, { op: 'in', statuses: [{ min: 200, max: 299 }] }, '', true],
   ['status out', { from: 'status' }, { op: 'in', statuses: [{ min: 404, max: 404 }] }, '', false],
-  ['json exists', { from: 'json', path: '$.token' }, { op: 'exists' }, JSON_BODY, true],
-  ['json missing', { from: 'json', path: '$.nope' }, { op: 'exists' }, JSON_BODY, false],
-  ['json null is missing', { from: 'json', path: '$.nil' }, { op: 'exists' }, JSON_BODY, false],
-  ['json not JSON', { from: 'json', path: '$.token' }, { op: 'exists' }, 'not json', false],
+  ['json exists', json('$.token'), { op: 'exists' }, JSON_BODY, true],
+  ['json missing', json('$.nope'), { op: 'exists' }, JSON_BODY, false],
   [
-    'json equals number',
-    { from: 'json', path: '$.items[0].id' },
+    'json RFC 9535 index from the end',
+    json('$.items[-1].id'),
     { op: 'equals', value: 7 },
     JSON_BODY,
     true,
   ],
+  ['json null is missing', json('$.nil'), { op: 'exists' }, JSON_BODY, false],
+  ['json not JSON', json('$.token'), { op: 'exists' }, 'not json', false],
+  ['json equals number', json('$.items[0].id'), { op: 'equals', value: 7 }, JSON_BODY, true],
   [
     'json equals keeps types',
-    { from: 'json', path: '$.items[0].id' },
+    json('$.items[0].id'),
     { op: 'equals', value: '7' },
     JSON_BODY,
     false,
   ],
-  [
-    'json equals object',
-    { from: 'json', path: '$.items[0]' },
-    { op: 'equals', value: { id: 7 } },
-    JSON_BODY,
-    true,
-  ],
-  [
-    'json equals boolean',
-    { from: 'json', path: '$.ok' },
-    { op: 'equals', value: true },
-    JSON_BODY,
-    true,
-  ],
-  [
-    'json matches',
-    { from: 'json', path: '$.token' },
-    { op: 'matches', pattern: '^a.c$' },
-    JSON_BODY,
-    true,
-  ],
+  ['json equals object', json('$.items[0]'), { op: 'equals', value: { id: 7 } }, JSON_BODY, true],
+  ['json equals boolean', json('$.ok'), { op: 'equals', value: true }, JSON_BODY, true],
+  ['json matches', json('$.token'), { op: 'matches', pattern: '^a.c$' }, JSON_BODY, true],
   [
     'json matches a number as text',
-    { from: 'json', path: '$.total' },
+    json('$.total'),
     { op: 'matches', pattern: '^3$' },
     JSON_BODY,
     true,
   ],
-  ['json lt', { from: 'json', path: '$.total' }, { op: 'lt', value: 4 }, JSON_BODY, true],
-  [
-    'json lt at the bound',
-    { from: 'json', path: '$.total' },
-    { op: 'lt', value: 3 },
-    JSON_BODY,
-    false,
-  ],
-  ['json lte', { from: 'json', path: '$.total' }, { op: 'lte', value: 3 }, JSON_BODY, true],
-  ['json gt', { from: 'json', path: '$.total' }, { op: 'gt', value: 3 }, JSON_BODY, false],
-  ['json gte', { from: 'json', path: '$.total' }, { op: 'gte', value: 3 }, JSON_BODY, true],
-  [
-    'json gt on a string',
-    { from: 'json', path: '$.token' },
-    { op: 'gt', value: 0 },
-    JSON_BODY,
-    false,
-  ],
+  ['json lt', json('$.total'), { op: 'lt', value: 4 }, JSON_BODY, true],
+  ['json lt at the bound', json('$.total'), { op: 'lt', value: 3 }, JSON_BODY, false],
+  ['json lte', json('$.total'), { op: 'lte', value: 3 }, JSON_BODY, true],
+  ['json gt', json('$.total'), { op: 'gt', value: 3 }, JSON_BODY, false],
+  ['json gte', json('$.total'), { op: 'gte', value: 3 }, JSON_BODY, true],
+  ['json gt on a string', json('$.token'), { op: 'gt', value: 0 }, JSON_BODY, false],
   [
     'header exists (any case)',
     { from: 'header', header: 'x-request-id' },
@@ -193,7 +172,7 @@ t.test('only json, body and css checks need the body kept', async (t) => {
   t.equal(checksReadBody(of({ from: 'status' })), false);
   t.equal(checksReadBody(of({ from: 'header', header: 'x' })), false);
   t.equal(checksReadBody(of({ from: 'duration' })), false);
-  t.equal(checksReadBody(of({ from: 'json', path: '$' })), true);
+  t.equal(checksReadBody(of(json('$'))), true);
   t.equal(checksReadBody(of({ from: 'body' })), true);
   t.equal(checksReadBody(of({ from: 'css', selector: 'a', attr: undefined })), true);
 });

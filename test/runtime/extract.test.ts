@@ -8,6 +8,7 @@ import {
 import { VariableStore } from '../../runtime/vars/variable-store.js';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import { DEEP_ARRAYS, EXTRACT_ERROR, ODD_BODIES, ODD_PATHS } from '../helpers/odd-bodies.js';
+import { jsonExtractor } from '../helpers/json-extractor.js';
 
 t.test('JSONPath extractors read the body; non-strings are stored as JSON', async (t) => {
   const vars = new VariableStore();
@@ -18,10 +19,10 @@ t.test('JSONPath extractors read the body; non-strings are stored as JSON', asyn
   });
   const kind = runExtractors(
     [
-      { variable: 'token', from: 'json', path: '$.access_token' },
-      { variable: 'first', from: 'json', path: '$.items[0].id' },
-      { variable: 'all', from: 'json', path: '$.items' },
-      { variable: 'none', from: 'json', path: '$.missing' },
+      jsonExtractor('token', '$.access_token'),
+      jsonExtractor('first', '$.items[0].id'),
+      jsonExtractor('all', '$.items'),
+      jsonExtractor('none', '$.missing'),
     ],
     body,
     null,
@@ -42,10 +43,7 @@ t.test('header extractors are case-insensitive; bad JSON extracts nothing', asyn
   t.equal(headerValue(headers, 'x-request-id'), 'r-1');
   t.equal(
     runExtractors(
-      [
-        { variable: 'rid', from: 'header', header: 'x-request-id' },
-        { variable: 'j', from: 'json', path: '$.a' },
-      ],
+      [{ variable: 'rid', from: 'header', header: 'x-request-id' }, jsonExtractor('j', '$.a')],
       '{not json',
       headers,
       vars,
@@ -64,11 +62,7 @@ t.test('a value the variable store refuses stops the extractors: variable_limit'
   const vars = new VariableStore();
   const body = JSON.stringify({ a: 'x'.repeat(600_000), b: 'y'.repeat(600_000), c: 'z' });
   const kind = runExtractors(
-    [
-      { variable: 'a', from: 'json', path: '$.a' },
-      { variable: 'b', from: 'json', path: '$.b' },
-      { variable: 'c', from: 'json', path: '$.c' },
-    ],
+    [jsonExtractor('a', '$.a'), jsonExtractor('b', '$.b'), jsonExtractor('c', '$.c')],
     body,
     null,
     vars,
@@ -85,7 +79,7 @@ t.test('every odd body at every path: a value, nothing, or extract_error', async
         vars.set('h', 'before');
         const extractor: ExtractorPlan =
           form === 'json'
-            ? { variable: 'v', from: 'json', path }
+            ? jsonExtractor('v', path)
             : { variable: 'h', from: 'header', header: 'x-id' };
         const kind = runExtractors(
           [extractor],
@@ -114,7 +108,12 @@ t.test('a throw while reading the response is extract_error, never a throw', asy
   for (const path of ['$.@', '$..@', "$['@id']"]) {
     const vars = new VariableStore();
     t.equal(
-      runExtractors([{ variable: 'v', from: 'json', path }], '{"@id":1}', null, vars),
+      runExtractors(
+        [{ variable: 'v', from: 'json', path, evaluatorPath: path }],
+        '{"@id":1}',
+        null,
+        vars,
+      ),
       'extract_error',
       path,
     );
@@ -122,20 +121,14 @@ t.test('a throw while reading the response is extract_error, never a throw', asy
   const vars = new VariableStore();
   t.equal(
     runExtractors(
-      [
-        { variable: 'first', from: 'json', path: '$' },
-        { variable: 'deep', from: 'json', path: '$..*' },
-      ],
+      [jsonExtractor('first', '$'), jsonExtractor('deep', '$..*')],
       DEEP_ARRAYS,
       null,
       vars,
     ),
     'extract_error',
   );
-  t.equal(
-    runExtractors([{ variable: 'v', from: 'json', path: '$' }], undefined, null, vars),
-    undefined,
-  );
+  t.equal(runExtractors([jsonExtractor('v', '$')], undefined, null, vars), undefined);
 });
 
 t.test('firstJsonValue: a scalar document answers only $', async (t) => {

@@ -11,6 +11,7 @@ import {
 } from '../../runtime/vars/html-query.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
 import { ODD_BODIES } from '../helpers/odd-bodies.js';
+import { jsonExtractor } from '../helpers/json-extractor.js';
 
 const FORM = `<!doctype html>
 <html><head><title>  Sign in  </title></head>
@@ -128,11 +129,7 @@ t.test('malformed HTML is parsed as leniently as a browser would', async (t) => 
 t.test('a JSON body: regex reads its text, css its markup, json its values', async (t) => {
   const body = JSON.stringify({ token: 'j', n: 1 });
   const { kind, vars } = extract(
-    [
-      css('c', '*'),
-      regex('r', '"token":"([^"]+)"'),
-      { variable: 'j', from: 'json', path: '$.token' },
-    ],
+    [css('c', '*'), regex('r', '"token":"([^"]+)"'), jsonExtractor('j', '$.token')],
     body,
   );
   t.equal(kind, undefined);
@@ -174,6 +171,6 @@ t.test('hostile HTML past the bounds fails the request as extract_error', async 
 t.test('the body is kept for regex and css extractors, not for headers alone', async (t) => {
   t.ok(readsBody([regex('a', 'x')]));
   t.ok(readsBody([css('a', 'p')]));
-  t.ok(readsBody([{ variable: 'a', from: 'json', path: '$' }]));
+  t.ok(readsBody([jsonExtractor('a', '$')]));
   t.notOk(readsBody([{ variable: 'a', from: 'header', header: 'x' }]));
 });
