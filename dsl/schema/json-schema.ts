@@ -1,14 +1,16 @@
 /**
  * barrage.schema.json, generated from the zod schema (the input side: what users write). It is
- * committed so editors with a YAML language server complete and check keys; a test fails when
- * the committed file is stale (`npm run schema` rewrites it).
+ * committed so editors with a YAML language server complete and check keys, and read at run time
+ * (config-json-schema.ts); a test fails when the committed file is stale (`npm run schema`
+ * rewrites it).
  */
-import { CONFIG_JSON_SCHEMA_DOCUMENT } from './config-json-schema.js';
+import { z } from 'zod';
+import { configSchema } from './config-schema.js';
 
 /** The JSON Schema text, stable across runs (2-space indent, trailing newline). */
 export function renderJsonSchema(): string {
   const document = {
-    ...CONFIG_JSON_SCHEMA_DOCUMENT,
+    ...z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }),
     $id: 'https://github.com/barrage/barrage/barrage.schema.json',
     title: 'barrage configuration',
     description: 'Configuration of a barrage load test (YAML or JSON). See docs/configuration.md.',
