@@ -38,6 +38,14 @@ export class UserCookies {
     }
   }
 
+  /** Stores the Set-Cookie values of a response from `url`: `indexes` into its raw headers. */
+  storeFrom(url: string, headers: readonly Buffer[], indexes: readonly number[]): void {
+    this.store(
+      url,
+      indexes.map((i) => headers[i]!.toString('utf8')),
+    );
+  }
+
   /** Sets a cookie for `url` as if the target had sent it (a scenario's jar.set). */
   set(url: string, name: string, value: string): void {
     this.#put(new Cookie({ key: name, value }), url);

@@ -19,7 +19,6 @@
  * throughput (docs/performance.md). Each virtual user's place (the iteration's steps, the request
  * in flight) lives in a Cursor reused for every request, with its callbacks bound once.
  */
-import type { ThinkRange } from '../../dsl/plan/endpoint-plan.js';
 import type { FeederPlan, RetryPlan } from '../../dsl/plan/plan.js';
 import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
@@ -28,19 +27,17 @@ import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
-import {
-  BODY_PENDING,
-  type CompiledRequest,
-  type RequestOptions,
-} from '../http/compiled-request.js';
+import { BODY_PENDING, type CompiledRequest } from '../http/compiled-request.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
+import { fillHop, REDIRECT_STATUSES, redirectTarget } from '../http/redirect-hop.js';
 import type { Recorder } from '../metrics/recorder.js';
-import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
+import { setLongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { runExtractors } from '../vars/extract.js';
 import { unsentCause } from '../vars/unsent-cause.js';
 import type { VariableStore } from '../vars/variable-store.js';
-import type { Abortable, VirtualUser } from './virtual-user.js';
+import type { VirtualUser } from './virtual-user.js';
+import { Cursor } from './cursor.js';
 import { weightedPick } from './weighted-pick.js';
 
 /** How a WebSocket session ended. */
@@ -93,107 +90,6 @@ export interface IterationCallbacks {
 
 /** Called when a logical request is over: true when it succeeded. */
 export type RequestDone = (ok: boolean) => void;
-
-/** One virtual user's place in its iteration and in its request in flight. */
-class Cursor {
-  /** The iteration: endpoint indexes in order, the next one, the permit's intended time. */
-  steps: readonly number[] = [];
-  next = 0;
-  /** The flow's pause between steps (none for a single endpoint). */
-  flowThink: ThinkRange | undefined;
-  /** The pause after the last step was taken: the next #step goes on. */
-  rested = false;
-  thinking: LongTimeout | undefined;
-  intendedUs = NO_INTENDED_TIME;
-  iteration: IterationCallbacks | undefined;
-  /** The logical request in flight. */
-  compiled: CompiledRequest | undefined;
-  index = 0;
-  requestIntendedUs = NO_INTENDED_TIME;
-  authorization: string | undefined;
-  bytesOut = 0;
-  /** Redirect hops of this attempt, and their bytes (the last response's are the exchange's). */
-  hops = 0;
-  hopBytesIn = 0;
-  hopBytesOut = 0;
-  /** Why following a redirect failed (too_many_redirects, url_not_allowed). */
-  redirectKind: ErrorKind | undefined;
-  attempt = 0;
-  startUs = 0;
-  endUs = 0;
-  kind: ErrorKind | undefined;
-  done: RequestDone = () => undefined;
-  fail: (error: unknown) => void = () => undefined;
-  /** The retry backoff under way, if any. */
-  backoff: LongTimeout | undefined;
-  /** Bound once: the exchange's completion, the end of a step, the end of a retry's backoff. */
-  readonly exchanged: () => void;
-  readonly #resumed: () => void;
-  readonly stepDone: RequestDone;
-  readonly backedOff: () => void;
-  /**
-   * The backoff as what a hard stop cuts (`vu.session` while it lasts): a backoff may be as long
-   * as `max_backoff` (up to a year), and the run must not wait for it. The failed attempt stands.
-   */
-  readonly backoffWait: Abortable;
-  /** The end of a think pause, and the pause as what a stop cuts (the iteration then ends). */
-  readonly thought: () => void;
-  readonly thinkWait: Abortable;
-
-  constructor(
-    readonly vu: VirtualUser,
-    runner: IterationRunner,
-    onExchange: (cursor: Cursor) => void,
-    onStep: (cursor: Cursor) => void,
-    onBackoff: (cursor: Cursor) => void,
-    onBackoffCut: (cursor: Cursor) => void,
-    onThinkCut: (cursor: Cursor) => void,
-  ) {
-    this.#resumed = () => runner.guard(this, onExchange);
-    // The next request is dispatched from the completion callback. undici allows that after a
-    // response, but not from its error path, which may run inside dispatch() itself (a refused
-    // header) or assert that the queue it fails stays empty (a refused connection): after an
-    // error, the worker goes on in the next turn.
-    this.exchanged = () => {
-      if (vu.exchange.error !== undefined) setImmediate(this.#resumed);
-      else this.#resumed();
-    };
-    this.stepDone = () => onStep(this);
-    this.backedOff = () => {
-      this.#endBackoff();
-      runner.guard(this, onBackoff);
-    };
-    this.backoffWait = {
-      abort: () => {
-        this.backoff?.clear();
-        this.#endBackoff();
-        runner.guard(this, onBackoffCut);
-      },
-    };
-    this.thought = () => {
-      this.endThink();
-      runner.guard(this, onStep);
-    };
-    this.thinkWait = {
-      abort: () => {
-        this.thinking?.clear();
-        this.endThink();
-        runner.guard(this, onThinkCut);
-      },
-    };
-  }
-
-  /** The think pause is over (or cut). */
-  endThink(): void {
-    this.thinking = undefined;
-    if (this.vu.session === this.thinkWait) this.vu.session = undefined;
-  }
-
-  #endBackoff(): void {
-    this.backoff = undefined;
-    if (this.vu.session === this.backoffWait) this.vu.session = undefined;
-  }
-}
 
 /** Runs setup steps and iterations for the workers of one segment. */
 export class IterationRunner {
@@ -460,8 +356,13 @@ export class IterationRunner {
     const exchange = vu.exchange;
     if (exchange.error === undefined) {
       if (exchange.decodedBytes > 0) this.deps.recorder.recordDecoded(exchange.decodedBytes);
-      if (this.deps.cookies && exchange.setCookies.length > 0) storeCookies(vu);
-      if (exchange.location >= 0 && REDIRECTS.has(exchange.status) && this.#redirect(cursor))
+      if (this.deps.cookies && exchange.setCookies.length > 0)
+        vu.cookies.storeFrom(vu.url(), exchange.headers!, exchange.setCookies);
+      if (
+        exchange.location >= 0 &&
+        REDIRECT_STATUSES.has(exchange.status) &&
+        this.#redirect(cursor)
+      )
         return;
     }
     cursor.endUs = this.deps.now();
@@ -500,13 +401,8 @@ export class IterationRunner {
     const endpoint = cursor.compiled!.endpoint;
     if (endpoint.maxRedirects === 0) return false;
     const base = new URL(vu.url());
-    let next: URL;
-    try {
-      next = new URL(exchange.headers![exchange.location]!.toString('utf8'), base);
-    } catch {
-      return false;
-    }
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') return false;
+    const next = redirectTarget(exchange.headers![exchange.location]!.toString('utf8'), base);
+    if (next === undefined) return false;
     const sameOrigin = next.origin === base.origin;
     if (cursor.hops >= endpoint.maxRedirects) cursor.redirectKind = 'too_many_redirects';
     else if (!sameOrigin && !this.deps.hosts.allows(next)) cursor.redirectKind = 'url_not_allowed';
@@ -514,10 +410,10 @@ export class IterationRunner {
     const origin = sameOrigin ? vu.sent.origin : next.origin;
     const path = next.pathname + next.search;
     const cookie = this.deps.cookies ? vu.cookies.header(origin, path) : undefined;
-    fillHop(vu.hop, vu.sent, exchange.status, origin, path, sameOrigin, cookie);
+    const bytesOut = fillHop(vu.hop, vu.sent, exchange.status, origin, path, sameOrigin, cookie);
     cursor.hops++;
     cursor.hopBytesIn += exchange.bytesIn;
-    cursor.hopBytesOut += bodySize(vu.hop.body);
+    cursor.hopBytesOut += bytesOut;
     this.deps.recorder.recordRedirect();
     vu.sent = vu.hop;
     exchange.start(cursor.compiled!.keepBody, cursor.exchanged);
@@ -600,56 +496,4 @@ export class IterationRunner {
     this.deps.recorder.recordUnsent(kind, unsentCause(compiled.endpoint, missing));
     return false;
   }
-}
-
-/** The statuses whose Location a client follows. */
-const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-
-/** Stores the Set-Cookie values of the user's last response in its jar. */
-function storeCookies(vu: VirtualUser): void {
-  const { headers, setCookies } = vu.exchange;
-  vu.cookies.store(
-    vu.url(),
-    setCookies.map((i) => headers![i]!.toString('utf8')),
-  );
-}
-
-/**
- * The next hop's request from the one just answered with `status`: 301/302 turn POST into GET and
- * 303 turns anything but HEAD into GET (the body and its headers dropped), as browsers do; the
- * jar's cookies are the hop's (a configured Cookie header goes with the first request only), and
- * Authorization goes no further than its origin.
- */
-function fillHop(
-  hop: RequestOptions,
-  from: RequestOptions,
-  status: number,
-  origin: string,
-  path: string,
-  sameOrigin: boolean,
-  cookie: string | undefined,
-): void {
-  const toGet =
-    (status === 303 && from.method !== 'HEAD') ||
-    ((status === 301 || status === 302) && from.method === 'POST');
-  const headers: string[] = [];
-  for (let i = 0; i + 1 < from.headers.length; i += 2) {
-    const name = from.headers[i]!.toLowerCase();
-    if (name === 'cookie' || (name === 'authorization' && !sameOrigin)) continue;
-    if (toGet && (name === 'content-type' || name === 'content-length')) continue;
-    headers.push(from.headers[i]!, from.headers[i + 1]!);
-  }
-  if (cookie !== undefined) headers.push('cookie', cookie);
-  hop.body = toGet ? null : (from.body ?? null);
-  hop.method = toGet ? 'GET' : from.method;
-  hop.origin = origin;
-  hop.path = path;
-  hop.headers = headers;
-}
-
-/** A request body's size in bytes. */
-function bodySize(body: RequestOptions['body']): number {
-  if (body === null || body === undefined) return 0;
-  if (typeof body === 'string') return Buffer.byteLength(body);
-  return Buffer.isBuffer(body) || body instanceof Uint8Array ? body.byteLength : 0;
 }
