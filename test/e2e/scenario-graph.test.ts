@@ -225,3 +225,18 @@ t.test('thresholds filter by endpoint', async (t) => {
   t.match(result.stdout, /Threshold Summary: 3\/3 passed/);
   t.match(result.stdout, /Endpoints:/, 'the per-endpoint table is shown');
 });
+
+t.test('a threshold on an endpoint the configuration lacks is refused first', async (t) => {
+  const target = await recorder(t);
+  const dir = t.testdir({
+    'load.yaml': `target: ${target.url}\nrequests: 1\nendpoints: [{ name: products, url: /p }]\nthresholds: ['http_req_duration{endpoint=product}:p95 < 300']\n`,
+  });
+  const result = await runCli(['run', 'load.yaml'], { cwd: dir });
+  t.equal(result.code, 1);
+  t.match(
+    result.stderr,
+    'load.yaml:4:14: thresholds[0]: expected an endpoint name: products, got "product" (did you mean products?)',
+  );
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  t.equal(target.seen.length, 0, 'nothing was sent, not even after a whole run');
+});
