@@ -63,7 +63,10 @@ t.test(
       '3s',
     ]);
     t.equal(result.code, 1);
-    t.match(result.stderr, /--rate: rate: expected a rate and duration that send at least one request/);
+    t.match(
+      result.stderr,
+      /--rate: rate: expected a rate and duration that send at least one request/,
+    );
     t.match(result.stderr, /0\.1\/s for 3 s: 0\.300, which rounds to 0/);
     t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
   },
