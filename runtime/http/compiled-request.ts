@@ -135,7 +135,7 @@ export class CompiledRequest {
       body = text;
     }
     out.body = body;
-    return body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    return bodySize(body);
   }
 
   /**
@@ -191,6 +191,13 @@ export class CompiledRequest {
     out.body = form;
     return BODY_PENDING;
   }
+}
+
+/** A request body's size in bytes (a stream or form still to encode counts 0). */
+export function bodySize(body: RequestOptions['body']): number {
+  if (body === null || body === undefined) return 0;
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  return body instanceof Uint8Array ? body.byteLength : 0;
 }
 
 /** A path with a query appended: after its own query with "&", else after "?". */

@@ -5,7 +5,7 @@
  * body. The jar's cookies are the hop's (a configured Cookie header goes with the first request
  * only), and Authorization goes no further than its origin.
  */
-import type { RequestOptions } from './compiled-request.js';
+import { bodySize, type RequestOptions } from './compiled-request.js';
 
 /** The statuses whose Location a client follows. */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -45,11 +45,4 @@ export function fillHop(
   hop.path = path;
   hop.headers = headers;
   return bodySize(hop.body);
-}
-
-/** A request body's size in bytes. */
-function bodySize(body: RequestOptions['body']): number {
-  if (body === null || body === undefined) return 0;
-  if (typeof body === 'string') return Buffer.byteLength(body);
-  return Buffer.isBuffer(body) || body instanceof Uint8Array ? body.byteLength : 0;
 }
