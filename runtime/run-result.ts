@@ -52,6 +52,16 @@ export interface WsResult {
   readonly failures: number;
   readonly msgs_sent: number;
   readonly msgs_received: number;
+  /** Frames a step took: replies, receives, frames a listen's match selected. */
+  readonly msgs_taken: number;
+  /** Frames received that no step took (received − taken). */
+  readonly msgs_skipped: number;
+  /** Frames taken while listening. */
+  readonly listen_msgs: number;
+  /** listen_msgs per second of listening: a listening session's push rate; undefined without listens. */
+  readonly listen_rate: number | undefined;
+  /** Failed sessions by cause and step: "ws_timeout in endpoint chat, step 1 (receive)". */
+  readonly step_failures: Readonly<Record<string, number>>;
   readonly connecting_ms: LatencySummary | undefined;
   readonly message_rtt_ms: LatencySummary | undefined;
   readonly session_duration_ms: LatencySummary | undefined;

@@ -61,6 +61,11 @@ export interface JsonWs {
   readonly failures: number;
   readonly msgs_sent: number;
   readonly msgs_received: number;
+  readonly msgs_taken: number;
+  readonly msgs_skipped: number;
+  readonly listen_msgs: number;
+  readonly listen_rate: number | null;
+  readonly step_failures: Readonly<Record<string, number>>;
   readonly connecting_ms: JsonLatency | null;
   readonly message_rtt_ms: JsonLatency | null;
   readonly session_duration_ms: JsonLatency | null;
@@ -189,6 +194,11 @@ function websocket(ws: WsResult): JsonWs {
     failures: ws.failures,
     msgs_sent: ws.msgs_sent,
     msgs_received: ws.msgs_received,
+    msgs_taken: ws.msgs_taken,
+    msgs_skipped: ws.msgs_skipped,
+    listen_msgs: ws.listen_msgs,
+    listen_rate: round3(ws.listen_rate) ?? null,
+    step_failures: ws.step_failures,
     connecting_ms: latency(ws.connecting_ms),
     message_rtt_ms: latency(ws.message_rtt_ms),
     session_duration_ms: latency(ws.session_duration_ms),

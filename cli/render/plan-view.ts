@@ -7,6 +7,7 @@ import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import { showStatusSet } from '../../dsl/plan/status-set.js';
 import type { Template } from '../../dsl/plan/template.js';
+import type { WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -129,7 +130,7 @@ function describeVerify(endpoint: EndpointPlan): string {
 
 /**
  * The request line: "GET http://host/path?q={{term}}", "POST http://host/login  form username, _csrf", "GET
- * {{next}} (url from a variable)", or "WS ws://host/path (3 messages)" for a WebSocket session.
+ * {{next}} (url from a variable)", or "WS ws://host/path (1 receive, 2 sends)" for a WebSocket session.
  */
 function describeRequest(endpoint: EndpointPlan): string {
   const path = showTemplate(endpoint.path);
@@ -140,8 +141,15 @@ function describeRequest(endpoint: EndpointPlan): string {
       ? `${endpoint.origin}${path}${joint}${query}`
       : `${path}${joint}${query} (url from a variable)`;
   if (endpoint.ws === undefined) return `${endpoint.method} ${url}${describeBody(endpoint)}`;
-  const count = endpoint.ws.messages.length;
-  return `WS ${url} (${count} message${count === 1 ? '' : 's'})`;
+  return `WS ${url} (${describeSteps(endpoint.ws.steps)})`;
+}
+
+/** A session's steps counted by kind: "1 receive, 2 sends, 1 listen", or "no steps". */
+function describeSteps(steps: readonly WsStepPlan[]): string {
+  const counts = new Map<string, number>();
+  for (const step of steps) counts.set(step.kind, (counts.get(step.kind) ?? 0) + 1);
+  if (counts.size === 0) return 'no steps';
+  return [...counts].map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : 's'}`).join(', ');
 }
 
 /**

@@ -150,6 +150,11 @@ export function renderWsTable(ws: WsResult): string {
     ['failures', String(ws.failures)],
     ['messages sent', String(ws.msgs_sent)],
     ['messages received', String(ws.msgs_received)],
+    ['  taken by a step', String(ws.msgs_taken)],
+    ['  skipped', String(ws.msgs_skipped)],
+    ...(ws.listen_rate === undefined
+      ? []
+      : ([['pushes/s while listening', ws.listen_rate.toFixed(1)]] as [string, string][])),
     ['connecting p50 ms', ms(ws.connecting_ms?.p50)],
     ['connecting p95 ms', ms(ws.connecting_ms?.p95)],
     ['message rtt p50 ms', ms(ws.message_rtt_ms?.p50)],
@@ -158,7 +163,12 @@ export function renderWsTable(ws: WsResult): string {
     ['session p50 ms', ms(ws.session_duration_ms?.p50)],
     ['session p95 ms', ms(ws.session_duration_ms?.p95)],
   ];
-  return `WebSocket:\n${keyValueTable(rows)}`;
+  const failed = Object.entries(ws.step_failures).sort((a, b) => b[1] - a[1]);
+  const steps =
+    failed.length === 0
+      ? ''
+      : `\nFailed steps:\n${keyValueTable(failed.map(([cause, n]) => [cause, String(n)]))}`;
+  return `WebSocket:\n${keyValueTable(rows)}${steps}`;
 }
 
 /** Checks by name, then an `all checks` line when there is not exactly one name. */

@@ -5,6 +5,7 @@ import type { MultipartFiles } from '../sources/multipart-files.js';
 import { compileBody, compileForm, compileUrl, joinUrl } from './request-parts.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 import { compileVerify } from './verify-plan.js';
+import { compileWsSession } from './ws-session.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName, isWebSocketUrl } from '../schema/refinements.js';
 import type {
@@ -12,7 +13,6 @@ import type {
   EndpointPlan,
   ExtractorPlan,
   HeaderPlan,
-  WsMessagePlan,
 } from '../plan/endpoint-plan.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../plan/scenario-graph.js';
 import type { Template } from '../plan/template.js';
@@ -124,17 +124,15 @@ function compileEndpoint(
     headerPlans.push({ name: 'content-type', value: [contentType] });
   const query =
     endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env);
-  const messages: WsMessagePlan[] = (endpoint.messages ?? []).map((m, i) =>
-    'text' in m
-      ? { kind: 'text', text: resolve(m.text, ['messages', i, 'text'], env) }
-      : {
-          kind: 'binary',
-          bytes: new Uint8Array(Buffer.from(m.binary.slice('base64:'.length), 'base64')),
-        },
-  );
+  const timeoutMs = endpoint.timeout ?? config.timeout;
+  const session = ws
+    ? compileWsSession(endpoint, timeoutMs, env, (variable, from) =>
+        extractorPlan(variable, from as Extractor),
+      )
+    : undefined;
   const needs: Template[] = [url.path, ...(query === undefined ? [] : [query])];
   needs.push(...headerPlans.map((h) => h.value), ...bodyTemplates(body));
-  for (const m of messages) if (m.kind === 'text') needs.push(m.text);
+  needs.push(...(session?.templates ?? []));
   return {
     index,
     name: endpointName(endpoint),
@@ -154,16 +152,10 @@ function compileEndpoint(
     verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),
     setup: endpoint.setup,
     weight: endpoint.weight,
-    timeoutMs: endpoint.timeout ?? config.timeout,
+    timeoutMs,
     maxRedirects: endpoint.max_redirects ?? config.max_redirects,
     think: endpoint.think,
-    ws: ws
-      ? {
-          messages,
-          intervalMs: endpoint.message_interval ?? 0,
-          subprotocols: endpoint.subprotocols ?? [],
-        }
-      : undefined,
+    ws: session?.plan,
     needs: [...new Set(needs.flatMap((t) => templateVariables(t)))],
   };
 }

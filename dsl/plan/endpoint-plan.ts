@@ -1,6 +1,7 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
 import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
+import type { WsPlan } from './ws-session-plan.js';
 
 /**
  * Where an extracted variable's value is read from: the JSON body, a header, the first match of a
@@ -24,18 +25,6 @@ export type ExtractorPlan =
       readonly selector: string;
       readonly attr: string | undefined;
     };
-
-/** One WebSocket message: text (templated) or bytes. */
-export type WsMessagePlan =
-  | { readonly kind: 'text'; readonly text: Template }
-  | { readonly kind: 'binary'; readonly bytes: Uint8Array };
-
-/** The WebSocket part of an endpoint whose url is ws:// or wss://. */
-export interface WsPlan {
-  readonly messages: readonly WsMessagePlan[];
-  readonly intervalMs: number;
-  readonly subprotocols: readonly string[];
-}
 
 /** A pause drawn uniformly from [minMs, maxMs] (equal for a fixed pause), seeded per worker. */
 export interface ThinkRange {

@@ -14,53 +14,8 @@ import {
   template,
   thinkTime,
 } from './fields.js';
-import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
-
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-
-const EXTRACTOR_FORMS =
-  'a JSONPath such as $.access_token, or one of { json: <path> }, { header: <name> }, { regex: <pattern> }, { css: <selector>, attr: <name> (optional) }';
-
-/**
- * Where an extracted value comes from: a JSONPath string, `{ json: path }`, `{ header: name }`,
- * `{ regex: pattern }` or `{ css: selector, attr?: name }`. A mapping that fits none gets the list
- * of forms, and `attr` without `css` is named as such.
- */
-export const extractorSchema = z.union(
-  [
-    jsonPath,
-    z.strictObject({ json: jsonPath }),
-    z.strictObject({ header: nonEmpty('response header name') }),
-    z.strictObject({ regex: regexPattern }),
-    z.strictObject({
-      css: cssSelector,
-      attr: nonEmpty('attribute of the element css selects').optional(),
-    }),
-  ],
-  {
-    error: (issue) =>
-      isObject(issue.input) && 'attr' in issue.input && !('css' in issue.input)
-        ? '{ css: <selector>, attr: <name> }: attr reads an attribute of the element a css selector finds, so it needs css'
-        : EXTRACTOR_FORMS,
-  },
-);
-
-function isObject(value: unknown): value is object {
-  return value !== null && typeof value === 'object';
-}
-
-/** A WebSocket message: UTF-8 text (placeholders allowed) or bytes written base64:… */
-export const wsMessageSchema = z.union(
-  [
-    z.strictObject({ text: template('WebSocket text message') }),
-    z.strictObject({
-      binary: z.string().regex(/^base64:[A-Za-z0-9+/]*={0,2}$/, {
-        error: 'base64:<data> (binary WebSocket message)',
-      }),
-    }),
-  ],
-  { error: '{ text: <string> } or { binary: "base64:<data>" }' },
-);
+import { extractMap } from './extractor-schema.js';
+import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
 
 /** An endpoint entry. */
 export const endpointSchema = z.strictObject(
@@ -92,14 +47,7 @@ export const endpointSchema = z.strictObject(
       ),
     weight: positiveInt('endpoint weight').default(1).describe('Share of the weighted traffic'),
     setup: flag('setup: run once per worker before the weighted traffic').default(false),
-    extract: z
-      .record(
-        z.string().regex(VARIABLE_NAME, { error: 'a variable name (letters, digits, _ . -)' }),
-        extractorSchema,
-        {
-          error: 'a mapping of variable names to extractors',
-        },
-      )
+    extract: extractMap()
       .optional()
       .describe(
         'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
@@ -116,7 +64,11 @@ export const endpointSchema = z.strictObject(
     think: thinkTime('pause after this endpoint')
       .optional()
       .describe('Pause after the response, as a user reading it: 2s, or a range such as 1s-3s'),
-    messages: z.array(wsMessageSchema, { error: 'a list of WebSocket messages' }).optional(),
+    session: wsSessionSchema.optional(),
+    messages: z
+      .array(wsMessageSchema, { error: 'a list of WebSocket messages' })
+      .optional()
+      .describe('WebSocket messages, each sent and answered by the next frame (sugar for session)'),
     message_interval: duration('pause between WebSocket messages', true).optional(),
     subprotocols: z
       .array(nonEmpty('WebSocket subprotocol'), { error: 'a list of subprotocol names' })

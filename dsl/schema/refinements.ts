@@ -206,7 +206,7 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
     });
   }
   if (!ws) {
-    for (const key of ['messages', 'message_interval', 'subprotocols'] as const) {
+    for (const key of ['session', 'messages', 'message_interval', 'subprotocols'] as const) {
       if (endpoint[key] !== undefined) {
         out.push({
           code: 'invalid_value',
@@ -232,10 +232,19 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
         out.push({
           code: 'invalid_value',
           path: ['endpoints', i, key],
-          expected: `messages (not ${key}) on a WebSocket endpoint`,
+          expected: `session or messages (not ${key}) on a WebSocket endpoint`,
           actual: `${key} on ${endpoint.url}`,
         });
     }
+    if (endpoint.session !== undefined)
+      for (const key of ['messages', 'message_interval'] as const)
+        if (endpoint[key] !== undefined)
+          out.push({
+            code: 'invalid_value',
+            path: ['endpoints', i, key],
+            expected: `session or ${key}, not both (messages is shorthand for send-and-reply steps)`,
+            actual: `session and ${key}`,
+          });
   }
   return out;
 }

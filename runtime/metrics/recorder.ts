@@ -298,6 +298,29 @@ export class Recorder {
     (this.#endpoints[endpoint]!.ws ??= new WsFigures()).rtt.record(index, value);
   }
 
+  /** Frames a WebSocket session's wait took (a reply, a receive). */
+  recordWsTaken(endpoint: number, frames: number): void {
+    (this.#ws ??= new WsFigures()).addTaken(frames, 0);
+    (this.#endpoints[endpoint]!.ws ??= new WsFigures()).addTaken(frames, 0);
+  }
+
+  /** A listen step over: the frames it took in `us` of listening. */
+  recordWsListen(endpoint: number, frames: number, us: number): void {
+    (this.#ws ??= new WsFigures()).addTaken(frames, us);
+    (this.#endpoints[endpoint]!.ws ??= new WsFigures()).addTaken(frames, us);
+  }
+
+  /**
+   * A WebSocket session failed at a step (`where`: "in endpoint chat, step 2 (receive)"). The
+   * first MAX_CAUSES distinct causes are kept; later ones are counted together by kind.
+   */
+  recordWsStepFailure(kind: ErrorKind, where: string): void {
+    const failures = (this.#ws ??= new WsFigures()).stepFailures;
+    let cause = `${kind} ${where}`;
+    if (!failures.has(cause) && failures.size >= MAX_CAUSES) cause = `${kind} (other steps)`;
+    failures.set(cause, (failures.get(cause) ?? 0) + 1);
+  }
+
   /**
    * One check, of a TypeScript scenario or an endpoint's `checks` (allocates only for a name seen
    * the first time). Past MAX_NAMES names, a new one is counted under OTHER_NAME.

@@ -35,12 +35,21 @@ export interface SecondSnapshot {
   readonly latency: EncodedHistogram;
 }
 
-/** WebSocket figures: sessions (with their failures), data frames, and times in µs. */
+/**
+ * WebSocket figures: sessions (with their failures), data frames, and times in µs. `msgsTaken`
+ * counts the frames a step took (a reply, a receive, a listen's match); `listenMsgs` of them were
+ * taken during `listenUs` of listening (summed over sessions). `stepFailures` counts failed
+ * sessions by cause and step ("ws_timeout in endpoint chat, step 1 (receive)"), run-wide only.
+ */
 export interface WsSnapshot {
   readonly sessions: number;
   readonly failures: number;
   readonly msgsSent: number;
   readonly msgsReceived: number;
+  readonly msgsTaken: number;
+  readonly listenMsgs: number;
+  readonly listenUs: number;
+  readonly stepFailures: Counts;
   readonly connecting: EncodedHistogram;
   readonly rtt: EncodedHistogram;
   readonly session: EncodedHistogram;

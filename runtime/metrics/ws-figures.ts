@@ -11,6 +11,11 @@ export class WsFigures {
   failures = 0;
   msgsSent = 0;
   msgsReceived = 0;
+  msgsTaken = 0;
+  listenMsgs = 0;
+  listenUs = 0;
+  /** Failed sessions by cause and step (run-wide figures only). */
+  readonly stepFailures = new Map<string, number>();
   readonly connecting = new CachedHistogram();
   readonly rtt = new CachedHistogram();
   readonly session = new CachedHistogram();
@@ -29,6 +34,14 @@ export class WsFigures {
     else this.msgsReceived++;
   }
 
+  /** Frames a step took; `listenUs` > 0 when they were taken by a listen that long. */
+  addTaken(frames: number, listenUs: number): void {
+    this.msgsTaken += frames;
+    if (listenUs <= 0) return;
+    this.listenMsgs += frames;
+    this.listenUs += listenUs;
+  }
+
   /** The figures as plain data. */
   snapshot(): WsSnapshot {
     return {
@@ -36,6 +49,10 @@ export class WsFigures {
       failures: this.failures,
       msgsSent: this.msgsSent,
       msgsReceived: this.msgsReceived,
+      msgsTaken: this.msgsTaken,
+      listenMsgs: this.listenMsgs,
+      listenUs: this.listenUs,
+      stepFailures: Object.fromEntries(this.stepFailures),
       connecting: this.connecting.encode(),
       rtt: this.rtt.encode(),
       session: this.session.encode(),

@@ -11,6 +11,7 @@
  */
 import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import { messageSteps } from '../../dsl/plan/ws-session-plan.js';
 import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
 import type { StatusSet } from '../../dsl/plan/status-set.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
@@ -319,6 +320,7 @@ export class ScriptOps implements SandboxOps {
     const url = this.#resolve(args.url, 'ws');
     const name = args.name ?? `WS ${url.pathname}`;
     const index = this.#index(name);
+    const timeoutMs = capped(args.timeout, this.deps.plan.timeoutMs);
     const endpoint: EndpointPlan = {
       index,
       name,
@@ -335,12 +337,15 @@ export class ScriptOps implements SandboxOps {
       verify: undefined,
       setup: false,
       weight: 1,
-      timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
+      timeoutMs,
       maxRedirects: 0,
       think: undefined,
       ws: {
-        messages: args.messages.map((text) => ({ kind: 'text', text: [text] })),
-        intervalMs: Math.max(0, args.interval),
+        steps: messageSteps(
+          args.messages.map((text) => ({ kind: 'text', text: [text] })),
+          Math.max(0, args.interval),
+          timeoutMs,
+        ),
         subprotocols: args.subprotocols,
       },
       needs: [],
@@ -358,7 +363,7 @@ export class ScriptOps implements SandboxOps {
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
     user.vu.vars.begin();
-    return JSON.stringify(await run(user.vu, index, intended));
+    return JSON.stringify(await run.run(user.vu, index, intended));
   }
 
   /**

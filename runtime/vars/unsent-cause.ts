@@ -18,8 +18,9 @@ export function unsentCause(endpoint: EndpointPlan, missing: VariableStore | und
   if (body?.kind === 'text') parts.push(['body', body.text]);
   for (const part of body?.kind === 'multipart' ? body.parts : [])
     if (part.kind === 'field') parts.push([`multipart ${part.name}`, part.value]);
-  endpoint.ws?.messages.forEach((m, i) => {
-    if (m.kind === 'text') parts.push([`message ${i + 1}`, m.text]);
+  endpoint.ws?.steps.forEach((step, i) => {
+    if (step.kind === 'send' && step.message.kind === 'text')
+      parts.push([`session step ${i + 1}`, step.message.text]);
   });
   for (const [part, template] of parts)
     for (const piece of template)

@@ -49,12 +49,13 @@ export interface SessionOutcome {
   readonly error: ErrorKind | undefined;
 }
 
-/** Runs a WebSocket endpoint's session. */
-export type SessionRunner = (
-  vu: VirtualUser,
-  endpoint: number,
-  intendedUs: number,
-) => Promise<SessionOutcome>;
+/** Runs WebSocket endpoints' sessions. */
+export interface SessionRunner {
+  /** One session of a virtual user. */
+  run(vu: VirtualUser, endpoint: number, intendedUs: number): Promise<SessionOutcome>;
+  /** The run is ending: pauses and listens end now, and sessions close after the step under way. */
+  stop(): void;
+}
 
 /** What iterations need from their segment. */
 export interface IterationDeps {
@@ -187,10 +188,14 @@ export class IterationRunner {
     this.#send(cursor, compiled, index, intendedUs);
   }
 
-  /** The run is ending: workers in a think pause end their iterations now, and none starts one. */
+  /**
+   * The run is ending: workers in a think pause end their iterations now, and none starts one;
+   * WebSocket sessions end their pauses and listens and close.
+   */
   stopThinking(): void {
     this.#ending = true;
     for (const cursor of this.#thinking) cursor.thinkWait.abort(new Error('run stopping'));
+    this.deps.ws?.stop();
   }
 
   /** Runs a callback of the request path; a throw (a bug) fails the request's caller. */
@@ -275,8 +280,8 @@ export class IterationRunner {
     } else if (this.deps.ws === undefined) {
       done(this.#unsent(compiled, 'invalid_request', undefined));
     } else {
-      this.deps
-        .ws(cursor.vu, index, intendedUs)
+      this.deps.ws
+        .run(cursor.vu, index, intendedUs)
         .then((outcome) => this.guard(cursor, (c) => c.done(outcome.ok)), fail);
     }
   }

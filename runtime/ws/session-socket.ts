@@ -8,14 +8,19 @@
  *   connecting  a response other than 101 ('unexpected-response')  → failed   ws_handshake (status kept)
  *   connecting  error with a network code (refused, dns, tls, reset) → failed  that kind
  *   connecting  any other error (bad accept key, subprotocol…)      → failed   ws_handshake
- *   open        data frame                                          → open     counted; the first
- *                                                                               after send() is the reply
+ *   open        data frame                                          → open     counted, queued
  *   open        clean close from the server (1000, 1001, 1005)
- *               once every message was answered (flowDone())        → closed
+ *               once the session's last wait is over (flowDone())   → closed
  *   open        any other close, or an error                        → failed   ws_abnormal_close
  *   closing     the close event after the server's close frame      → closed
  *   closing     connection lost without a close frame (1006), error → failed   ws_abnormal_close
  *   any live    abort: deadline passed / hard stop                  → failed   ws_timeout / aborted
+ *
+ * Frames received wait in a queue, in arrival order, for the session's steps (ws-session.ts):
+ * each wait looks at them from where the previous one stopped, takes the first its match selects
+ * and skips those before it. The queue holds at most MAX_QUEUED_FRAMES frames and
+ * MAX_QUEUED_BYTES bytes; past either, the oldest are skipped unseen, so a server flooding frames
+ * between two waits costs bounded memory. Every frame is counted when it arrives (`onFrame`).
  *
  * A send while the server's close is in flight reaches nobody; the close event ends the wait.
  */
@@ -29,14 +34,28 @@ import type { SessionPayload, SessionTarget } from './compiled-session.js';
 
 /** Largest incoming message (ws `maxPayload`); a larger one closes the session (1009). */
 export const MAX_WS_PAYLOAD = MAX_KEPT_BODY;
+/** Frames kept for the session's next wait. */
+export const MAX_QUEUED_FRAMES = 1000;
+/** Bytes of frames kept for the session's next wait. */
+export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
-/** Close codes that end a session cleanly when the server sends them after the flow's replies. */
+/** Close codes that end a session cleanly when the server sends them after the flow's waits. */
 const CLEAN_CLOSE: ReadonlySet<number> = new Set([1000, 1001, 1005]);
 /** Close code reported when the connection ended without a close frame. */
 const NO_CLOSE_FRAME = 1006;
 
 /** Where a session socket is in its life. */
 export type SocketPhase = 'connecting' | 'open' | 'closing' | 'closed' | 'failed';
+
+/** A data frame received. */
+export interface Frame {
+  readonly data: Buffer;
+  readonly binary: boolean;
+  /** When it arrived, µs since dispatch start. */
+  readonly atUs: number;
+  /** Its place among the session's frames, from 1. */
+  readonly seq: number;
+}
 
 /** How a session socket connects and what it reports. */
 export interface SocketOptions {
@@ -46,8 +65,6 @@ export interface SocketOptions {
   readonly timeoutMs: number;
   /** Keep the handshake response's headers (header extractors). */
   readonly keepHeaders: boolean;
-  /** Keep the reply frame (body extractors: json, regex, css). */
-  readonly keepReply: boolean;
   /** µs since dispatch start. */
   readonly now: () => number;
   /** Every data frame received, with its size. */
@@ -62,18 +79,17 @@ export class SessionSocket implements Abortable {
   status = 0;
   /** When the socket opened, µs since dispatch start; -1 before. */
   openedAtUs = -1;
-  /** When the reply to the last send() arrived; -1 while none has. */
-  replyAtUs = -1;
-  /** The reply's text when it was a text frame and replies are kept. */
-  replyText: string | undefined;
   /** The handshake response's raw headers when kept. */
   headers: Buffer[] | null = null;
+  /** The seq of the newest frame received (0 before the first). */
+  lastSeq = 0;
   readonly #ws: WebSocket;
   readonly #options: SocketOptions;
-  #expecting = false;
+  readonly #queue: Frame[] = [];
+  #queuedBytes = 0;
   #flowDone = false;
   #pausing = false;
-  /** The message interval under way (up to a year: long-timer.ts). */
+  /** The pause or listen under way (up to a year: long-timer.ts). */
   #timer: LongTimeout | undefined;
   #wake: (() => void) | null = null;
 
@@ -89,6 +105,7 @@ export class SessionSocket implements Abortable {
       closeTimeout: options.timeoutMs + 1000,
     };
     this.#ws = new WebSocket(target.url, [...options.subprotocols], client);
+    this.#ws.binaryType = 'nodebuffer';
     this.#ws.on('upgrade', this.#onUpgrade);
     this.#ws.on('unexpected-response', this.#onUnexpected);
     this.#ws.on('open', this.#onOpen);
@@ -103,27 +120,49 @@ export class SessionSocket implements Abortable {
     return this.failure === undefined;
   }
 
-  /** Sends a message as a text (string) or binary (bytes) frame; the next frame is its reply. */
-  send(payload: SessionPayload): void {
-    this.#expecting = true;
-    this.replyAtUs = -1;
-    this.replyText = undefined;
+  /** Sends a message as a text (string) or binary (bytes) frame; its reply's seq is above the one returned. */
+  send(payload: SessionPayload): number {
     if (typeof payload === 'string') this.#ws.send(payload);
     else this.#ws.send(payload, { binary: true });
+    return this.lastSeq;
   }
 
-  /** Waits for the reply to the last send(); false when the session failed first. */
-  async reply(): Promise<boolean> {
-    while (this.phase === 'open' && this.replyAtUs < 0) await this.#next();
-    return this.failure === undefined && this.replyAtUs >= 0;
+  /**
+   * Waits for the first frame after seq `after` that `match` selects, skipping the frames before
+   * it; undefined when the session failed or ended first.
+   */
+  async take(match: (frame: Frame) => boolean, after = 0): Promise<Frame | undefined> {
+    for (;;) {
+      for (let frame = this.#shift(); frame !== undefined; frame = this.#shift())
+        if (frame.seq > after && match(frame)) return frame;
+      if (this.phase !== 'open') return undefined;
+      await this.#next();
+    }
   }
 
-  /** Every message was answered: from now on a clean close by the server ends the session well. */
-  flowDone(): void {
-    this.#flowDone = true;
+  /**
+   * Keeps the session open for `ms`, handing every frame `match` selects to `taken` (the others
+   * are skipped); false when the session failed meanwhile. endPause() ends it early.
+   */
+  async listen(
+    ms: number,
+    match: (frame: Frame) => boolean,
+    taken: (frame: Frame) => void,
+  ): Promise<boolean> {
+    this.#pausing = true;
+    this.#timer = setLongTimeout(this.#onPauseEnd, ms);
+    for (;;) {
+      for (let frame = this.#shift(); frame !== undefined; frame = this.#shift())
+        if (match(frame)) taken(frame);
+      if (!this.#pausing || this.phase !== 'open') break;
+      await this.#next();
+    }
+    this.#timer?.clear();
+    this.#pausing = false;
+    return this.failure === undefined;
   }
 
-  /** Waits `ms` (the message interval); false when the session failed meanwhile. */
+  /** Waits `ms`, frames queueing meanwhile; false when the session failed. endPause() ends it early. */
   async pause(ms: number): Promise<boolean> {
     this.#pausing = true;
     this.#timer = setLongTimeout(this.#onPauseEnd, ms);
@@ -131,6 +170,17 @@ export class SessionSocket implements Abortable {
     this.#timer?.clear();
     this.#pausing = false;
     return this.failure === undefined;
+  }
+
+  /** Ends the pause or listen under way now (the run is stopping). */
+  endPause(): void {
+    this.#timer?.clear();
+    this.#onPauseEnd();
+  }
+
+  /** The session's last wait is over: from now on a clean close by the server ends it well. */
+  flowDone(): void {
+    this.#flowDone = true;
   }
 
   /** Sends a close frame (1000) and waits for the server's; true when the close was clean. */
@@ -152,7 +202,14 @@ export class SessionSocket implements Abortable {
   /** Releases the connection whatever its state (a no-op once it is closed). */
   destroy(): void {
     this.#timer?.clear();
+    this.#queue.length = 0;
     this.#ws.terminate();
+  }
+
+  #shift(): Frame | undefined {
+    const frame = this.#queue.shift();
+    if (frame !== undefined) this.#queuedBytes -= frame.data.length;
+    return frame;
   }
 
   #next(): Promise<void> {
@@ -194,12 +251,16 @@ export class SessionSocket implements Abortable {
     this.#signal();
   };
 
-  readonly #onMessage = (data: RawData, isBinary: boolean): void => {
-    this.#options.onFrame(rawLength(data));
-    if (!this.#expecting) return;
-    this.#expecting = false;
-    this.replyAtUs = this.#options.now();
-    if (this.#options.keepReply && !isBinary) this.replyText = rawText(data);
+  readonly #onMessage = (data: RawData, binary: boolean): void => {
+    const bytes = data as Buffer;
+    this.#options.onFrame(bytes.length);
+    this.#queue.push({ data: bytes, binary, atUs: this.#options.now(), seq: ++this.lastSeq });
+    this.#queuedBytes += bytes.length;
+    while (
+      this.#queue.length > MAX_QUEUED_FRAMES ||
+      (this.#queuedBytes > MAX_QUEUED_BYTES && this.#queue.length > 1)
+    )
+      this.#shift();
     this.#signal();
   };
 
@@ -224,16 +285,4 @@ export class SessionSocket implements Abortable {
     this.#pausing = false;
     this.#signal();
   };
-}
-
-/** Size of a received message in bytes. */
-function rawLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
-  return data.byteLength;
-}
-
-/** A received message as UTF-8 text. */
-function rawText(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }

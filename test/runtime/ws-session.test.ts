@@ -7,15 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import t, { type Test } from 'tap';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { compilePlan } from '../../dsl/compile/compile-plan.js';
-import type { Plan } from '../../dsl/plan/plan.js';
-import { configSchema } from '../../dsl/schema/config-schema.js';
-import { refineConfig } from '../../dsl/schema/refinements.js';
-import { systemClock } from '../../runtime/deps.js';
-import { summarize } from '../../runtime/metrics/summarize.js';
 import type { RunResult } from '../../runtime/run-result.js';
-import { runSegment } from '../../runtime/segment/run-segment.js';
-import { splitPlan } from '../../runtime/segment/split-plan.js';
+import { runInThread as run } from '../helpers/segment-run.js';
 
 /** What the server saw. */
 interface Seen {
@@ -93,38 +86,6 @@ async function startServer(
   );
   const port = (server.address() as AddressInfo).port;
   return { ws: `ws://127.0.0.1:${port}`, http: `http://127.0.0.1:${port}`, seen };
-}
-
-/** Validates and compiles a configuration as `barrage run` does. */
-function planOf(raw: Record<string, unknown>): Plan {
-  const parsed = configSchema.safeParse({ threads: 1, seed: 7, ...raw });
-  if (!parsed.success) throw new Error(JSON.stringify(parsed.error.issues));
-  const refined = refineConfig(parsed.data);
-  if (refined.length > 0) throw new Error(JSON.stringify(refined));
-  const { plan, issues } = compilePlan(parsed.data, {
-    env: {},
-    userAgent: 'barrage-test',
-    fallbackSeed: 1,
-  });
-  if (issues.length > 0) throw new Error(JSON.stringify(issues));
-  return plan;
-}
-
-/** Runs a configuration to its end in this thread; `hardStop` may be aborted by the test. */
-async function run(
-  raw: Record<string, unknown>,
-  hardStop: AbortSignal = new AbortController().signal,
-): Promise<RunResult> {
-  const plan = planOf(raw);
-  const [spec] = splitPlan(plan, 1);
-  const outcome = await runSegment(spec!, systemClock, {
-    stop: new AbortController().signal,
-    hardStop,
-  });
-  return summarize(
-    outcome.snapshot,
-    plan.graph.endpoints.map((e) => e.name),
-  );
 }
 
 const BINARY = Buffer.from([0, 1, 2, 254, 255]);
