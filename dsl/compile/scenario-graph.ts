@@ -8,12 +8,7 @@ import { compileVerify } from './verify-plan.js';
 import { compileWsSession } from './ws-session.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName, isWebSocketUrl } from '../schema/refinements.js';
-import type {
-  BodyPlan,
-  EndpointPlan,
-  ExtractorPlan,
-  HeaderPlan,
-} from '../plan/endpoint-plan.js';
+import type { BodyPlan, EndpointPlan, ExtractorPlan, HeaderPlan } from '../plan/endpoint-plan.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../plan/scenario-graph.js';
 import type { Template } from '../plan/template.js';
 
