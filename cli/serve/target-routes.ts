@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginRoute, meRoute } from './bearer-auth-routes.js';
+import { parseBoundedInt } from './bounded-int.js';
 import { oauthTokenRoute } from './oauth-token-route.js';
 import { productRoute, productsRoute } from './product-routes.js';
 import { readBody } from './read-body.js';
@@ -50,13 +51,6 @@ const ONE_BYTE = Buffer.from('*');
 const statusResponses = new Map<number, PrebuiltResponse>();
 // Shared by every /bytes response and never written after allocation, so sharing is safe.
 let bytesPool: Buffer | undefined;
-
-/** Parses a non-negative decimal integer within [min, max]; undefined otherwise. */
-function parseBoundedInt(text: string, min: number, max: number): number | undefined {
-  if (!/^\d{1,9}$/.test(text)) return undefined;
-  const value = Number(text);
-  return value >= min && value <= max ? value : undefined;
-}
 
 function root(_req: IncomingMessage, res: ServerResponse): void {
   sendPrebuilt(res, ROOT);
