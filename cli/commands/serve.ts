@@ -14,8 +14,9 @@ export class ServeCommand extends BaseCommand {
       Serves a small target on 127.0.0.1 for trying barrage: /, /json, /delay/:ms, /status/:code,
       /login (POST, returns a token), /me (needs it), /oauth/token (client credentials:
       barrage-demo / demo-secret), /flaky (every 5th request is a 503), /echo, /drip, /bytes/:n,
-      /ws/echo (WebSocket: echoes text and binary frames, ?delay=ms before each reply), a web app
-      with a cookie session under /app/ (/app/login: a form with a CSRF token, users ada, grace
+      /ws/echo (WebSocket: echoes text and binary frames, ?delay=ms before each reply),
+      /ws/chat?room=&token=t-<user> (a WebSocket chat room: JSON frames, say, ping, ?delay,
+      ?tick), a web app with a cookie session under /app/ (/app/login: a form with a CSRF token, users ada, grace
       and alan with the passwords of scenarios/users.csv; /app/dashboard; /app/products, gzip when
       accepted; /app/products/:id; /app/logout), and /__stats (request counts, and the web app's
       logins, dashboard views and refusals; a WebSocket session counts once, at its upgrade).

@@ -78,3 +78,10 @@ export const POST_ONLY = prebuildJson(405, { error: 'method not allowed' }, { al
 
 /** 405 for a route that only answers GET (and HEAD). */
 export const GET_ONLY = prebuildJson(405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
+
+/** 426 for a plain request to a WebSocket route, with the Upgrade header a client needs. */
+export const UPGRADE_REQUIRED = prebuildJson(
+  426,
+  { error: 'a WebSocket route: connect with Upgrade: websocket' },
+  { upgrade: 'websocket', connection: 'Upgrade' },
+);

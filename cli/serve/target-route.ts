@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ChatRooms } from './chat-rooms.js';
 import type { SessionStore } from './session-store.js';
 import type { TargetStatsCounter } from './target-stats.js';
 import type { TokenStore } from './token-store.js';
@@ -15,6 +16,8 @@ export interface TargetContext {
   readonly tokens: TokenStore;
   /** The session app's sessions (/app/). */
   readonly sessions: SessionStore;
+  /** The rooms of /ws/chat. */
+  readonly chatRooms: ChatRooms;
   readonly tokenTtlSeconds: number;
   readonly clientId: string;
   readonly clientSecret: string;

@@ -2,10 +2,11 @@
  * The target server's route table: one plain function per route. Exact paths are matched
  * first, then the longest prefix ending in '/'. To add a route, write its function here or in
  * its own file and add one entry to TARGET_ROUTES; an `upgrade` handler on the entry receives
- * HTTP upgrades for that path (as /ws/echo's does).
+ * HTTP upgrades for that path (as /ws/echo's and /ws/chat's do).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loginRoute, meRoute } from './bearer-auth-routes.js';
+import { parseBoundedInt } from './bounded-int.js';
 import { oauthTokenRoute } from './oauth-token-route.js';
 import { productRoute, productsRoute } from './product-routes.js';
 import { readBody } from './read-body.js';
@@ -19,6 +20,7 @@ import {
 } from './respond.js';
 import { appDashboardRoute, appLoginRoute, appLogoutRoute } from './session-app-routes.js';
 import type { TargetContext, TargetRoute } from './target-route.js';
+import { wsChatRequest, wsChatUpgrade } from './ws-chat-route.js';
 import { wsEchoRequest, wsEchoUpgrade } from './ws-echo-route.js';
 
 /** Largest body /bytes/:n and /drip serve: 10 MiB. */
@@ -50,13 +52,6 @@ const ONE_BYTE = Buffer.from('*');
 const statusResponses = new Map<number, PrebuiltResponse>();
 // Shared by every /bytes response and never written after allocation, so sharing is safe.
 let bytesPool: Buffer | undefined;
-
-/** Parses a non-negative decimal integer within [min, max]; undefined otherwise. */
-function parseBoundedInt(text: string, min: number, max: number): number | undefined {
-  if (!/^\d{1,9}$/.test(text)) return undefined;
-  const value = Number(text);
-  return value >= min && value <= max ? value : undefined;
-}
 
 function root(_req: IncomingMessage, res: ServerResponse): void {
   sendPrebuilt(res, ROOT);
@@ -184,6 +179,7 @@ export const TARGET_ROUTES: readonly TargetRoute[] = [
   { name: 'drip', path: '/drip', handle: drip },
   { name: 'bytes', path: '/bytes/', handle: bytes },
   { name: 'ws_echo', path: '/ws/echo', handle: wsEchoRequest, upgrade: wsEchoUpgrade },
+  { name: 'ws_chat', path: '/ws/chat', handle: wsChatRequest, upgrade: wsChatUpgrade },
   { name: 'app_login', path: '/app/login', handle: appLoginRoute },
   { name: 'app_dashboard', path: '/app/dashboard', handle: appDashboardRoute },
   { name: 'app_logout', path: '/app/logout', handle: appLogoutRoute },

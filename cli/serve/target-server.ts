@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import type { TargetContext, TargetRoute } from './target-route.js';
+import { ChatRooms, MAX_CHAT_MEMBERS, MAX_CHAT_ROOMS } from './chat-rooms.js';
 import { SESSION_STORE_CAPACITY, SessionStore } from './session-store.js';
 import { NOT_FOUND_ROUTE, TARGET_ROUTES } from './target-routes.js';
 import { TargetStatsCounter, type TargetStats } from './target-stats.js';
@@ -33,6 +34,10 @@ export interface TargetServerOptions {
   flakyEvery?: number | undefined;
   /** Sessions the /app/ session app keeps before dropping the oldest; default 100,000. */
   sessionCapacity?: number | undefined;
+  /** Members a /ws/chat room holds before refusing the next with 503; default 1000. */
+  chatMaxMembers?: number | undefined;
+  /** Rooms /ws/chat holds at once before refusing a new one with 503; default 10,000. */
+  chatMaxRooms?: number | undefined;
 }
 
 /** A running target server. */
@@ -111,6 +116,8 @@ function validated(options: TargetServerOptions): ResolvedOptions {
     clientSecret: options.clientSecret ?? 'demo-secret',
     flakyEvery: options.flakyEvery ?? 5,
     sessionCapacity: options.sessionCapacity ?? SESSION_STORE_CAPACITY,
+    chatMaxMembers: options.chatMaxMembers ?? MAX_CHAT_MEMBERS,
+    chatMaxRooms: options.chatMaxRooms ?? MAX_CHAT_ROOMS,
   };
   const problems: string[] = [];
   const { port, tokenTtlSeconds, flakyEvery, sessionCapacity } = resolved;
@@ -125,6 +132,12 @@ function validated(options: TargetServerOptions): ResolvedOptions {
   }
   if (!Number.isInteger(sessionCapacity) || sessionCapacity < 1) {
     problems.push(`sessionCapacity must be an integer >= 1, got ${sessionCapacity}`);
+  }
+  for (const key of ['chatMaxMembers', 'chatMaxRooms'] as const) {
+    const value = resolved[key];
+    if (!Number.isInteger(value) || value < 1) {
+      problems.push(`${key} must be an integer >= 1, got ${value}`);
+    }
   }
   if (problems.length > 0) throw new RangeError(`target server: ${problems.join('; ')}`);
   return resolved;
@@ -153,6 +166,7 @@ export async function startTargetServer(options: TargetServerOptions = {}): Prom
     stats: new TargetStatsCounter(countedNames(TARGET_ROUTES, NOT_FOUND_ROUTE), now),
     tokens: new TokenStore(now),
     sessions: new SessionStore(settings.sessionCapacity),
+    chatRooms: new ChatRooms(settings.chatMaxMembers, settings.chatMaxRooms),
     tokenTtlSeconds: settings.tokenTtlSeconds,
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,

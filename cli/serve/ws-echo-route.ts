@@ -7,25 +7,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { prebuildJson, sendPrebuilt } from './respond.js';
+import { parseBoundedInt } from './bounded-int.js';
+import { upgradeRefusal } from './upgrade-refusal.js';
+import { sendPrebuilt, UPGRADE_REQUIRED } from './respond.js';
 
 /** Largest frame /ws/echo accepts. */
 export const MAX_ECHO_FRAME = 1024 * 1024;
 /** Longest reply delay /ws/echo accepts, ms. */
 export const MAX_ECHO_DELAY_MS = 60_000;
 
-const UPGRADE_REQUIRED = prebuildJson(
-  426,
-  { error: 'a WebSocket route: connect with Upgrade: websocket' },
-  { upgrade: 'websocket', connection: 'Upgrade' },
+const BAD_DELAY = upgradeRefusal(
+  400,
+  'Bad Request',
+  `delay must be an integer 0..${MAX_ECHO_DELAY_MS}`,
 );
-const BAD_DELAY_BODY = JSON.stringify({
-  error: `delay must be an integer 0..${MAX_ECHO_DELAY_MS}`,
-});
-/** The raw 400 that refuses an upgrade with a bad delay (the socket is not an HTTP response). */
-const BAD_DELAY =
-  'HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n' +
-  `content-length: ${Buffer.byteLength(BAD_DELAY_BODY)}\r\n\r\n${BAD_DELAY_BODY}`;
 
 // Handshakes only: noServer, and the target server destroys upgraded sockets on close().
 const echoServer = new WebSocketServer({
@@ -45,11 +40,8 @@ export function wsEchoUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer
   const url = req.url ?? '';
   const mark = url.indexOf('?');
   const text = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)).get('delay') ?? '0';
-  const delay = /^\d{1,5}$/.test(text) ? Number(text) : -1;
-  if (delay < 0 || delay > MAX_ECHO_DELAY_MS) {
-    socket.end(BAD_DELAY);
-    return;
-  }
+  const delay = parseBoundedInt(text, 0, MAX_ECHO_DELAY_MS);
+  if (delay === undefined) return void socket.end(BAD_DELAY);
   echoServer.handleUpgrade(req, socket, head, (ws) => echo(ws, delay));
 }
 

@@ -77,8 +77,18 @@ t.test('binds 127.0.0.1 on an ephemeral port by default', (t) => {
 
 t.test('rejects invalid options, listing every problem', async (t) => {
   await t.rejects(
-    startTargetServer({ port: -1, flakyEvery: 0, tokenTtlSeconds: 0, sessionCapacity: 0.5 }),
-    { name: 'RangeError', message: /port.*tokenTtlSeconds.*flakyEvery.*sessionCapacity/ },
+    startTargetServer({
+      port: -1,
+      flakyEvery: 0,
+      tokenTtlSeconds: 0,
+      sessionCapacity: 0.5,
+      chatMaxMembers: 0,
+      chatMaxRooms: 1.5,
+    }),
+    {
+      name: 'RangeError',
+      message: /port.*tokenTtlSeconds.*flakyEvery.*sessionCapacity.*chatMaxMembers.*chatMaxRooms/,
+    },
   );
 });
 
@@ -398,6 +408,7 @@ t.test('stats count requests per route and per second', async (t) => {
     'oauth_token',
     'root',
     'status',
+    'ws_chat',
     'ws_echo',
   ]);
   t.equal(
