@@ -18,8 +18,12 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
     providers.set(variable, list);
   };
   for (const field of plan.feeder?.records.fields ?? []) add(field, 'feeder');
-  for (const endpoint of plan.graph.endpoints)
+  for (const endpoint of plan.graph.endpoints) {
     for (const extractor of endpoint.extract) add(extractor.variable, endpoint.name);
+    for (const step of endpoint.ws?.steps ?? [])
+      if (step.kind === 'send' || step.kind === 'receive')
+        for (const extractor of step.extract) add(extractor.variable, endpoint.name);
+  }
   return providers;
 }
 

@@ -1,6 +1,6 @@
 // WebSocket sessions as users run them: the built CLI spawned against the embedded target
 // server's /ws/echo, with WebSocket thresholds deciding the exit code.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { startTargetServer } from '../../cli/serve/target-server.js';
@@ -96,4 +96,32 @@ t.test('a refused upgrade is counted as ws_handshake and fails the gate', async 
   t.strictSame(json.errors, { ws_handshake: 3 });
   t.strictSame(json.status_codes, { '400': 3 });
   t.match(json.websocket, { sessions: 3, failures: 3, msgs_sent: 0 });
+});
+
+t.test('scenarios/websocket.yaml runs against the chat room of barrage serve', async (t) => {
+  const server = await startTargetServer();
+  t.teardown(() => server.close());
+  const host = new URL(server.url).host;
+  const source = readFileSync(join(import.meta.dirname, '../../scenarios/websocket.yaml'), 'utf8');
+  const config = join(t.testdir(), 'websocket.yaml');
+  writeFileSync(config, source.replaceAll('127.0.0.1:8080', host));
+  const result = await runCli(['run', config, '-d', '2s', '--json-output', '--no-dashboard'], {
+    killAfterMs: 60_000,
+  });
+  t.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout) as JsonOut & {
+    websocket: { msgs_taken: number; listen_msgs: number; step_failures: object };
+  };
+  t.equal(json.failures, 0);
+  t.strictSame(json.websocket.step_failures, {});
+  const chat = json.endpoints.find((e) => e.name === 'chat')!.websocket!.sessions;
+  const ticker = json.endpoints.find((e) => e.name === 'ticker')!.websocket!.sessions;
+  t.ok(chat > 0 && ticker > 0, `${chat} chat and ${ticker} ticker sessions`);
+  t.ok(json.websocket.listen_msgs > 0, 'the subscribers counted pushes');
+  t.equal(
+    json.websocket.msgs_taken,
+    3 * chat + ticker + json.websocket.listen_msgs,
+    'chat: welcome, own message, pong; ticker: welcome and its ticks',
+  );
+  t.equal(server.stats().byRoute.ws_chat, chat + ticker, 'one upgrade per session');
 });
