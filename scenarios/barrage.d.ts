@@ -134,10 +134,79 @@ declare module 'barrage' {
     readonly error?: string;
   }
 
+  /** Options of ws.connect(). */
+  export interface WsConnectOptions {
+    /** Handshake headers, added to the run's. */
+    headers?: Record<string, string>;
+    subprotocols?: string[];
+    /** Bound of the handshake and of each request()/receive() in milliseconds (default: the run's `timeout`). */
+    timeout?: number;
+    /** Name of the session in per-endpoint stats (default: `WS /path`). */
+    name?: string;
+  }
+
+  /** A frame received: text, or the bytes of a binary frame. */
+  export type WsData = string | ArrayBuffer;
+
+  /** An open socket of ws.connect(); its events arrive in order. */
+  export interface Socket {
+    on(event: 'open', handler: () => void): void;
+    /** A text frame. */
+    on(event: 'message', handler: (text: string) => void): void;
+    /** A binary frame. */
+    on(event: 'binaryMessage', handler: (data: ArrayBuffer) => void): void;
+    /** The socket ended: the close code (1006 when the connection was lost). */
+    on(event: 'close', handler: (code: number) => void): void;
+    /** The session failed: its error kind, as in the reports (`ws_abnormal_close`, …). */
+    on(event: 'error', handler: (kind: string) => void): void;
+    /** Sends a text frame (once open). */
+    send(text: string): void;
+    /** Sends a binary frame (once open). */
+    sendBinary(data: ArrayBuffer | ArrayBufferView): void;
+    /**
+     * Sends `data` and resolves to the first frame after it that `match` selects (every frame
+     * still reaches on('message')), recording the round trip in ws_message_rtt; undefined when
+     * none came within the timeout (the session then fails as ws_timeout) or the socket ended.
+     */
+    request(
+      data: string | ArrayBuffer,
+      match?: (data: WsData) => unknown,
+      opts?: { timeout?: number },
+    ): Promise<WsData | undefined>;
+    /** Resolves to the next frame `match` selects; undefined as for request(). */
+    receive(
+      match?: (data: WsData) => unknown,
+      opts?: { timeout?: number },
+    ): Promise<WsData | undefined>;
+    /** Sends a close frame (default 1000). */
+    close(code?: number, reason?: string): void;
+    /** Runs fn once after ms, while the socket is open; returns its id. */
+    setTimeout(fn: () => void, ms: number): number;
+    /** Runs fn every ms while the socket is open; returns its id. */
+    setInterval(fn: () => void, ms: number): number;
+    clearTimeout(id: number): void;
+    clearInterval(id: number): void;
+  }
+
+  /** How a ws.connect() session ended. */
+  export interface WsConnection extends WsSession {
+    /** The handshake response's headers, names lower case. */
+    readonly headers: Record<string, string>;
+  }
+
   /** WebSocket sessions through the same runner as ws:// endpoints (WebSocket metrics). */
   export const ws: {
     /** connect → each message and its reply → close. */
     session(url: string, opts?: WsSessionOptions): Promise<WsSession>;
+    /**
+     * An event-driven socket, as k6's ws.connect: `handler` sets it up at once (on('open'), timers);
+     * resolves once the socket has closed. A throw in a handler closes it and rejects.
+     */
+    connect(
+      url: string,
+      opts: WsConnectOptions | undefined,
+      handler: (socket: Socket) => void,
+    ): Promise<WsConnection>;
   };
 
   /** Records each named check in the `checks` metric; true when every one passed. */

@@ -26,7 +26,7 @@ const refuse = (name) => () => { throw new Error(name + ' is not available outsi
 const api = {
   http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),
           patch: refuse('http.patch'), del: refuse('http.del'), request: refuse('http.request') },
-  ws: { session: refuse('ws.session') },
+  ws: { session: refuse('ws.session'), connect: refuse('ws.connect') },
   check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
   vars: { get: refuse('vars.get'), set: refuse('vars.set') },
 };

@@ -38,6 +38,9 @@
  *            sixth of a scripted request)
  *   FAILED   (a id, b message)       a host operation was refused: the call throws
  *   SETUP    (a token)               runs setup()
+ *   EVENT    (a id, b type, c payload)  an event of a ws.connect() socket still open (a frame:
+ *            b its seq, c its text or an ArrayBuffer; or b 'open', 'close' (c code), 'error'
+ *            (c kind), 'timer' (c timer id))
  * and posts:
  *   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
  *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
@@ -57,6 +60,7 @@ export const RECORD = {
   RESPONSE: 2,
   FAILED: 3,
   SETUP: 4,
+  EVENT: 5,
   START: 0,
   END: 1,
 } as const;
@@ -337,6 +341,159 @@ const session = async (url, opts) => {
   }));
   return settled(result);
 };
+// ws.connect(): this virtual user's sockets not ended, by their call's id. A socket's events
+// come in order as EVENT records; its methods are host calls (send, close, timers) answered at once.
+const sockets = new Map();
+const SOCKET_EVENTS = ['open', 'message', 'binaryMessage', 'close', 'error'];
+const bytesOf = (data) => {
+  if (data instanceof ArrayBuffer) return data;
+  if (ArrayBuffer.isView(data)) return data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  throw new TypeError('sendBinary(): an ArrayBuffer or a typed array');
+};
+const makeSocket = (id) => {
+  const handlers = { open: [], message: [], binaryMessage: [], close: [], error: [] };
+  const timers = new Map();
+  const waiters = new Set();
+  let nextTimer = 0;
+  let seen = 0;
+  let failure;
+  const fail = (error) => {
+    if (failure !== undefined) return;
+    failure = error;
+    call('ws.close', [id, 1011, '']);
+  };
+  const run = (fn, args) => {
+    if (failure !== undefined) return;
+    try {
+      fn(...args);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const emit = (type, args) => {
+    for (const fn of handlers[type]) run(fn, args);
+  };
+  const timer = (fn, ms, repeat) => {
+    if (typeof fn !== 'function') throw new TypeError('a timer needs a function');
+    const t = ++nextTimer;
+    call('ws.timer', [id, t, Number(ms) || 0, repeat]);
+    timers.set(t, { fn, repeat });
+    return t;
+  };
+  const clear = (t) => {
+    if (timers.delete(t)) call('ws.clearTimer', [id, t]);
+  };
+  const waitFor = (after, match, mark, opts, what) =>
+    new Promise((resolve) => {
+      const waiter = { after, match, mark, resolve, timer: 0 };
+      const ms = opts !== undefined && opts !== null && typeof opts.timeout === 'number' ? opts.timeout : -1;
+      waiter.timer = timer(() => {
+        waiters.delete(waiter);
+        call('ws.timedOut', [id, what]);
+        resolve(undefined);
+      }, ms, false);
+      waiters.add(waiter);
+    });
+  const frame = (seq, data) => {
+    seen = seq;
+    for (const waiter of waiters) {
+      if (seq <= waiter.after) continue;
+      let hit = false;
+      try {
+        hit = waiter.match === undefined || Boolean(waiter.match(data));
+      } catch (error) {
+        fail(error);
+      }
+      if (!hit) continue;
+      waiters.delete(waiter);
+      clear(waiter.timer);
+      call('ws.taken', [id, waiter.mark, seq]);
+      waiter.resolve(data);
+    }
+    emit(typeof data === 'string' ? 'message' : 'binaryMessage', [data]);
+  };
+  const api = Object.freeze({
+    on: (event, fn) => {
+      const list = handlers[textOf(event)];
+      if (list === undefined) throw new TypeError('socket.on(): one of ' + SOCKET_EVENTS.join(', '));
+      if (typeof fn !== 'function') throw new TypeError('socket.on(): a handler function');
+      list.push(fn);
+    },
+    send: (text) => {
+      call('ws.send', [id, textOf(text)]);
+    },
+    sendBinary: (data) => {
+      call('ws.send', [id, bytesOf(data)]);
+    },
+    request: (data, match, opts) => {
+      const [mark, after] = call('ws.send', [id, typeof data === 'string' ? data : bytesOf(data)]);
+      return waitFor(after, match, mark, opts, 'request()');
+    },
+    receive: (match, opts) => waitFor(seen, match, 0, opts, 'receive()'),
+    close: (code, reason) => {
+      call('ws.close', [id, code === undefined ? 1000 : Number(code), reason === undefined ? '' : textOf(reason)]);
+    },
+    setTimeout: (fn, ms) => timer(fn, ms, false),
+    setInterval: (fn, ms) => timer(fn, ms, true),
+    clearTimeout: clear,
+    clearInterval: clear,
+  });
+  const event = (type, payload) => {
+    if (typeof type === 'number') frame(type, payload);
+    else if (type === 'open') emit('open', []);
+    else if (type === 'timer') {
+      const t = timers.get(payload);
+      if (t === undefined) return;
+      if (!t.repeat) timers.delete(payload);
+      run(t.fn, []);
+    } else if (type === 'error') emit('error', [payload]);
+    else if (type === 'close') {
+      for (const waiter of waiters) waiter.resolve(undefined);
+      waiters.clear();
+      timers.clear();
+      emit('close', [payload]);
+    }
+  };
+  return { api, event, fail, failure: () => failure };
+};
+const connected = async (promise, id, socket) => {
+  try {
+    const result = settled(await promise);
+    const failure = socket.failure();
+    if (failure !== undefined) throw failure;
+    return Object.freeze({ ...result, headers: Object.freeze(result.headers) });
+  } finally {
+    sockets.delete(id);
+  }
+};
+const connect = (url, opts, handler) => {
+  room('ws');
+  const o = opts === undefined || opts === null ? {} : opts;
+  const headers = {};
+  if (o.headers !== undefined && o.headers !== null)
+    for (const [k, v] of Object.entries(o.headers)) headers[textOf(k)] = textOf(v);
+  const id = ++nextId;
+  call('ws.open', [id, stringify({
+    url: textOf(url),
+    headers,
+    subprotocols: Array.isArray(o.subprotocols) ? o.subprotocols.map(textOf) : [],
+    timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
+    name: o.name === undefined ? undefined : prefix(textOf(o.name)),
+  })]);
+  const promise = new Promise(capture);
+  pending.set(id, captured);
+  const socket = makeSocket(id);
+  sockets.set(id, socket);
+  post(vuNumber, ${RECORD.START}, id, 'ws.connect', String(id));
+  if (typeof handler === 'function') {
+    try {
+      handler(socket.api);
+    } catch (error) {
+      socket.fail(error);
+    }
+  }
+  return connected(promise, id, socket);
+};
 // The virtual user's cookie jar (k6's http.cookieJar()): the same jar its requests use.
 const jar = Object.freeze({
   cookiesForURL: (url) => call('cookies.get', textOf(url)),
@@ -362,6 +519,7 @@ const api = Object.freeze({
       room('ws');
       return session(url, opts);
     },
+    connect,
   }),
   check: (value, predicates) => {
     let all = true;
@@ -445,13 +603,16 @@ const runNext = () => {
 };
 return (kind, a, b, c, d, e, f) => {
   if (kind === ${RECORD.RUN}) {
-    // The calls of earlier iterations still waiting will not settle: the host drops them.
+    // The calls of earlier iterations still waiting will not settle: the host drops them (and
+    // closes their sockets).
     pending.clear();
+    sockets.clear();
     runs.push(a, b);
     started.then(runNext);
   } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f)));
   else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
+  else if (kind === ${RECORD.EVENT}) sockets.get(a)?.event(b, c);
   else if (kind === ${RECORD.SETUP})
     started.then(setupEntry).then((json) => end(a, json));
 };

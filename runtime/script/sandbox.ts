@@ -82,7 +82,16 @@ export type Settled =
       readonly durationMs: number;
     }
   /** Refused: the call throws this message in the script. */
-  | { readonly kind: 'refused'; readonly message: string };
+  | { readonly kind: 'refused'; readonly message: string }
+  /**
+   * Not a settlement: an event of the operation still under way (a socket of ws.connect: a frame,
+   * by its seq, with its text or bytes; or 'open', 'close', 'error', 'timer'), delivered in order.
+   */
+  | {
+      readonly kind: 'event';
+      readonly type: string | number;
+      readonly payload: string | number | ArrayBuffer;
+    };
 
 /** Receives how a host operation settled. */
 export type Settle = (settled: Settled) => void;
@@ -144,7 +153,7 @@ export class Sandbox {
   readonly #watchdog: NodeJS.Timeout;
   readonly #data: string | undefined;
   /** Records for the next pump (bootstrap-source.ts). */
-  #inbox: (number | string)[] = [];
+  #inbox: (number | string | ArrayBuffer)[] = [];
   #flush: NodeJS.Immediate | undefined;
   readonly #pumpBound = (): void => this.#pump();
   #tokens = 0;
@@ -356,6 +365,11 @@ export class Sandbox {
     this.deps.ops.later(vu, op, json, (settled) => {
       // The entry was cut, or the isolate lost, meanwhile: nobody waits for this any more.
       if (ctx.token !== token || this.#contexts.get(vu) !== ctx) return;
+      if (settled.kind === 'event') {
+        this.#inbox.push(vu, RECORD.EVENT, id, settled.type, settled.payload);
+        this.#schedule();
+        return;
+      }
       ctx.inflight--;
       ctx.idleSinceMs = this.deps.nowMs();
       if (settled.kind === 'response') {

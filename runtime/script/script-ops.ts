@@ -11,11 +11,11 @@
  */
 import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
-import { messageSteps } from '../../dsl/plan/ws-session-plan.js';
+import { messageSteps, type WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
 import type { StatusSet } from '../../dsl/plan/status-set.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
-import type { AuthProvider } from '../auth/auth-provider.js';
+import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
@@ -27,10 +27,12 @@ import { firstJsonValue } from '../vars/extract.js';
 import type { IterationRunner } from '../worker/iteration.js';
 import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
+import { CompiledSession } from '../ws/compiled-session.js';
 import { createSessionRunner } from '../ws/ws-session.js';
 import { HtmlLookup } from './html-lookup.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import { expectOf, requestParts, type HttpArgs } from './script-request.js';
+import { ScriptSocket } from './script-socket.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
@@ -51,6 +53,24 @@ interface WsArgs {
   readonly subprotocols: readonly string[];
   readonly timeout: number | undefined;
   readonly name: string | undefined;
+}
+
+/** What a scenario's ws.connect() asks for. */
+interface ConnectArgs {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly subprotocols: readonly string[];
+  readonly timeout: number | undefined;
+  readonly name: string | undefined;
+}
+
+/** Sockets of ws.connect() a virtual user may have open at once. */
+export const MAX_SOCKETS_PER_USER = 16;
+
+/** A ws.connect() socket of a virtual user, and the endpoint its handshake is built from. */
+interface UserSocket {
+  readonly socket: ScriptSocket;
+  readonly endpoint: EndpointPlan;
 }
 
 /** An http or ws call of a virtual user, waiting for its turn or in flight. */
@@ -75,6 +95,8 @@ export class ScriptUser {
   readonly calls: Call[] = [];
   /** Its sleeps in progress. */
   sleeping = 0;
+  /** Its ws.connect() sockets, by the call's id. */
+  readonly sockets = new Map<number, UserSocket>();
   /** When its http call in flight began, µs since dispatch start. */
   startUs = 0;
   /** The end of its http call in flight, and a throw on its path (a bug), bound once. */
@@ -116,8 +138,11 @@ export class ScriptOps implements SandboxOps {
    * minutes), and close() clears their timers.
    */
   readonly #sleeps = new Set<Sleep>();
+  /** Every ws.connect() socket not ended, all virtual users'. */
+  readonly #sockets = new Set<ScriptSocket>();
   readonly #wakeAll = (): void => {
     for (const sleep of this.#sleeps) this.#woke(sleep);
+    for (const socket of this.#sockets) socket.cut();
   };
   readonly #woke = (sleep: Sleep): void => {
     clearTimeout(sleep.timer);
@@ -140,6 +165,10 @@ export class ScriptOps implements SandboxOps {
     }
     if (op === 'sleep') {
       this.#sleep(user, JSON.parse(json) as number, settle);
+      return;
+    }
+    if (op === 'ws.connect') {
+      this.#connect(user, Number(json), settle).catch((error: unknown) => settle(refusal(error)));
       return;
     }
     if (op !== 'http' && op !== 'ws') {
@@ -208,7 +237,11 @@ export class ScriptOps implements SandboxOps {
         return undefined;
       case 'html':
         return this.#html.find(...(args as [string, string]));
+      case 'ws.open':
+        return this.#open(this.deps.user(id), ...(args as [number, string]));
       default:
+        if (op.startsWith('ws.'))
+          return this.#socketCall(this.deps.user(id), op, args as unknown[]);
         throw new Error(`unknown operation ${op}`);
     }
   }
@@ -229,8 +262,19 @@ export class ScriptOps implements SandboxOps {
     );
   }
 
+  /** The run's time is up: every ws.connect() socket closes (1000). */
+  stop(): void {
+    for (const socket of this.#sockets) socket.close(1000, '');
+  }
+
+  /** A virtual user's iteration is over: its sockets still open close (1001, going away). */
+  endIteration(id: number): void {
+    for (const { socket } of this.deps.user(id).sockets.values()) socket.close(1001, '');
+  }
+
   /** Ends the operations' timers and their listener: the segment is over. */
   close(): void {
+    for (const socket of this.#sockets) socket.cut();
     this.deps.hardStop.removeEventListener('abort', this.#wakeAll);
     for (const sleep of this.#sleeps) clearTimeout(sleep.timer);
     this.#sleeps.clear();
@@ -317,39 +361,14 @@ export class ScriptOps implements SandboxOps {
   /** One WebSocket session (ws-session.ts), recorded under its name; resolves to its outcome. */
   async #ws(user: ScriptUser, json: string): Promise<string> {
     const args = JSON.parse(json) as WsArgs;
-    const url = this.#resolve(args.url, 'ws');
-    const name = args.name ?? `WS ${url.pathname}`;
-    const index = this.#index(name);
     const timeoutMs = capped(args.timeout, this.deps.plan.timeoutMs);
-    const endpoint: EndpointPlan = {
-      index,
-      name,
-      protocol: 'ws',
-      method: 'GET',
-      origin: `${url.protocol}//${url.host}`,
-      path: [url.pathname + url.search],
-      query: undefined,
-      urlFromVariable: undefined,
-      url: args.url,
-      headers: [...this.deps.script.headers],
-      body: undefined,
-      extract: [],
-      verify: undefined,
-      setup: false,
-      weight: 1,
+    const steps = messageSteps(
+      args.messages.map((text) => ({ kind: 'text', text: [text] })),
+      Math.max(0, args.interval),
       timeoutMs,
-      maxRedirects: 0,
-      think: undefined,
-      ws: {
-        steps: messageSteps(
-          args.messages.map((text) => ({ kind: 'text', text: [text] })),
-          Math.max(0, args.interval),
-          timeoutMs,
-        ),
-        subprotocols: args.subprotocols,
-      },
-      needs: [],
-    };
+    );
+    const endpoint = this.#wsEndpoint({ ...args, headers: {} }, steps);
+    const index = endpoint.index;
     // The session runner reads endpoints by index: a sparse list holding just this one.
     const endpoints: EndpointPlan[] = [];
     endpoints[index] = endpoint;
@@ -364,6 +383,121 @@ export class ScriptOps implements SandboxOps {
     user.intendedUs = NO_INTENDED_TIME;
     user.vu.vars.begin();
     return JSON.stringify(await run.run(user.vu, index, intended));
+  }
+
+  /** ws.connect() begins: the socket is made (its timers may start), not yet connected. */
+  #open(user: ScriptUser, id: number, json: string): undefined {
+    if (user.sockets.size >= MAX_SOCKETS_PER_USER)
+      throw new Error(`ws.connect(): at most ${MAX_SOCKETS_PER_USER} sockets open at once`);
+    const args = JSON.parse(json) as ConnectArgs;
+    const endpoint = this.#wsEndpoint(args, []);
+    const socket = new ScriptSocket({
+      recorder: this.deps.recorder,
+      now: this.deps.now,
+      insecure: this.deps.plan.insecure,
+      index: endpoint.index,
+      name: endpoint.name,
+      timeoutMs: endpoint.timeoutMs,
+      subprotocols: args.subprotocols,
+    });
+    user.sockets.set(id, { socket, endpoint });
+    this.#sockets.add(socket);
+    return undefined;
+  }
+
+  /** Connects socket `id` and runs it to its end; its events and then its result settle. */
+  async #connect(user: ScriptUser, id: number, settle: Settle): Promise<void> {
+    const entry = user.sockets.get(id);
+    if (entry === undefined) throw new Error('ws.connect(): unknown socket');
+    const { socket, endpoint } = entry;
+    try {
+      const auth = this.deps.auth;
+      const own = endpoint.headers.some((h) => h.name.toLowerCase() === 'authorization');
+      const value =
+        auth === undefined || own ? undefined : auth.authorization(user.vu.vars, user.vu.random);
+      const authorization = typeof value === 'object' ? await value : value;
+      const target = new CompiledSession(endpoint).target(
+        user.vu.vars,
+        user.vu.random,
+        authorization === NO_TOKEN ? undefined : authorization,
+      );
+      if (target === undefined) throw new Error('ws.connect(): a header has no value');
+      socket.attach((type, payload) => settle({ kind: 'event', type, payload }));
+      const result = await socket.run(target);
+      settle({
+        kind: 'value',
+        json: JSON.stringify(result ?? { ok: false, status: 0, error: 'aborted', headers: {} }),
+      });
+    } finally {
+      user.sockets.delete(id);
+      this.#sockets.delete(socket);
+    }
+  }
+
+  /** A call of a socket's method: send, close, timers, a wait's take or timeout. */
+  #socketCall(user: ScriptUser, op: string, args: unknown[]): unknown {
+    const socket = user.sockets.get(args[0] as number)?.socket;
+    if (socket === undefined) return op === 'ws.send' ? [0, 0] : undefined;
+    switch (op) {
+      case 'ws.send':
+        return socket.send(args[1] as string | ArrayBuffer);
+      case 'ws.close':
+        socket.close(args[1] as number, args[2] as string);
+        return undefined;
+      case 'ws.timer':
+        socket.timer(args[1] as number, args[2] as number, args[3] as boolean);
+        return undefined;
+      case 'ws.clearTimer':
+        socket.clearTimer(args[1] as number);
+        return undefined;
+      case 'ws.taken':
+        socket.taken(args[1] as number, args[2] as number);
+        return undefined;
+      case 'ws.timedOut':
+        socket.timedOut(args[1] as string);
+        return undefined;
+      default:
+        throw new Error(`unknown operation ${op}`);
+    }
+  }
+
+  /**
+   * The endpoint of a scripted WebSocket session: its url resolved and allowed, its name's index,
+   * the run's headers then the call's own, its timeout capped by the run's.
+   */
+  #wsEndpoint(
+    args: Omit<ConnectArgs, 'headers'> & Partial<ConnectArgs>,
+    steps: WsStepPlan[],
+  ): EndpointPlan {
+    const url = this.#resolve(args.url, 'ws');
+    const name = args.name ?? `WS ${url.pathname}`;
+    const own = Object.entries(args.headers ?? {});
+    const ownNames = new Set(own.map(([n]) => n.toLowerCase()));
+    return {
+      index: this.#index(name),
+      name,
+      protocol: 'ws',
+      method: 'GET',
+      origin: `${url.protocol}//${url.host}`,
+      path: [url.pathname + url.search],
+      query: undefined,
+      urlFromVariable: undefined,
+      url: args.url,
+      headers: [
+        ...this.deps.script.headers.filter((h) => !ownNames.has(h.name.toLowerCase())),
+        ...own.map(([name, value]) => ({ name, value: [value] })),
+      ],
+      body: undefined,
+      extract: [],
+      verify: undefined,
+      setup: false,
+      weight: 1,
+      timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
+      maxRedirects: 0,
+      think: undefined,
+      ws: { steps, subprotocols: args.subprotocols },
+      needs: [],
+    };
   }
 
   /**

@@ -87,7 +87,13 @@ export class ScriptRunner {
     this.#sandbox.iterate(vu.id, vu.iteration, user.iterated);
   }
 
+  /** The run's time is up: the scenario's sockets close. */
+  stop(): void {
+    this.#ops.stop();
+  }
+
   #iterated(user: RunningUser, outcome: SandboxOutcome): void {
+    this.#ops.endIteration(user.vu.id);
     if (outcome.kind !== 'ok') this.#failed(outcome);
     user.callbacks!.ended();
   }

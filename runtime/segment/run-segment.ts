@@ -92,6 +92,7 @@ export async function runSegment(
   // Time up or stopped: workers in a think pause end their iterations (runner is made below).
   const ending = (): void => {
     runner.stopThinking();
+    script?.stop();
     startGrace();
   };
   const dispatch = createDispatch(spec, now, recorder, () => ending());

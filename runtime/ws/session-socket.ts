@@ -69,6 +69,8 @@ export interface SocketOptions {
   readonly now: () => number;
   /** Every data frame received, with its size. */
   readonly onFrame: (bytes: number) => void;
+  /** When set, frames are handed here as they arrive instead of waiting in the queue. */
+  readonly onData?: (frame: Frame) => void;
 }
 
 /** One session's connection. */
@@ -81,6 +83,8 @@ export class SessionSocket implements Abortable {
   openedAtUs = -1;
   /** The handshake response's raw headers when kept. */
   headers: Buffer[] | null = null;
+  /** The close code the connection ended with (1006 without a close frame); 0 while open. */
+  closeCode = 0;
   /** The seq of the newest frame received (0 before the first). */
   lastSeq = 0;
   readonly #ws: WebSocket;
@@ -183,14 +187,38 @@ export class SessionSocket implements Abortable {
     this.#flowDone = true;
   }
 
-  /** Sends a close frame (1000) and waits for the server's; true when the close was clean. */
-  async close(): Promise<boolean> {
-    if (this.phase === 'open') {
-      this.phase = 'closing';
-      this.#ws.close(1000);
-    }
+  /** Sends a close frame and waits for the server's; true when the close was clean. */
+  async close(code = 1000, reason?: string): Promise<boolean> {
+    this.startClose(code, reason);
     while (this.phase === 'closing') await this.#next();
     return this.failure === undefined;
+  }
+
+  /** Sends a close frame; whoever waits (ended()) sees the end. */
+  startClose(code = 1000, reason?: string): void {
+    if (this.phase !== 'open') return;
+    this.phase = 'closing';
+    this.#ws.close(code, reason);
+  }
+
+  /** Waits until the connection has ended, closed or failed. */
+  async ended(): Promise<void> {
+    while (this.phase !== 'closed' && this.phase !== 'failed') await this.#next();
+  }
+
+  /** Stops reading frames (TCP then holds the server back) until resumeReading(). */
+  pauseReading(): void {
+    if (this.phase === 'open') this.#ws.pause();
+  }
+
+  /** Reads frames again. */
+  resumeReading(): void {
+    if (this.phase === 'open') this.#ws.resume();
+  }
+
+  /** Ends the session as failed with `kind` (a wait of the scenario's passed its timeout). */
+  fail(kind: ErrorKind): void {
+    this.#fail(kind);
   }
 
   /** Cuts the session (deadline passed, hard stop): ws_timeout for a deadline, else the reason's kind. */
@@ -226,6 +254,7 @@ export class SessionSocket implements Abortable {
 
   #fail(kind: ErrorKind): void {
     if (this.phase === 'closed' || this.phase === 'failed') return;
+    this.closeCode ||= NO_CLOSE_FRAME;
     this.phase = 'failed';
     this.failure = kind;
     this.#timer?.clear();
@@ -254,6 +283,10 @@ export class SessionSocket implements Abortable {
   readonly #onMessage = (data: RawData, binary: boolean): void => {
     const bytes = data as Buffer;
     this.#options.onFrame(bytes.length);
+    if (this.#options.onData !== undefined) {
+      this.#options.onData({ data: bytes, binary, atUs: this.#options.now(), seq: ++this.lastSeq });
+      return;
+    }
     this.#queue.push({ data: bytes, binary, atUs: this.#options.now(), seq: ++this.lastSeq });
     this.#queuedBytes += bytes.length;
     while (
@@ -272,6 +305,7 @@ export class SessionSocket implements Abortable {
 
   readonly #onClose = (code: number): void => {
     if (this.phase === 'failed' || this.phase === 'closed') return;
+    this.closeCode = code;
     if (this.phase === 'connecting') return this.#fail('ws_handshake');
     const clean =
       this.phase === 'closing' ? code !== NO_CLOSE_FRAME : this.#flowDone && CLEAN_CLOSE.has(code);

@@ -1,0 +1,60 @@
+// Event-driven WebSocket sockets in a TypeScript scenario (ws.connect), as users run them: the
+// built CLI spawned with a scenario against the chat server of test/helpers/chat-server.ts, whose
+// own log says which frames each client took. Welcomes and ticks reach on('message'), request()
+// takes the member's own message out of the room's broadcast, and its round trips are the
+// server's service time.
+import { join } from 'node:path';
+import t from 'tap';
+import { startChatServer } from '../helpers/chat-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const SCENARIO = join(import.meta.dirname, '../fixtures/scenarios/ws-chat.ts');
+
+interface Json {
+  failures: number;
+  checks: { fails: number; by_name: Record<string, { passes: number; fails: number }> };
+  endpoints: {
+    name: string;
+    requests: number;
+    websocket?: { message_rtt_ms: { p50: number } | null; msgs_taken: number };
+  }[];
+}
+
+t.test('ws.connect: frames, request() and round trips, checked from the server side', async (t) => {
+  const chat = await startChatServer(t);
+  const target = chat.url.replace(/^ws/, 'http');
+  const result = await runCli(
+    ['run', '--scenario', SCENARIO, '--target', target, '-n', '4', '-c', '2', '--json-output'],
+    { killAfterMs: 60_000 },
+  );
+  t.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout) as Json;
+  t.equal(json.failures, 0);
+  t.equal(json.checks.fails, 0, JSON.stringify(json.checks.by_name));
+  const acks = chat.log.acks.map((ack) => ({
+    ack,
+    frame: chat.log.sent.find((f) => f.n === ack.n),
+  }));
+  t.equal(acks.length, 8, 'a welcome and an own message acked per chat session');
+  t.ok(
+    acks.every((a) => a.frame !== undefined && a.frame.to === a.ack.user),
+    'every frame acked was sent to the member acking it',
+  );
+  const replies = acks.filter((a) => a.frame!.type === 'message');
+  t.equal(replies.length, 4);
+  t.ok(
+    replies.every((a) => a.frame!.from === a.ack.user),
+    "request() took the member's own message",
+  );
+  t.strictSame(
+    [...chat.log.ticks.values()],
+    [10, 10, 10, 10],
+    'the server pushed 10 ticks to each, and the checks counted 10',
+  );
+  const chatEndpoint = json.endpoints.find((e) => e.name === 'chat')!;
+  t.equal(chatEndpoint.requests, 4);
+  t.equal(chatEndpoint.websocket!.msgs_taken, 4, 'one request() take per session');
+  const pinger = json.endpoints.find((e) => e.name === 'pinger')!;
+  const p50 = pinger.websocket!.message_rtt_ms!.p50;
+  t.ok(Math.abs(p50 - 50) <= 2, `pinger rtt p50 ${p50} ms within 2 ms of 50`);
+});
