@@ -2,11 +2,12 @@
 // error naming file:line and the key, exit 1, no stack trace; good ones are shown in the plan.
 import t from 'tap';
 import { runCli } from '../helpers/run-cli.js';
+import { testRefusals, type Refusal } from '../helpers/validate-refusals.js';
 
 const BASE = 'target: http://127.0.0.1:9\nrequests: 1\nendpoints:\n  - url: /form\n    extract:\n';
 
 /** Each bad extractor (one line under extract, line 6 of the file) and its error line. */
-const BAD: readonly [string, string, RegExp][] = [
+const BAD: readonly Refusal[] = [
   [
     'invalid regex',
     `      v: { regex: 'value="([^"]+"' }`,
@@ -49,17 +50,7 @@ const BAD: readonly [string, string, RegExp][] = [
   ],
 ];
 
-for (const [name, line, error] of BAD) {
-  t.test(`validate refuses: ${name}`, async (t) => {
-    const dir = t.testdir({ 'load.yaml': `${BASE}${line}\n` });
-    const result = await runCli(['validate', 'load.yaml'], { cwd: dir });
-    t.equal(result.code, 1, result.stderr);
-    t.match(result.stderr, error);
-    t.match(result.stderr, /nothing was sent/);
-    t.notMatch(result.stderr, /^\s+at /m, 'no stack trace');
-    t.equal(result.stdout, '');
-  });
-}
+testRefusals(BASE, BAD);
 
 t.test('every problem at once, the run refused before any traffic', async (t) => {
   const dir = t.testdir({

@@ -3,12 +3,13 @@
 // listed with its steps counted by kind.
 import t from 'tap';
 import { runCli } from '../helpers/run-cli.js';
+import { testRefusals, type Refusal } from '../helpers/validate-refusals.js';
 
 const BASE =
   'target: http://127.0.0.1:9\nrequests: 1\nendpoints:\n  - url: ws://127.0.0.1:9/chat\n    session:\n';
 
 /** Each bad session (its steps from line 6 of the file) and its error line. */
-const BAD: readonly [string, string, RegExp][] = [
+const BAD: readonly Refusal[] = [
   [
     'invalid JSONPath in a reply',
     "      - send: hi\n        reply: { json: '$.[' }",
@@ -51,17 +52,7 @@ const BAD: readonly [string, string, RegExp][] = [
   ],
 ];
 
-for (const [name, steps, error] of BAD) {
-  t.test(`validate refuses: ${name}`, async (t) => {
-    const dir = t.testdir({ 'load.yaml': `${BASE}${steps}\n` });
-    const result = await runCli(['validate', 'load.yaml'], { cwd: dir });
-    t.equal(result.code, 1, result.stderr);
-    t.match(result.stderr, error);
-    t.match(result.stderr, /nothing was sent/);
-    t.notMatch(result.stderr, /^\s+at /m, 'no stack trace');
-    t.equal(result.stdout, '');
-  });
-}
+testRefusals(BASE, BAD);
 
 t.test('session and messages together are refused', async (t) => {
   const dir = t.testdir({
