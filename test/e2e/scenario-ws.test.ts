@@ -5,10 +5,12 @@
 // server's service time.
 import { join } from 'node:path';
 import t from 'tap';
+import { startTargetServer } from '../../cli/serve/target-server.js';
 import { startChatServer } from '../helpers/chat-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const SCENARIO = join(import.meta.dirname, '../fixtures/scenarios/ws-chat.ts');
+const BINARY = join(import.meta.dirname, '../fixtures/scenarios/ws-binary.ts');
 
 interface Json {
   failures: number;
@@ -58,3 +60,24 @@ t.test('ws.connect: frames, request() and round trips, checked from the server s
   const p50 = pinger.websocket!.message_rtt_ms!.p50;
   t.ok(Math.abs(p50 - 50) <= 2, `pinger rtt p50 ${p50} ms within 2 ms of 50`);
 });
+
+t.test(
+  'ws.connect: binary frames both ways, close code and reason, handshake headers',
+  async (t) => {
+    const server = await startTargetServer();
+    t.teardown(() => server.close());
+    const result = await runCli(
+      ['run', '--scenario', BINARY, '--target', server.url, '-n', '2', '-c', '1', '--json-output'],
+      { killAfterMs: 60_000 },
+    );
+    t.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as Json;
+    t.equal(json.failures, 0);
+    t.strictSame(json.checks.by_name, {
+      binary: { passes: 2, fails: 0 },
+      ok: { passes: 2, fails: 0 },
+      text: { passes: 2, fails: 0 },
+    });
+    t.equal(server.stats().byRoute.ws_echo, 2);
+  },
+);
