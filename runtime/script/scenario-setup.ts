@@ -9,7 +9,7 @@ import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
 import { seededRandom } from '../random.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
-import { IterationRunner } from '../worker/iteration.js';
+import { RequestPath } from '../worker/request-path.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';
@@ -36,22 +36,15 @@ export async function runScenarioSetup(
     openModel: false,
   });
   const hosts = AllowedHosts.of(plan);
-  const runner = new IterationRunner({
-    graph: plan.graph,
-    requests: [],
+  const path = new RequestPath({
     recorder,
     now,
     auth: undefined,
-    feeder: undefined,
-    feederPer: 'iteration',
-    onFeederExhausted: () => undefined,
     retry: plan.retry,
     budget: undefined,
     stopping: () => hardStop.aborted,
-    ws: undefined,
     cookies: plan.cookies,
     hosts,
-    picks: seededRandom(plan.seed),
   });
   const vu = new VirtualUser(0, seededRandom(plan.seed), {
     timeoutMs: plan.timeoutMs,
@@ -61,7 +54,7 @@ export async function runScenarioSetup(
   const ops = new ScriptOps({
     plan,
     script,
-    runner,
+    path,
     recorder,
     auth: undefined,
     feeder: undefined,

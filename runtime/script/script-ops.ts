@@ -1,6 +1,6 @@
 /**
  * The host side of the scenario API, per virtual user: http through the same request path as
- * YAML endpoints (IterationRunner.send: auth injection, deadline, retries, metrics), ws through
+ * YAML endpoints (request-path.ts: auth injection, deadline, retries, metrics), ws through
  * the same session runner as ws:// endpoints, sleep, check, vars, feed, JSONPath and HTML. http reaches only the target's origin and `allowed_hosts` (a host name
  * allows every port of it; host:port only that port). A virtual user's requests go one at a time:
  * it owns one exchange, so concurrent calls (Promise.all) are sent in turn.
@@ -24,7 +24,7 @@ import { MAX_NAMES, OTHER_NAME } from '../metrics/name-bound.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { firstJsonValue } from '../vars/extract.js';
-import type { IterationRunner } from '../worker/iteration.js';
+import type { RequestPath } from '../worker/request-path.js';
 import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { CompiledSession } from '../ws/compiled-session.js';
@@ -110,9 +110,9 @@ export class ScriptUser {
 export interface ScriptOpsDeps {
   readonly plan: Plan;
   readonly script: ScriptPlan;
-  readonly runner: IterationRunner;
+  readonly path: RequestPath;
   readonly recorder: Recorder;
-  /** Authorization of WebSocket handshakes (HTTP requests get theirs in IterationRunner.send). */
+  /** Authorization of WebSocket handshakes (HTTP requests get theirs on the request path). */
   readonly auth: AuthProvider | undefined;
   readonly feeder: Feeder | undefined;
   readonly onFeederExhausted: () => void;
@@ -301,7 +301,7 @@ export class ScriptOps implements SandboxOps {
     user.startUs = this.deps.now();
     user.sent ??= () => this.#responded(user);
     user.broken ??= (error) => this.#settled(user, refusal(error));
-    this.deps.runner.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
+    this.deps.path.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
   }
 
   /** The response of the user's http call, as it crosses into the isolate. */

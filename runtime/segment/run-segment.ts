@@ -33,6 +33,7 @@ import { patternPeak } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { ScriptRunner } from '../script/script-runner.js';
 import { IterationRunner } from '../worker/iteration.js';
+import { RequestPath } from '../worker/request-path.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
 import { createSegmentServices } from './segment-services.js';
@@ -115,25 +116,28 @@ export async function runSegment(
           spec.records,
           seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
         );
-  const hosts = AllowedHosts.of(plan);
-  const runner = new IterationRunner({
-    graph: plan.graph,
-    requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
+  const path = new RequestPath({
     recorder,
     now,
     auth,
-    feeder,
-    feederPer: plan.feeder?.per ?? 'iteration',
-    onFeederExhausted: () => stop(),
     retry: plan.retry,
     budget:
       plan.retry === undefined
         ? undefined
         : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0),
     stopping: () => stopping,
-    ws,
     cookies: plan.cookies,
-    hosts,
+    hosts: AllowedHosts.of(plan),
+  });
+  const runner = new IterationRunner({
+    graph: plan.graph,
+    requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
+    recorder,
+    path,
+    feeder,
+    feederPer: plan.feeder?.per ?? 'iteration',
+    onFeederExhausted: () => stop(),
+    ws,
     picks: seededRandom(deriveSeed(plan.seed, spec.thread, spec.firstWorkerId, 0x9e11)),
   });
   const stop = (): void => {
@@ -147,7 +151,7 @@ export async function runSegment(
       : new ScriptRunner({
           plan,
           script: plan.script,
-          runner,
+          path,
           recorder,
           auth,
           feeder,

@@ -1,0 +1,77 @@
+/**
+ * One virtual user's logical request in flight, kept in one object reused for every request, with
+ * its callbacks bound once (docs/performance.md: the request path is written with callbacks, not
+ * async functions). RequestPath moves it through the states request-path.ts lists.
+ */
+import type { ErrorKind } from '../failure/error-kind.js';
+import type { CompiledRequest } from '../http/compiled-request.js';
+import type { LongTimeout } from '../schedule/long-timer.js';
+import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
+import type { RequestDone, RequestPath } from './request-path.js';
+import type { Abortable, VirtualUser } from './virtual-user.js';
+
+/** A virtual user's request in flight. */
+export class InFlight {
+  compiled: CompiledRequest | undefined;
+  index = 0;
+  requestIntendedUs = NO_INTENDED_TIME;
+  authorization: string | undefined;
+  bytesOut = 0;
+  /** Redirect hops of this attempt, and their bytes (the last response's are the exchange's). */
+  hops = 0;
+  hopBytesIn = 0;
+  hopBytesOut = 0;
+  /** Why following a redirect failed (too_many_redirects, url_not_allowed). */
+  redirectKind: ErrorKind | undefined;
+  attempt = 0;
+  startUs = 0;
+  endUs = 0;
+  kind: ErrorKind | undefined;
+  done: RequestDone = () => undefined;
+  fail: (error: unknown) => void = () => undefined;
+  /** The retry backoff under way, if any. */
+  backoff: LongTimeout | undefined;
+  /** Bound once: the exchange's completion, the end of a retry's backoff. */
+  readonly exchanged: () => void;
+  readonly #resumed: () => void;
+  readonly backedOff: () => void;
+  /**
+   * The backoff as what a hard stop cuts (`vu.session` while it lasts): a backoff may be as long
+   * as `max_backoff` (up to a year), and the run must not wait for it. The failed attempt stands.
+   */
+  readonly backoffWait: Abortable;
+
+  constructor(
+    readonly vu: VirtualUser,
+    path: RequestPath,
+    onExchange: (flight: InFlight) => void,
+    onBackoff: (flight: InFlight) => void,
+    onBackoffCut: (flight: InFlight) => void,
+  ) {
+    this.#resumed = () => path.guard(this, onExchange);
+    // The next request is dispatched from the completion callback. undici allows that after a
+    // response, but not from its error path, which may run inside dispatch() itself (a refused
+    // header) or assert that the queue it fails stays empty (a refused connection): after an
+    // error, the worker goes on in the next turn.
+    this.exchanged = () => {
+      if (vu.exchange.error !== undefined) setImmediate(this.#resumed);
+      else this.#resumed();
+    };
+    this.backedOff = () => {
+      this.#endBackoff();
+      path.guard(this, onBackoff);
+    };
+    this.backoffWait = {
+      abort: () => {
+        this.backoff?.clear();
+        this.#endBackoff();
+        path.guard(this, onBackoffCut);
+      },
+    };
+  }
+
+  #endBackoff(): void {
+    this.backoff = undefined;
+    if (this.vu.session === this.backoffWait) this.vu.session = undefined;
+  }
+}
