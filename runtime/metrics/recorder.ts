@@ -9,11 +9,8 @@
  * metrics.bench.ts): 45–55 ns a recordRequest() call (closed model), 53–68 ns (open model, one
  * more histogram); no garbage collection over 5 million calls.
  *
- * Per-second buckets: bucket = floor(endUs / 1e6). The newest two seconds keep a live histogram
- * (189 KB each, pooled and reused); older ones are sealed: encoded (≈ 0.1–6 KB) and their
- * histogram returned to the pool. Completions arrive in clock order, so a sealed second is
- * almost never written again; when it is, it is decoded back into a live histogram (slow path).
- * Memory therefore grows by one small bucket a second, never per request.
+ * Per-second figures go to the second of each completion (second-series.ts), whose memory grows
+ * by one small bucket a second, never per request.
  *
  * Definitions: service latency = endUs − startUs; intended latency = endUs − intendedUs (open
  * model, when the permit had an intended time); elapsedMs = elapsedUs / 1000 as passed to
@@ -34,9 +31,9 @@ import type {
   ChecksSnapshot,
   Counts,
   EndpointSnapshot,
-  SecondSnapshot,
   ShardSnapshot,
 } from './snapshot.js';
+import { SecondSeries, type SecondBucket } from './second-series.js';
 import { WsFigures } from './ws-figures.js';
 
 /** Distinct causes of unsent requests kept apart (a feeder of typos must not grow the report). */
@@ -46,8 +43,6 @@ export const MAX_CAUSES = 50;
 const STATUS_SLOTS = 1000;
 const KIND_INDEX: ReadonlyMap<ErrorKind, number> = new Map(ERROR_KINDS.map((k, i) => [k, i]));
 const KINDS_SORTED: readonly ErrorKind[] = [...ERROR_KINDS].sort();
-/** Seconds older than the newest minus this are sealed. */
-const LIVE_SECONDS = 2;
 
 /** What a Recorder needs to know about its shard. */
 export interface RecorderOptions {
@@ -104,20 +99,6 @@ class EndpointFigures {
   }
 }
 
-/** Requests completed in one second of the run. */
-class SecondBucket {
-  requests = 0;
-  failures = 0;
-  bytesIn = 0;
-  /** Live histogram while the second is recent; undefined once sealed. */
-  live: CachedHistogram | undefined;
-  /** The histogram's encoding once sealed. */
-  sealed = '';
-  /** The snapshot of a sealed bucket, reused until it is written again. */
-  view: SecondSnapshot | undefined;
-  constructor(readonly second: number) {}
-}
-
 /** Token fetch counters, created on the first fetch. */
 class AuthFigures {
   fetches = 0;
@@ -158,15 +139,7 @@ export class Recorder {
   #ws: WsFigures | undefined;
   #auth: AuthFigures | undefined;
   #checks: Map<string, CheckCount> | undefined;
-  /** Buckets by second, and in creation order (sorted at snapshot when out of order). */
-  readonly #bySecond = new Map<number, SecondBucket>();
-  readonly #buckets: SecondBucket[] = [];
-  #bucketsSorted = true;
-  /** Buckets with a live histogram, the current one (always live) and the newest second seen. */
-  readonly #live: SecondBucket[] = [];
-  #current: SecondBucket | undefined;
-  #newest = -1;
-  readonly #pool: CachedHistogram[] = [];
+  readonly #seconds = new SecondSeries();
 
   constructor(options: RecorderOptions) {
     this.#segment = options.segment;
@@ -187,7 +160,7 @@ export class Recorder {
     bytesOut: number,
   ): void {
     const figures = this.#endpoints[endpoint]!;
-    const bucket = this.#bucketAt(endUs);
+    const bucket = this.#seconds.at(endUs);
     this.#count(figures, bucket, kind);
     if (status > 0) figures.countStatus(status);
     this.#bytesIn += bytesIn;
@@ -272,7 +245,7 @@ export class Recorder {
     endUs: number,
   ): void {
     const figures = this.#endpoints[endpoint]!;
-    this.#count(figures, this.#bucketAt(endUs), kind);
+    this.#count(figures, this.#seconds.at(endUs), kind);
     if (status > 0) figures.countStatus(status);
     const value = clampMicros(endUs - startUs);
     const index = indexOfMicros(value);
@@ -376,7 +349,7 @@ export class Recorder {
       intended: this.#openModel ? this.#intended.encode() : '',
       endpoints: this.#endpoints.map((e) => e.snapshot()),
       ...(this.#names === undefined ? {} : { endpointNames: [...this.#names] }),
-      series: this.#series(Math.floor(elapsedUs / 1e6)),
+      series: this.#seconds.snapshot(Math.floor(elapsedUs / 1e6)),
       ws: this.#ws === undefined ? undefined : this.#ws.snapshot(),
       checks: this.#checks === undefined ? undefined : checksSnapshot(this.#checks),
       auth: this.#auth === undefined ? undefined : authSnapshot(this.#auth),
@@ -395,80 +368,6 @@ export class Recorder {
     this.#failures++;
     figures.fail(kind);
     bucket.failures++;
-  }
-
-  /** The live bucket of the second holding `us`. */
-  #bucketAt(us: number): SecondBucket {
-    const second = us > 0 ? Math.floor(us / 1e6) : 0;
-    const current = this.#current;
-    if (current !== undefined && current.second === second) return current;
-    return this.#enter(second);
-  }
-
-  /** Slow path, about once a second: find or create the bucket, seal old ones, open this one. */
-  #enter(second: number): SecondBucket {
-    let bucket = this.#bySecond.get(second);
-    if (bucket === undefined) {
-      bucket = new SecondBucket(second);
-      this.#bySecond.set(second, bucket);
-      const last = this.#buckets[this.#buckets.length - 1];
-      if (last !== undefined && last.second > second) this.#bucketsSorted = false;
-      this.#buckets.push(bucket);
-    }
-    if (second > this.#newest) {
-      this.#newest = second;
-      this.#sealBefore(second - LIVE_SECONDS + 1);
-    }
-    if (bucket.live === undefined) this.#open(bucket);
-    this.#current = bucket;
-    return bucket;
-  }
-
-  #open(bucket: SecondBucket): void {
-    const live = this.#pool.pop() ?? new CachedHistogram();
-    live.addEncoded(bucket.sealed);
-    bucket.sealed = '';
-    bucket.view = undefined;
-    bucket.live = live;
-    this.#live.push(bucket);
-  }
-
-  /** Seals every live bucket of a second before `limit`. */
-  #sealBefore(limit: number): void {
-    const live = this.#live;
-    for (let i = live.length - 1; i >= 0; i--) {
-      const bucket = live[i]!;
-      if (bucket.second >= limit) continue;
-      live[i] = live[live.length - 1]!;
-      live.pop();
-      const histogram = bucket.live!;
-      bucket.sealed = histogram.encode();
-      bucket.live = undefined;
-      histogram.reset();
-      this.#pool.push(histogram);
-      if (this.#current === bucket) this.#current = undefined;
-    }
-  }
-
-  #series(finalBefore: number): SecondSnapshot[] {
-    // Seconds before finalBefore get no more completions (the clock is monotonic): seal them.
-    this.#sealBefore(finalBefore);
-    if (!this.#bucketsSorted) {
-      this.#buckets.sort((a, b) => a.second - b.second);
-      this.#bucketsSorted = true;
-    }
-    return this.#buckets.map((b) => {
-      if (b.live === undefined && b.view !== undefined) return b.view;
-      const view: SecondSnapshot = {
-        second: b.second,
-        requests: b.requests,
-        failures: b.failures,
-        bytesIn: b.bytesIn,
-        latency: b.live === undefined ? b.sealed : b.live.encode(),
-      };
-      if (b.live === undefined) b.view = view;
-      return view;
-    });
   }
 }
 

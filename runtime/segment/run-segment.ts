@@ -18,7 +18,7 @@ import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
 import { createFeeder } from '../feeder/feeder.js';
 import { CompiledRequest } from '../http/compiled-request.js';
-import { HardStopError, RequestTimeoutError } from '../http/exchange.js';
+import { HardStopError } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
@@ -28,14 +28,17 @@ import { Pacer } from '../schedule/pacer.js';
 import { scheduleEndMs } from '../schedule/permit-count.js';
 import { PatternController } from '../schedule/pattern-controller.js';
 import { PermitQueue } from '../schedule/permit-queue.js';
-import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
+import { ClosedSource, type PermitSource } from '../schedule/permit-source.js';
 import { patternPeak } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { ScriptRunner } from '../script/script-runner.js';
 import { IterationRunner } from '../worker/iteration.js';
+import { work, type Iterations } from '../worker/worker-loop.js';
 import { RequestPath } from '../worker/request-path.js';
 import { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
+import { startDeadlineSweep } from './deadline-sweep.js';
+import { startLiveSnapshots } from './live-snapshots.js';
 import { createSegmentServices } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
 
@@ -177,7 +180,18 @@ export async function runSegment(
         { timeoutMs: plan.timeoutMs, insecure: plan.insecure },
       ),
   );
-  const timers = startTimers(plan, users, now, recorder, control, () => dispatch.rate());
+  const stopSweep = startDeadlineSweep(users, plan.timeoutMs, now);
+  const stopSnapshots =
+    control.onSnapshot === undefined
+      ? undefined
+      : startLiveSnapshots(
+          users,
+          recorder,
+          now,
+          control.snapshotEveryMs ?? 500,
+          () => dispatch.rate(),
+          control.onSnapshot,
+        );
   const onStop = (): void => stop();
   const onHardStop = (): void => cut.abort();
   cut.signal.addEventListener('abort', () => {
@@ -203,65 +217,14 @@ export async function runSegment(
     control.stop.removeEventListener('abort', onStop);
     control.hardStop.removeEventListener('abort', onHardStop);
     grace?.clear();
-    timers.stop();
+    stopSweep();
+    stopSnapshots?.();
     auth?.close();
     script?.close();
     await Promise.all(users.map((vu) => vu.close()));
   }
   if (control.stop.aborted) recorder.markInterrupted();
   return { snapshot: recorder.snapshot(endUs), fatal };
-}
-
-/** What workers run: the YAML scenario graph's iterations, or a TypeScript scenario's. */
-type Iterations = Pick<IterationRunner, 'setup' | 'run'>;
-
-/**
- * One worker: takes permits and runs iterations until the source says DONE (or from the start,
- * when its setup says it ends: no feeder record was left for it); rejects when an
- * iteration fails on a bug. Callbacks, not an async loop, for the reason iteration.ts gives. An
- * iteration that ends before run() returns (nothing was sent) lets the event loop turn before
- * the next one, so a worker whose every iteration ends at once cannot starve the timers that
- * stop the run.
- */
-function work(vu: VirtualUser, runner: Iterations, source: PermitSource): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fail: (error: unknown) => void = reject;
-    let running = false;
-    let endedEarly = false;
-    const begin = (intended: number): void => {
-      if (intended === DONE) {
-        resolve();
-        return;
-      }
-      vu.busy = true;
-      running = true;
-      endedEarly = false;
-      try {
-        runner.run(vu, intended, callbacks);
-      } catch (error) {
-        fail(error);
-        return;
-      } finally {
-        running = false;
-      }
-      if (endedEarly) setImmediate(next);
-    };
-    const next = (): void => {
-      vu.busy = false;
-      const taken = source.take();
-      if (typeof taken === 'number') begin(taken);
-      else taken.then(begin, fail);
-    };
-    const callbacks = {
-      ended: (): void => {
-        if (running) endedEarly = true;
-        else next();
-      },
-      failed: fail,
-    };
-    vu.busy = true;
-    runner.setup(vu).then((goesOn) => (goesOn ? next() : resolve()), fail);
-  });
 }
 
 interface Dispatch {
@@ -348,47 +311,4 @@ function createDispatch(
 function maxRate(plan: Plan): number {
   if (plan.rate.kind === 'constant') return plan.rate.rate;
   return plan.rate.kind === 'pattern' ? patternPeak(plan.rate.pattern) : 0;
-}
-
-/** The deadline sweep and the snapshot timer. */
-function startTimers(
-  plan: Plan,
-  users: readonly VirtualUser[],
-  now: () => number,
-  recorder: Recorder,
-  control: SegmentControl,
-  rate: () => number | undefined,
-): { stop(): void } {
-  // One sweep for all workers instead of a timer per request: a deadline is enforced within
-  // timeout/20 (at least 5 ms, at most 250 ms) of passing.
-  const sweepMs = Math.min(250, Math.max(5, plan.timeoutMs / 20));
-  const sweep = setInterval(() => {
-    const t = now();
-    for (const vu of users)
-      if (vu.deadlineUs !== 0 && t > vu.deadlineUs) vu.abort(new RequestTimeoutError());
-  }, sweepMs);
-  const snapshots =
-    control.onSnapshot === undefined
-      ? undefined
-      : setInterval(
-          () => control.onSnapshot?.(recorder.snapshot(now()), liveState(users, rate())),
-          control.snapshotEveryMs ?? 500,
-        );
-  return {
-    stop: () => {
-      clearInterval(sweep);
-      clearInterval(snapshots);
-    },
-  };
-}
-
-/** Busy workers and requests in flight, counted when a snapshot is taken (never per request). */
-function liveState(users: readonly VirtualUser[], targetRate: number | undefined): LiveState {
-  let busy = 0;
-  let inFlight = 0;
-  for (const vu of users) {
-    if (vu.busy) busy++;
-    if (vu.deadlineUs !== 0) inFlight++;
-  }
-  return { workers: users.length, busy, inFlight, targetRate };
 }
