@@ -35,6 +35,8 @@ export interface ChatLog {
   readonly acks: { readonly user: string; readonly n: number }[];
   /** Ticks pushed, by user. */
   readonly ticks: Map<string, number>;
+  /** Each pong's service time as the server saw it: from the ping's arrival to the pong's send, ms. */
+  readonly pongMs: number[];
   connections: number;
 }
 
@@ -45,9 +47,16 @@ export interface ChatServer {
   readonly log: ChatLog;
 }
 
+/** The median of a list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 /** Starts the server; the test's teardown closes it. */
 export async function startChatServer(t: Test): Promise<ChatServer> {
-  const log: ChatLog = { sent: [], acks: [], ticks: new Map(), connections: 0 };
+  const log: ChatLog = { sent: [], acks: [], ticks: new Map(), pongMs: [], connections: 0 };
   const rooms = new Map<string, Map<WebSocket, string>>();
   const timers = new Set<NodeJS.Timeout>();
   let n = 0;
@@ -95,9 +104,13 @@ export async function startChatServer(t: Test): Promise<ChatServer> {
             for (const [member, name] of members)
               send(member, name, { type: 'message', from: user, id: frame.id, text: frame.text });
           });
-        else if (frame.type === 'ping')
-          later(delay, () => send(ws, user, { type: 'pong', id: frame.id }));
-        else if (frame.type === 'ack') log.acks.push({ user, n: Number(frame.n) });
+        else if (frame.type === 'ping') {
+          const arrived = performance.now();
+          later(delay, () => {
+            log.pongMs.push(performance.now() - arrived);
+            send(ws, user, { type: 'pong', id: frame.id });
+          });
+        } else if (frame.type === 'ack') log.acks.push({ user, n: Number(frame.n) });
       });
       ws.on('close', () => members.delete(ws));
       ws.on('error', () => ws.terminate());

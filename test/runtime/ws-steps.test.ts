@@ -5,7 +5,7 @@
 // members' frames come in between, welcomes are taken by receive steps, and a listen counts
 // exactly the frames pushed.
 import t from 'tap';
-import { startChatServer, type ChatLog } from '../helpers/chat-server.js';
+import { median, startChatServer, type ChatLog } from '../helpers/chat-server.js';
 import { runInThread as run } from '../helpers/segment-run.js';
 
 /** The frames acknowledged by each client, as the server logged sending them. */
@@ -91,7 +91,11 @@ t.test('ws_message_rtt against a server that answers after 50 ms', async (t) => 
   });
   t.equal(result.failures, 0);
   const rtt = result.websocket!.message_rtt_ms!;
-  t.ok(Math.abs(rtt.p50 - 50) <= 2, `p50 ${rtt.p50} ms within 2 ms of 50`);
+  // The server's own service time is 50 ms plus its timer's lateness on a busy machine: the
+  // round trip is measured against what the server really took.
+  const served = median(chat.log.pongMs);
+  t.ok(served >= 49, `the server answered after ${served} ms`);
+  t.ok(Math.abs(rtt.p50 - served) <= 2, `p50 ${rtt.p50} ms within 2 ms of ${served}`);
   t.equal(result.websocket!.msgs_taken, 36);
 });
 
