@@ -13,7 +13,7 @@
 import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
 
 /** A linear stretch of a pattern: the rate goes from `from` at `startMs` to `to` at `endMs`. */
-interface Piece {
+export interface Piece {
   readonly startMs: number;
   readonly endMs: number;
   readonly from: number;
@@ -45,14 +45,14 @@ export function patternPeak(pattern: PatternPlan): number {
 
 /** The rate at `t` ms (the last value holds after the end). */
 export function rateAt(pattern: PatternPlan, t: number): number {
-  const ps = pieces(pattern);
+  const ps = patternPieces(pattern);
   for (const p of ps) if (t < p.endMs) return rateIn(p, Math.max(t, p.startMs));
   return ps[ps.length - 1]!.to;
 }
 
 /** Permits due by `t` ms: the integral of the rate over [0, t] (the last rate holds after the end). */
 export function permitsBy(pattern: PatternPlan, t: number): number {
-  const ps = pieces(pattern);
+  const ps = patternPieces(pattern);
   let sum = 0;
   for (const p of ps) {
     if (t <= p.startMs) return sum;
@@ -68,8 +68,11 @@ function rateIn(p: Piece, t: number): number {
   return p.from + ((p.to - p.from) * (t - p.startMs)) / (p.endMs - p.startMs);
 }
 
-/** The pattern's linear pieces in time order; pieces of zero length (a jump) are left out. */
-function pieces(pattern: PatternPlan): Piece[] {
+/**
+ * The pattern's linear pieces in time order; pieces of zero length (a jump) are left out, except
+ * that a pattern of no length at all is one piece of length 0.
+ */
+export function patternPieces(pattern: PatternPlan): Piece[] {
   switch (pattern.type) {
     case 'ramp':
       return [{ startMs: 0, endMs: pattern.durationMs, from: pattern.from, to: pattern.to }];

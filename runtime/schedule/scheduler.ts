@@ -2,21 +2,17 @@
  * The open-model dispatch loop of one segment (spec §1.4): before each permit it checks for
  * cancellation and the total limit, waits for the limiter (the Pacer), counts, and sends the
  * permit. It wakes on a timer, sends every permit due by then in one batch (a timer per permit
- * cannot keep 20,000/s), and sleeps until the next one is due. A pattern's rate changes are
- * applied here, each at its own schedule time between the permits before and after it. Dispatch
- * ends at `limit` permits, at `endUs`, or on stop(); then the permit stream is closed so workers
- * exit (spec §1.3.5). The schedule's own permit count is the Pacer's (permit-count.ts): once it is
+ * cannot keep 20,000/s), and sleeps until the next one is due. Every permit's time comes from the
+ * Pacer, a pattern's as a constant rate's, so the loop knows nothing of rates. Dispatch ends at
+ * `limit` permits, at `endUs`, or on stop(); then the permit stream is closed so workers exit
+ * (spec §1.3.5). The schedule's own permit count is the Pacer's (permit-count.ts): once it is
  * spent, dispatch waits for `endUs`, so a run keeps its duration.
  */
 import type { Pacer } from './pacer.js';
-import type { RateChanges } from './pattern-controller.js';
 import type { PermitQueue } from './permit-queue.js';
 
 /** Longest sleep, so a stop is seen promptly and a timer never overflows at rate 0. */
 const MAX_SLEEP_US = 50_000;
-
-/** No rate changes (a constant rate). */
-const CONSTANT: RateChanges = { nextUs: Infinity, apply: () => undefined };
 
 /** Dispatches paced permits into a queue. */
 export class Scheduler {
@@ -31,7 +27,6 @@ export class Scheduler {
     private readonly now: () => number,
     private readonly limit: number,
     private readonly endUs: number,
-    private readonly changes: RateChanges = CONSTANT,
   ) {}
 
   /** Permits dispatched so far. */
@@ -44,14 +39,9 @@ export class Scheduler {
     while (!this.#stopped) {
       const now = this.now();
       // Permits due before the end are sent even when this wake-up came late, past the end.
-      const horizon = Math.min(now, this.endUs);
-      while (this.changes.nextUs <= horizon) {
-        this.#sendBefore(horizon, this.changes.nextUs);
-        this.changes.apply();
-      }
-      const next = this.#sendBefore(horizon, Infinity);
+      const next = this.#sendBy(Math.min(now, this.endUs));
       if (this.#sent >= this.limit || now >= this.endUs) break;
-      await this.#sleep(Math.min(next, this.changes.nextUs, this.endUs, now + MAX_SLEEP_US) - now);
+      await this.#sleep(Math.min(next, this.endUs, now + MAX_SLEEP_US) - now);
     }
     this.queue.close();
   }
@@ -63,10 +53,10 @@ export class Scheduler {
     this.#wake?.();
   }
 
-  /** Sends the permits due by `horizon` and before `changeUs`; returns the next one's time. */
-  #sendBefore(horizon: number, changeUs: number): number {
+  /** Sends the permits due by `horizon`; returns the next one's time. */
+  #sendBy(horizon: number): number {
     let next = this.pacer.intendedTime(this.#sent);
-    while (next <= horizon && next < changeUs && next < this.endUs && this.#sent < this.limit) {
+    while (next <= horizon && next < this.endUs && this.#sent < this.limit) {
       this.queue.offer(next);
       this.#sent++;
       next = this.pacer.intendedTime(this.#sent);

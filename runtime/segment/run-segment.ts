@@ -1,6 +1,6 @@
 /**
  * Runs one segment: its workers (virtual users), its scheduler (open model) or closed-model permit
- * source, its pattern controller, one metrics shard, and a deadline sweep that aborts requests past
+ * source, one metrics shard, and a deadline sweep that aborts requests past
  * their timeout. The run ends at the request limit, the duration, the pattern's end, a feeder
  * running out, or `stop`; then the permit stream closes, in-flight requests finish (bounded by
  * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests (and
@@ -24,9 +24,9 @@ import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
 import { setLongTimeout, sleepLong, type LongTimeout } from '../schedule/long-timer.js';
-import { Pacer } from '../schedule/pacer.js';
+import { ConstantPacer, type Pacer } from '../schedule/pacer.js';
 import { scheduleEndMs } from '../schedule/permit-count.js';
-import { PatternController } from '../schedule/pattern-controller.js';
+import { PatternPacer } from '../schedule/pattern-pacer.js';
 import { PermitQueue } from '../schedule/permit-queue.js';
 import { ClosedSource, type PermitSource } from '../schedule/permit-source.js';
 import { patternPeak } from '../schedule/rate-function.js';
@@ -237,7 +237,7 @@ interface Dispatch {
 }
 
 /**
- * The closed-model source, or the open model's queue, scheduler and pattern controller; `timeUp`
+ * The closed-model source, or the open model's pacer, queue and scheduler; `timeUp`
  * is called when dispatch ends because the run's time is up.
  */
 function createDispatch(
@@ -271,8 +271,10 @@ function createDispatch(
       rate: () => undefined,
     };
   }
-  const rateOf = plan.rate.kind === 'constant' ? plan.rate.rate : 0;
-  const pacer = new Pacer(rateOf * spec.rateShare, spec.phase, spec.permits);
+  const pacer: Pacer =
+    plan.rate.kind === 'constant'
+      ? new ConstantPacer(plan.rate.rate * spec.rateShare, spec.phase, spec.permits)
+      : new PatternPacer(plan.rate.pattern, spec.rateShare, spec.phase, spec.permits);
   // A permit may wait for a worker at most one timeout; at most that many seconds of permits wait.
   const maxBacklog = Math.max(
     1024,
@@ -282,16 +284,7 @@ function createDispatch(
     late: () => recorder.recordLate(),
     dropped: (count) => recorder.recordDropped(count),
   });
-  const scheduler = new Scheduler(
-    pacer,
-    queue,
-    now,
-    limit,
-    endUs,
-    plan.rate.kind === 'pattern'
-      ? new PatternController(plan.rate.pattern, spec.rateShare, pacer, endUs / 1000)
-      : undefined,
-  );
+  const scheduler = new Scheduler(pacer, queue, now, limit, endUs);
   let finished: Promise<void> = Promise.resolve();
   return {
     source: queue,
@@ -304,7 +297,7 @@ function createDispatch(
       });
     },
     stop: () => scheduler.stop(),
-    rate: () => pacer.rate,
+    rate: () => pacer.rateAt(now()),
   };
 }
 

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import t from 'tap';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { PatternPlan, RatePlan } from '../../dsl/plan/rate-plan.js';
-import { Pacer } from '../../runtime/schedule/pacer.js';
-import { PatternController } from '../../runtime/schedule/pattern-controller.js';
+import { ConstantPacer, type Pacer } from '../../runtime/schedule/pacer.js';
+import { PatternPacer } from '../../runtime/schedule/pattern-pacer.js';
 import { scheduleEndMs, scheduledPermits } from '../../runtime/schedule/permit-count.js';
 import { PermitQueue } from '../../runtime/schedule/permit-queue.js';
 import { permitsBy } from '../../runtime/schedule/rate-function.js';
@@ -34,17 +34,20 @@ async function dispatchAll(base: Plan, processes: number, threads: number): Prom
   const out: Dispatched[] = [];
   for (let index = 1; index <= processes; index++) {
     for (const spec of splitPlan({ ...base, segment: { index, count: processes } }, threads)) {
-      const rate = base.rate.kind === 'constant' ? base.rate.rate * spec.rateShare : 0;
-      const pacer = new Pacer(rate, spec.phase, spec.permits);
-      const changes =
-        base.rate.kind === 'pattern'
-          ? new PatternController(base.rate.pattern, spec.rateShare, pacer, endUs / 1000)
-          : undefined;
+      const rate = base.rate;
+      const pacer: Pacer =
+        rate.kind === 'pattern'
+          ? new PatternPacer(rate.pattern, spec.rateShare, spec.phase, spec.permits)
+          : new ConstantPacer(
+              rate.kind === 'constant' ? rate.rate * spec.rateShare : 0,
+              spec.phase,
+              spec.permits,
+            );
       const queue = new PermitQueue(() => endUs, Infinity, Infinity, {
         late: () => undefined,
         dropped: () => undefined,
       });
-      const scheduler = new Scheduler(pacer, queue, () => endUs, Infinity, endUs, changes);
+      const scheduler = new Scheduler(pacer, queue, () => endUs, Infinity, endUs);
       await scheduler.run();
       out.push({ sent: scheduler.sent, pacer });
     }
