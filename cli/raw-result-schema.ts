@@ -87,61 +87,79 @@ const second = z.strictObject(
   { error: "a second's figures" },
 );
 
+/** A snapshot's fields; a scenario's own snapshot has them all but `scenarios`. */
+const SNAPSHOT_FIELDS = {
+  version: z.literal(1, { error: 'snapshot version 1' }),
+  segments: z.array(segmentRef, { error: 'a list of segments' }),
+  startedAt: count,
+  elapsedMs: z.number({ error: 'a duration in ms' }).min(0, { error: 'a duration ≥ 0' }),
+  iterations: count,
+  requests: count,
+  successes: count,
+  failures: count,
+  late: count,
+  dropped: count,
+  retries: count,
+  // Raw files written before redirects were followed and bodies decoded have neither.
+  redirects: count.default(0),
+  bytesIn: count,
+  bytesDecoded: count.default(0),
+  bytesOut: count,
+  statusCodes: counts,
+  errors: counts,
+  // Raw files written before unsent requests were counted apart have neither.
+  unsent: counts.default({}),
+  iterationErrors: counts.default({}),
+  latency: histogram,
+  intended: histogram,
+  endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),
+  endpointNames: z.array(z.string(), { error: 'a list of names' }).exactOptional(),
+  series: z.array(second, { error: 'a list of seconds' }),
+  ws: ws.optional(),
+  checks: z
+    .strictObject(
+      {
+        passes: count,
+        fails: count,
+        byName: z.record(z.string(), z.strictObject({ passes: count, fails: count })),
+      },
+      { error: 'check counts' },
+    )
+    .optional(),
+  auth: z
+    .strictObject(
+      { fetches: count, failures: count, latency: histogram },
+      { error: 'token fetch figures' },
+    )
+    .optional(),
+  interrupted: z.boolean({ error: 'true or false' }),
+};
+
+/** As many endpoint names as endpoint figures, when the names are there. */
+const NAMES_MATCH = {
+  check: (s: { endpointNames?: readonly string[]; endpoints: readonly unknown[] }) =>
+    s.endpointNames === undefined || s.endpointNames.length === s.endpoints.length,
+  message: { error: 'as many endpoint names as endpoint figures', path: ['endpointNames'] },
+};
+
+/** A scenario's own snapshot (scenarios are not nested). */
+const scenarioSnapshot = z
+  .strictObject(SNAPSHOT_FIELDS, { error: 'a snapshot' })
+  .refine(NAMES_MATCH.check, NAMES_MATCH.message)
+  // JSON leaves out what was undefined; the snapshot type has the keys.
+  .transform((s) => ({ ...s, ws: s.ws, checks: s.checks, auth: s.auth }));
+
 const snapshot = z
   .strictObject(
     {
-      version: z.literal(1, { error: 'snapshot version 1' }),
-      segments: z.array(segmentRef, { error: 'a list of segments' }),
-      startedAt: count,
-      elapsedMs: z.number({ error: 'a duration in ms' }).min(0, { error: 'a duration ≥ 0' }),
-      iterations: count,
-      requests: count,
-      successes: count,
-      failures: count,
-      late: count,
-      dropped: count,
-      retries: count,
-      // Raw files written before redirects were followed and bodies decoded have neither.
-      redirects: count.default(0),
-      bytesIn: count,
-      bytesDecoded: count.default(0),
-      bytesOut: count,
-      statusCodes: counts,
-      errors: counts,
-      // Raw files written before unsent requests were counted apart have neither.
-      unsent: counts.default({}),
-      iterationErrors: counts.default({}),
-      latency: histogram,
-      intended: histogram,
-      endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),
-      endpointNames: z.array(z.string(), { error: 'a list of names' }).exactOptional(),
-      series: z.array(second, { error: 'a list of seconds' }),
-      ws: ws.optional(),
-      checks: z
-        .strictObject(
-          {
-            passes: count,
-            fails: count,
-            byName: z.record(z.string(), z.strictObject({ passes: count, fails: count })),
-          },
-          { error: 'check counts' },
-        )
-        .optional(),
-      auth: z
-        .strictObject(
-          { fetches: count, failures: count, latency: histogram },
-          { error: 'token fetch figures' },
-        )
-        .optional(),
-      interrupted: z.boolean({ error: 'true or false' }),
+      ...SNAPSHOT_FIELDS,
+      scenarios: z
+        .record(z.string(), scenarioSnapshot, { error: 'snapshots by scenario name' })
+        .exactOptional(),
     },
     { error: 'a snapshot' },
   )
-  .refine((s) => s.endpointNames === undefined || s.endpointNames.length === s.endpoints.length, {
-    error: 'as many endpoint names as endpoint figures',
-    path: ['endpointNames'],
-  })
-  // JSON leaves out what was undefined; the snapshot type has the keys.
+  .refine(NAMES_MATCH.check, NAMES_MATCH.message)
   .transform((s) => ({ ...s, ws: s.ws, checks: s.checks, auth: s.auth }));
 
 const threshold = z.strictObject(

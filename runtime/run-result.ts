@@ -123,4 +123,6 @@ export interface RunResult {
   readonly started_at: string;
   /** Service-time latency at fixed percentiles (metrics/latency-distribution.ts); [] when none. */
   readonly latency_distribution: readonly PercentilePoint[];
+  /** Each named scenario's own figures; undefined in a run of the top-level form. */
+  readonly scenarios?: Readonly<Record<string, RunResult>>;
 }

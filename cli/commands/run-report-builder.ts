@@ -14,6 +14,7 @@ import {
 } from '../../runtime/raw-result.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { describeRate } from '../render/plan-view.js';
+import { describeScenarioLoad } from '../render/scenario-view.js';
 import type { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
 
@@ -45,8 +46,9 @@ export function toRawResult(
     })),
     meta: {
       target: plan.target === undefined ? undefined : text(plan.target),
-      concurrency: plan.concurrency,
-      load: describeRate(plan.rate),
+      ...(plan.namedScenarios
+        ? describeScenarioLoad(plan)
+        : { concurrency: plan.concurrency, load: describeRate(plan.rate) }),
     },
     config: redactor.tree(loaded.raw) as Record<string, unknown>,
     snapshot:

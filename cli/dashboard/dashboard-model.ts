@@ -15,6 +15,8 @@
  *   thresholds    evaluated on the snapshot as if the run ended now
  */
 import type { Plan } from '../../dsl/plan/plan.js';
+import { scenarioEndMs } from '../../dsl/plan/scenario-plan.js';
+import { describeScenarioLoad } from '../render/scenario-view.js';
 import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';
 import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { patternDurationMs } from '../../runtime/schedule/rate-function.js';
@@ -126,12 +128,17 @@ export function ratesPerSecond(snapshot: ShardSnapshot): number[] {
 
 /** How long dispatch lasts, ms; undefined when only a request count bounds the run. */
 export function runLengthMs(plan: Plan): number | undefined {
+  if (plan.namedScenarios) {
+    const ends = plan.scenarios.map(scenarioEndMs);
+    return ends.every((end) => end !== undefined) ? Math.max(...ends) : undefined;
+  }
   const pattern = plan.rate.kind === 'pattern' ? patternDurationMs(plan.rate.pattern) : undefined;
   if (plan.durationMs === undefined) return pattern;
   return pattern === undefined ? plan.durationMs : Math.min(plan.durationMs, pattern);
 }
 
 function describeLoad(plan: Plan): string {
+  if (plan.namedScenarios) return describeScenarioLoad(plan).load;
   const workers = `${plan.concurrency} worker${plan.concurrency === 1 ? '' : 's'}`;
   switch (plan.rate.kind) {
     case 'unlimited':

@@ -139,6 +139,8 @@ export interface JsonResult {
   readonly series: readonly JsonSeriesPoint[];
   readonly thresholds?: JsonThresholds;
   readonly latency_distribution: readonly JsonPercentilePoint[];
+  /** Each named scenario's own figures, in the same form (without thresholds and scenarios). */
+  readonly scenarios?: Readonly<Record<string, JsonResult>>;
 }
 
 /** `value` rounded to 3 decimals; null when there is no (finite) value. */
@@ -238,6 +240,7 @@ function thresholds(summary: ThresholdSummary): JsonThresholds {
 /** The JSON result as an object whose key order is the output's. */
 export function toJsonResult(report: RunReport): JsonResult {
   const r = report.result;
+  const scenarios = r.scenarios;
   const l = r.latency_ms;
   return {
     total: r.total,
@@ -277,6 +280,16 @@ export function toJsonResult(report: RunReport): JsonResult {
     series: r.series.map(seriesPoint),
     ...(report.thresholds === undefined ? {} : { thresholds: thresholds(report.thresholds) }),
     latency_distribution: r.latency_distribution.map(percentilePoint),
+    ...(scenarios === undefined
+      ? {}
+      : {
+          scenarios: Object.fromEntries(
+            Object.entries(scenarios).map(([name, result]) => [
+              name,
+              toJsonResult({ ...report, result, thresholds: undefined }),
+            ]),
+          ),
+        }),
   };
 }
 

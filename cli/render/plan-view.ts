@@ -9,6 +9,7 @@ import { showStatusSet } from '../../dsl/plan/status-set.js';
 import type { Template } from '../../dsl/plan/template.js';
 import type { WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
+import { renderScenarios } from './scenario-view.js';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -185,11 +186,13 @@ function describeRecordUse(plan: Plan): string {
 /** The plan as text. */
 export function renderPlanView(plan: Plan): string {
   const lines = ['Plan:'];
-  lines.push(
-    `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
-  );
+  if (plan.namedScenarios) lines.push(...renderScenarios(plan));
+  else
+    lines.push(
+      `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
+    );
   lines.push(`  timeout     ${formatDuration(plan.timeoutMs)} per request`);
-  if (plan.rate.kind === 'pattern') {
+  if (!plan.namedScenarios && plan.rate.kind === 'pattern') {
     lines.push(`  rate plan   ${plan.rate.pattern.type}`);
     for (const line of renderRateChart(plan.rate.pattern)) lines.push(`    ${line}`);
   }

@@ -195,9 +195,46 @@ export function renderAuthLine(auth: AuthResult): string {
   return `Auth: ${fetches}, ${auth.failures} failed, p95 ${p95}`;
 }
 
-/** Every breakdown that applies to this run, in order: endpoints, status codes, errors, ws, checks, auth. */
+/**
+ * One line per named scenario: its iterations (and those dropped for want of a virtual user),
+ * requests, failures, rate and latency percentiles; undefined in a run of the top-level form.
+ */
+export function renderScenarioTable(
+  scenarios: Readonly<Record<string, RunResult>> | undefined,
+): string | undefined {
+  if (scenarios === undefined) return undefined;
+  const head = [
+    'scenario',
+    'iterations',
+    'dropped',
+    'requests',
+    'failures',
+    'req/s',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+  ];
+  const rows = Object.entries(scenarios).map(([name, r]) => [
+    name,
+    String(r.iterations),
+    String(r.dropped),
+    String(r.total),
+    String(r.failures),
+    r.requests_per_sec.toFixed(1),
+    ms(r.latency_ms?.p50),
+    ms(r.latency_ms?.p95),
+    ms(r.latency_ms?.p99),
+  ]);
+  return `Scenarios:\n${plainTable(head, fitNames(head, rows))}`;
+}
+
+/**
+ * Every breakdown that applies to this run, in order: scenarios, endpoints, status codes, errors,
+ * ws, checks, auth.
+ */
 export function renderBreakdowns(result: RunResult): string[] {
   const sections = [
+    renderScenarioTable(result.scenarios),
     renderEndpointTable(result.endpoints),
     renderStatusCodeTable(result),
     renderErrorTable(result),

@@ -1,12 +1,13 @@
 /** Config (+ feeder records, + script bundle) → Plan: the only input the runtime needs. */
 import { lineBreaksIn } from '../grammar/line-breaks.js';
-import type { Config } from '../schema/config-schema.js';
+import { DEFAULT_CONCURRENCY, type Config } from '../schema/config-schema.js';
 import type { Refinement } from '../schema/refinements.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
+import { compileScenarios } from './scenarios.js';
 import { compileGraph, compileScriptHeaders } from './scenario-graph.js';
 
 /** When neither duration, requests nor a pattern bounds a run, it lasts this long. */
@@ -59,14 +60,19 @@ export function compilePlan(
   const rate = ratePlan(config);
   const bounded =
     config.duration !== undefined || config.requests !== undefined || rate.kind === 'pattern';
-  const plan: Plan = {
-    target: config.target,
-    concurrency: config.concurrency,
+  const load = {
+    concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
     durationMs: config.duration ?? (bounded ? undefined : DEFAULT_DURATION_MS),
     requests: config.requests,
-    timeoutMs: config.timeout,
     rate,
+    timeoutMs: config.timeout,
+  };
+  const plan: Plan = {
+    target: config.target,
+    ...load,
     graph,
+    scenarios: compileScenarios(config, graph, load),
+    namedScenarios: config.scenarios !== undefined,
     thresholds: config.thresholds,
     retry:
       config.retry === undefined

@@ -9,6 +9,7 @@
  *   tag        := key "=" tag-value
  *   key        := "endpoint"                      (every metric but checks)
  *               | "check"                         (checks: one check's name)
+ *               | "scenario"                      (every metric: one scenario's figures)
  *   tag-value  := [^},=]+
  *   aggregate  := a name from the metric's aggregates
  *               | "p" digit+ ("." digit+)?        (trend metrics; 0 < percentile <= 100)
@@ -260,7 +261,7 @@ function parseTags(
   const slice = scanned.tags;
   if (slice === undefined) return ok(tags);
   const brace = slice.start - 1;
-  const keys = [tagKeyOf(metric)];
+  const keys = [tagKeyOf(metric), 'scenario'];
   if (!scanned.tagsClosed)
     return err(fail('tag', brace, `"{" is never closed; write ${metric}{${keys[0]}=name}:…`));
   let start = slice.start;

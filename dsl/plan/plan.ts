@@ -4,6 +4,7 @@
  */
 import type { HeaderPlan } from './endpoint-plan.js';
 import type { RatePlan } from './rate-plan.js';
+import type { ScenarioPlan } from './scenario-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
 import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
@@ -120,6 +121,13 @@ export interface Plan {
   readonly timeoutMs: number;
   readonly rate: RatePlan;
   readonly graph: ScenarioGraph;
+  /**
+   * The loads that run: the `scenarios` entries, or the top-level form (concurrency, rate,
+   * requests, duration above) as the one scenario `default`.
+   */
+  readonly scenarios: readonly ScenarioPlan[];
+  /** True when the configuration named its scenarios (reports then show each). */
+  readonly namedScenarios: boolean;
   readonly thresholds: readonly ThresholdSpec[];
   readonly retry: RetryPlan | undefined;
   readonly auth: AuthPlan | undefined;

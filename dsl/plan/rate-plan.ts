@@ -21,6 +21,12 @@ export type PatternPlan =
       readonly riseMs: number;
       readonly holdMs: number;
       readonly fallMs: number;
+    }
+  /** ramping-arrival-rate: from `start`, each stage goes linearly to its target. */
+  | {
+      readonly type: 'stages';
+      readonly start: number;
+      readonly stages: readonly { readonly durationMs: number; readonly target: number }[];
     };
 
 /** Unlimited (closed model), a constant rate, or a pattern. */

@@ -16,7 +16,10 @@ export interface ThresholdSpec {
   /** The k6 spellings that were rewritten, when there were any (validate notes them). */
   readonly aliases?: readonly ThresholdAlias[];
   readonly metric: string;
-  /** Tag filters: `endpoint`, or `check` (a check's name) on the checks metric. */
+  /**
+   * Tag filters: `endpoint`, or `check` (a check's name) on the checks metric; `scenario` on any
+   * (a named scenario's own figures).
+   */
   readonly tags: Readonly<Record<string, string>>;
   /** The aggregate in barrage's spelling: p95, p99.9, avg, mean, min, max, rate, count. */
   readonly aggregate: string;

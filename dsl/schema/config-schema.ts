@@ -21,6 +21,7 @@ import {
   template,
 } from './fields.js';
 import { patternSchema } from './pattern-schema.js';
+import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { retrySchema } from './retry-schema.js';
 
@@ -71,6 +72,9 @@ const startAt = z
  */
 export const MAX_ENDPOINTS = 500;
 
+/** Workers of the top-level form when `concurrency` is not given. */
+export const DEFAULT_CONCURRENCY = 10;
+
 /** The configuration file's shape, with defaults applied on parse. */
 export const configSchema = z.strictObject(
   {
@@ -80,7 +84,9 @@ export const configSchema = z.strictObject(
       .describe('Method of the single-request form (no endpoints)'),
     headers: headerMap('headers sent with every request').default({}),
     body: body().optional().describe('Body of the single-request form; a mapping is sent as JSON'),
-    concurrency: positiveInt('number of workers').default(10).describe('Workers (virtual users)'),
+    concurrency: positiveInt('number of workers')
+      .optional()
+      .describe('Workers (virtual users); default 10'),
     duration: duration('length of the run')
       .optional()
       .describe('With requests, the first reached ends the run'),
@@ -115,6 +121,7 @@ export const configSchema = z.strictObject(
     pattern: patternSchema.optional(),
     retry: retrySchema.optional(),
     scenario: nonEmpty('TypeScript scenario file').optional(),
+    scenarios: scenariosSchema.optional(),
     allowed_hosts: z
       .array(nonEmpty('host name'), { error: 'a list of host names' })
       .optional()

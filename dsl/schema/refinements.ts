@@ -5,7 +5,8 @@
 import { closest } from '../grammar/did-you-mean.js';
 import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
-import type { Config } from './config-schema.js';
+import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
+import { scenarioRules } from './scenario-rules.js';
 
 /** A cross-field problem; the loader adds its source from the path. */
 export interface Refinement {
@@ -37,6 +38,7 @@ export function refineConfig(config: Config): Refinement[] {
     ...authRules(config),
     ...patternRules(config),
     ...thresholdRules(config),
+    ...scenarioRules(config),
   ];
 }
 
@@ -111,12 +113,15 @@ function runShape(config: Config): Refinement[] {
       actual: 'both',
     });
   }
-  if (config.segment !== undefined && config.concurrency < config.segment.count) {
+  if (
+    config.segment !== undefined &&
+    (config.concurrency ?? DEFAULT_CONCURRENCY) < config.segment.count
+  ) {
     out.push({
       code: 'invalid_value',
       path: ['concurrency'],
       expected: `at least one worker per segment (${config.segment.count} segments)`,
-      actual: String(config.concurrency),
+      actual: String(config.concurrency ?? DEFAULT_CONCURRENCY),
     });
   }
   if (config.flows !== undefined && config.endpoints === undefined) {

@@ -77,7 +77,25 @@ export function mergeSnapshots(
       mergeAuth,
     ),
     interrupted: snapshots.some((s) => s.interrupted),
+    ...mergeScenarios(snapshots),
   };
+}
+
+/** Each named scenario's snapshots merged by name; nothing when no snapshot has scenarios. */
+function mergeScenarios(snapshots: readonly ShardSnapshot[]): {
+  scenarios?: Record<string, ShardSnapshot>;
+} {
+  const byName = new Map<string, ShardSnapshot[]>();
+  for (const s of snapshots)
+    for (const [name, own] of Object.entries(s.scenarios ?? {})) {
+      const list = byName.get(name) ?? [];
+      list.push(own);
+      byName.set(name, list);
+    }
+  if (byName.size === 0) return {};
+  const names = [...byName.keys()].sort();
+  // fromEntries defines own properties: a scenario named "__proto__" stays a plain key.
+  return { scenarios: Object.fromEntries(names.map((n) => [n, mergeSnapshots(byName.get(n)!)])) };
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

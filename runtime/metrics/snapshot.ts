@@ -121,4 +121,9 @@ export interface ShardSnapshot {
   readonly checks: ChecksSnapshot | undefined;
   readonly auth: AuthSnapshot | undefined;
   readonly interrupted: boolean;
+  /**
+   * Each named scenario's own figures (docs/configuration.md, Scenarios), whose merge is the rest
+   * of this snapshot; absent in a run of the top-level form.
+   */
+  readonly scenarios?: Readonly<Record<string, ShardSnapshot>>;
 }

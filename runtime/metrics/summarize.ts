@@ -73,6 +73,16 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
     interrupted: snapshot.interrupted,
     started_at: new Date(snapshot.startedAt).toISOString(),
     latency_distribution: latencyDistribution(latency),
+    ...(snapshot.scenarios === undefined
+      ? {}
+      : {
+          scenarios: Object.fromEntries(
+            Object.entries(snapshot.scenarios).map(([name, own]) => [
+              name,
+              summarize(own, endpointNames),
+            ]),
+          ),
+        }),
   };
 }
 

@@ -7,25 +7,28 @@
  * here, instead of comparing floating-point intended times with D (60 / 20 per s came out
  * 2999999.9999999995 µs, under 3 s, and sent a 61st permit), makes the count exact for every rate.
  */
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import { patternDurationMs, permitsBy } from './rate-function.js';
 
-/** When dispatch ends, ms after start (Infinity when only a request count bounds it). */
-export function scheduleEndMs(plan: Plan): number {
-  const pattern = plan.rate.kind === 'pattern' ? patternDurationMs(plan.rate.pattern) : Infinity;
-  return Math.min(plan.durationMs ?? Infinity, pattern);
+/** When a schedule's dispatch ends, ms after its start (Infinity when nothing bounds it in time). */
+export function scheduleEndMs(rate: RatePlan, durationMs: number | undefined): number {
+  const pattern = rate.kind === 'pattern' ? patternDurationMs(rate.pattern) : Infinity;
+  return Math.min(durationMs ?? Infinity, pattern);
 }
 
-/** Permits the whole run's schedule holds; undefined in the closed model or with no end. */
-export function scheduledPermits(plan: Plan): number | undefined {
-  const endMs = scheduleEndMs(plan);
+/** Permits a whole schedule holds; undefined in the closed model or with no end. */
+export function scheduledPermits(
+  rate: RatePlan,
+  durationMs: number | undefined,
+): number | undefined {
+  const endMs = scheduleEndMs(rate, durationMs);
   if (!Number.isFinite(endMs)) return undefined;
-  switch (plan.rate.kind) {
+  switch (rate.kind) {
     case 'unlimited':
       return undefined;
     case 'constant':
-      return Math.round((plan.rate.rate * endMs) / 1000);
+      return Math.round((rate.rate * endMs) / 1000);
     case 'pattern':
-      return Math.round(permitsBy(plan.rate.pattern, endMs));
+      return Math.round(permitsBy(rate.pattern, endMs));
   }
 }

@@ -3,6 +3,9 @@
  * waits goes to it at once; otherwise it waits in the backlog and is *late* (DESIGN.md §3). A
  * backlog permit older than the timeout is dropped when reached, so a stalled target cannot build
  * an unbounded queue; the backlog is also capped in length for the same reason.
+ * With a pool that grows (an arrival-rate scenario's max_vus), a permit that finds no worker
+ * waiting first asks for a new one, and waits for it (not late); when the pool is full it is
+ * dropped at once (k6's dropped iterations) or, for the top-level form's fixed pool, late.
  */
 import { DONE, type PermitSource } from './permit-source.js';
 
@@ -10,6 +13,14 @@ import { DONE, type PermitSource } from './permit-source.js';
 export interface QueueEvents {
   late(): void;
   dropped(count: number): void;
+}
+
+/** A pool of workers that grows as permits find none free. */
+export interface QueuePool {
+  /** Starts one more worker (which will take from this queue); false when the pool is full. */
+  grow(): boolean;
+  /** A permit the full pool cannot take at once is dropped, instead of waiting late. */
+  readonly dropWhenFull: boolean;
 }
 
 /** FIFO of intended times plus a stack of idle workers. */
@@ -25,6 +36,7 @@ export class PermitQueue implements PermitSource {
     private readonly maxAgeUs: number,
     private readonly maxBacklog: number,
     private readonly events: QueueEvents,
+    private readonly pool?: QueuePool,
   ) {
     this.#ring = new Float64Array(64);
   }
@@ -40,6 +52,16 @@ export class PermitQueue implements PermitSource {
     if (waiter !== undefined) {
       waiter(intendedUs);
       return;
+    }
+    if (this.pool !== undefined) {
+      if (this.pool.grow()) {
+        this.#push(intendedUs);
+        return;
+      }
+      if (this.pool.dropWhenFull) {
+        this.events.dropped(1);
+        return;
+      }
     }
     this.events.late();
     if (this.#size >= this.maxBacklog) {

@@ -4,6 +4,8 @@
  *   step:  r(t) = rate of the step whose span [start, start + duration) holds t
  *   spike: base for t < at; base + (peak - base) · (t - at) / rise while rising; peak for `hold`;
  *          peak - (peak - base) · (t - fallStart) / fall while falling; base until duration.
+ *   stages: from `start`, each stage linearly to its target over its duration (a zero-length stage
+ *          jumps).
  * Each is a list of linear pieces (a step is a piece whose rate does not change), the last rate
  * holding after the end. The permits due by t are the integral of the rate, exact piece by piece
  * (the trapezoid of a linear piece is its integral):
@@ -28,6 +30,8 @@ export function patternDurationMs(pattern: PatternPlan): number {
       return pattern.durationMs;
     case 'step':
       return pattern.steps.reduce((sum, step) => sum + step.durationMs, 0);
+    case 'stages':
+      return pattern.stages.reduce((sum, stage) => sum + stage.durationMs, 0);
   }
 }
 
@@ -40,6 +44,8 @@ export function patternPeak(pattern: PatternPlan): number {
       return pattern.steps.reduce((peak, step) => Math.max(peak, step.rate), 0);
     case 'spike':
       return Math.max(pattern.base, pattern.peak);
+    case 'stages':
+      return pattern.stages.reduce((peak, stage) => Math.max(peak, stage.target), pattern.start);
   }
 }
 
@@ -91,6 +97,18 @@ export function patternPieces(pattern: PatternPlan): Piece[] {
     }
     case 'spike':
       return spikePieces(pattern);
+    case 'stages': {
+      let start = 0;
+      let from = pattern.start;
+      const all = pattern.stages.map((stage) => {
+        const piece = { startMs: start, endMs: start + stage.durationMs, from, to: stage.target };
+        start += stage.durationMs;
+        from = stage.target;
+        return piece;
+      });
+      const kept = all.filter((piece) => piece.endMs > piece.startMs);
+      return kept.length > 0 ? kept : [{ startMs: 0, endMs: 0, from, to: from }];
+    }
   }
 }
 

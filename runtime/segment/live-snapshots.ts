@@ -2,7 +2,6 @@
  * The live view of a segment: every `everyMs`, its cumulative snapshot and its live state (busy
  * workers, requests in flight, the target rate), counted when taken, never per request.
  */
-import type { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
@@ -10,16 +9,13 @@ import type { LiveState } from './live-state.js';
 /** Starts the snapshot timer; returns its stop. */
 export function startLiveSnapshots(
   users: readonly VirtualUser[],
-  recorder: Recorder,
+  snapshot: (us: number) => ShardSnapshot,
   now: () => number,
   everyMs: number,
   rate: () => number | undefined,
   onSnapshot: (snapshot: ShardSnapshot, live: LiveState) => void,
 ): () => void {
-  const timer = setInterval(
-    () => onSnapshot(recorder.snapshot(now()), liveState(users, rate())),
-    everyMs,
-  );
+  const timer = setInterval(() => onSnapshot(snapshot(now()), liveState(users, rate())), everyMs);
   return () => clearInterval(timer);
 }
 

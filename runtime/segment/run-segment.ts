@@ -1,49 +1,39 @@
 /**
- * Runs one segment: its workers (virtual users), its scheduler (open model) or closed-model permit
- * source, one metrics shard, and a deadline sweep that aborts requests past
- * their timeout. The run ends at the request limit, the duration, the pattern's end, a feeder
- * running out, or `stop`; then the permit stream closes, in-flight requests finish (bounded by
- * their timeout) and the final snapshot is returned. `hardStop` aborts in-flight requests (and
- * WebSocket sessions, retry backoffs and scenario iterations) too.
+ * Runs one segment: it assembles the segment's shared services (auth, feeder, retry budget),
+ * one ScenarioRun per scenario share (its shard, request path, iterations, executor and workers:
+ * scenario-run.ts), the deadline sweep and the live snapshots; starts them; awaits them; closes
+ * them, and returns the final snapshot. Each scenario ends at its own limits (its duration, its
+ * iterations, its stages) or at `stop`; a feeder running out stops them all. `hardStop` aborts
+ * in-flight requests (and WebSocket sessions, retry backoffs and scenario iterations) too.
  *
- * Grace: once the run's time is up or it is stopped, what is still under way gets the run's
- * `timeout` and GRACE_MARGIN_MS more to end (the margin lets a request's own deadline fire first,
- * so it counts as `timeout`), then it is cut as a hard stop cuts it. Without that, a retry's
- * backoff or a WebSocket pause of up to a year, or a scenario awaiting in a loop, would hold the
- * run for as long as they liked. A run bounded only by its request count has no grace: its
- * iterations are what the user asked for.
+ * Grace: once a scenario's time is up or it is stopped, what it still has under way gets its
+ * graceful stop (the top-level form's: the run's `timeout`) and GRACE_MARGIN_MS more to end, then
+ * it is cut as a hard stop cuts it. Without that, a retry's backoff or a WebSocket pause of up to
+ * a year, or a scenario awaiting in a loop, would hold the run for as long as they liked. A run
+ * bounded only by its request count has no grace: its iterations are what the user asked for.
+ *
+ * The snapshot of a run of the top-level form is its one scenario's shard; with named scenarios
+ * it is their merge, each scenario's own under `scenarios`.
  */
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
 import { createFeeder } from '../feeder/feeder.js';
-import { CompiledRequest } from '../http/compiled-request.js';
 import { HardStopError } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
+import { mergeSnapshots } from '../metrics/merge-stats.js';
 import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
-import { setLongTimeout, sleepLong, type LongTimeout } from '../schedule/long-timer.js';
-import { ConstantPacer, type Pacer } from '../schedule/pacer.js';
-import { scheduleEndMs } from '../schedule/permit-count.js';
-import { PatternPacer } from '../schedule/pattern-pacer.js';
-import { PermitQueue } from '../schedule/permit-queue.js';
-import { ClosedSource, type PermitSource } from '../schedule/permit-source.js';
-import { patternPeak } from '../schedule/rate-function.js';
-import { Scheduler } from '../schedule/scheduler.js';
+import { sleepLong } from '../schedule/long-timer.js';
 import { ScriptRunner } from '../script/script-runner.js';
-import { IterationRunner } from '../worker/iteration.js';
-import { work, type Iterations } from '../worker/worker-loop.js';
-import { RequestPath } from '../worker/request-path.js';
-import { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
 import { startDeadlineSweep } from './deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
+import { ScenarioRun } from './scenario-run.js';
 import { createSegmentServices } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
-
-/** How long past the run's timeout the grace period lasts (see the file comment). */
-const GRACE_MARGIN_MS = 1000;
 
 /** How a segment is driven from outside. */
 export interface SegmentControl {
@@ -80,31 +70,28 @@ export async function runSegment(
   if (plan.startAt !== undefined && plan.startAt > clock.wallMs())
     await sleepLong(plan.startAt - clock.wallMs(), control.stop);
   const startUs = clock.nowUs();
+  const startedAt = clock.wallMs();
   const now = (): number => clock.nowUs() - startUs;
-  const recorder = new Recorder({
+  // Records what belongs to no scenario (token fetches) in a run of named scenarios.
+  const segmentRecorder = new Recorder({
     endpointCount: plan.graph.endpoints.length,
     segment: plan.segment,
-    startedAt: clock.wallMs(),
-    openModel: plan.rate.kind !== 'unlimited',
+    startedAt,
+    openModel: false,
   });
-  // What a hard stop cuts: the user's, or the end of the grace period.
-  const cut = new AbortController();
-  let grace: LongTimeout | undefined;
-  const startGrace = (): void => {
-    grace ??= setLongTimeout(() => cut.abort(), plan.timeoutMs + GRACE_MARGIN_MS);
-  };
-  // Time up or stopped: workers in a think pause end their iterations (runner is made below).
-  const ending = (): void => {
-    runner.stopThinking();
-    script?.stop();
-    startGrace();
-  };
-  const dispatch = createDispatch(spec, now, recorder, () => ending());
   let stopping = false;
   let fatal: string | undefined;
-  const { auth, ws } = createSegmentServices({
+  const runs: ScenarioRun[] = [];
+  const users: VirtualUser[] = [];
+  const stop = (): void => {
+    stopping = true;
+    for (const run of runs) run.stop();
+    script?.stop();
+  };
+  let ended = 0;
+  const { auth, sessions } = createSegmentServices({
     plan,
-    recorder,
+    recorder: segmentRecorder,
     now,
     fatal: (message) => {
       fatal ??= message;
@@ -119,43 +106,46 @@ export async function runSegment(
           spec.records,
           seededRandom(deriveSeed(plan.seed, spec.thread, 0xfeed)),
         );
-  const path = new RequestPath({
-    recorder,
-    now,
-    auth,
-    retry: plan.retry,
-    budget:
-      plan.retry === undefined
-        ? undefined
-        : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0),
-    stopping: () => stopping,
-    cookies: plan.cookies,
-    hosts: AllowedHosts.of(plan),
-  });
-  const runner = new IterationRunner({
-    graph: plan.graph,
-    requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
-    recorder,
-    path,
-    feeder,
-    feederPer: plan.feeder?.per ?? 'iteration',
-    onFeederExhausted: () => stop(),
-    ws,
-    picks: seededRandom(deriveSeed(plan.seed, spec.thread, spec.firstWorkerId, 0x9e11)),
-  });
-  const stop = (): void => {
-    stopping = true;
-    dispatch.stop();
-    ending();
-  };
+  const budget =
+    plan.retry === undefined
+      ? undefined
+      : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0);
+  const hosts = AllowedHosts.of(plan);
+  for (const share of spec.scenarios)
+    runs.push(
+      new ScenarioRun({
+        plan,
+        share,
+        thread: spec.thread,
+        now,
+        startedAt,
+        auth,
+        feeder,
+        budget,
+        hosts,
+        stopping: () => stopping,
+        sessions,
+        onFeederExhausted: stop,
+        users,
+        // Every scenario's time is up: a TypeScript scenario's sockets close.
+        timeUp: () => {
+          if (++ended === runs.length) script?.stop();
+        },
+        // A TypeScript scenario's iterations are cut in its sandbox, as a hard stop cuts them.
+        graceOver: (run) => (script === undefined ? run.cut() : cut.abort()),
+      }),
+    );
+  // What a hard stop cuts: the user's.
+  const cut = new AbortController();
+  const first = runs[0]!;
   const script =
     plan.script === undefined
       ? undefined
       : new ScriptRunner({
           plan,
           script: plan.script,
-          path,
-          recorder,
+          path: first.path,
+          recorder: first.recorder,
           auth,
           feeder,
           onFeederExhausted: stop,
@@ -164,144 +154,88 @@ export async function runSegment(
           setupData: control.setupData?.(),
           onError: control.onScriptError ?? (() => undefined),
         });
-  const iterations: Iterations =
-    script === undefined
-      ? runner
-      : {
-          setup: (vu) => script.setup(vu).then(() => true),
-          run: (vu, intendedUs, callbacks) => script.run(vu, intendedUs, callbacks),
-        };
-  const users = Array.from(
-    { length: spec.workers },
-    (_, i) =>
-      new VirtualUser(
-        spec.firstWorkerId + i,
-        seededRandom(deriveSeed(plan.seed, spec.firstWorkerId + i)),
-        { timeoutMs: plan.timeoutMs, insecure: plan.insecure },
-      ),
-  );
+  if (script !== undefined)
+    first.setIterations({
+      setup: (vu) => script.setup(vu).then(() => true),
+      run: (vu, intendedUs, callbacks) => script.run(vu, intendedUs, callbacks),
+    });
+  const snapshotAt = (us: number): ShardSnapshot => shardSnapshot(plan, runs, segmentRecorder, us);
   const stopSweep = startDeadlineSweep(users, plan.timeoutMs, now);
   const stopSnapshots =
     control.onSnapshot === undefined
       ? undefined
       : startLiveSnapshots(
           users,
-          recorder,
+          snapshotAt,
           now,
           control.snapshotEveryMs ?? 500,
-          () => dispatch.rate(),
+          () => totalRate(runs),
           control.onSnapshot,
         );
   const onStop = (): void => stop();
   const onHardStop = (): void => cut.abort();
   cut.signal.addEventListener('abort', () => {
     stop();
+    for (const run of runs) run.cut();
     for (const vu of users) vu.abort(new HardStopError());
   });
   control.stop.addEventListener('abort', onStop);
   control.hardStop.addEventListener('abort', onHardStop);
-  if (control.stop.aborted) stop();
   let endUs = 0;
   try {
-    const workers = users.map((vu) => work(vu, iterations, dispatch.source));
-    // Let the workers reach take() first, so the first permits find them waiting, not late.
-    await new Promise((resolve) => setImmediate(resolve));
     // The first OAuth 2.0 token is fetched before dispatch, so that its latency is not charged to
     // the first permits (late permits, intended-time latency). If it fails, the run has stopped.
     await auth?.prepare?.();
-    dispatch.start();
-    await Promise.all(workers);
-    await dispatch.finished;
+    if (control.stop.aborted) stop();
+    await Promise.all(runs.map((run) => run.run()));
     endUs = now();
   } finally {
     control.stop.removeEventListener('abort', onStop);
     control.hardStop.removeEventListener('abort', onHardStop);
-    grace?.clear();
+    for (const run of runs) run.close();
     stopSweep();
     stopSnapshots?.();
     auth?.close();
     script?.close();
     await Promise.all(users.map((vu) => vu.close()));
   }
-  if (control.stop.aborted) recorder.markInterrupted();
-  return { snapshot: recorder.snapshot(endUs), fatal };
-}
-
-interface Dispatch {
-  readonly source: PermitSource;
-  readonly finished: Promise<void>;
-  start(): void;
-  stop(): void;
-  /** The pacer's rate now, permits/s; undefined in the closed model. */
-  rate(): number | undefined;
+  if (control.stop.aborted) {
+    segmentRecorder.markInterrupted();
+    for (const run of runs) run.recorder.markInterrupted();
+  }
+  return { snapshot: snapshotAt(endUs), fatal };
 }
 
 /**
- * The closed-model source, or the open model's pacer, queue and scheduler; `timeUp`
- * is called when dispatch ends because the run's time is up.
+ * The segment's snapshot: its one scenario's shard (the top-level form), or the merge of its
+ * scenarios' shards and what belongs to none, each scenario's own under `scenarios`.
  */
-function createDispatch(
-  spec: SegmentSpec,
-  now: () => number,
-  recorder: Recorder,
-  timeUp: () => void,
-): Dispatch {
-  const { plan } = spec;
-  const limit = spec.requests ?? Infinity;
-  const endUs = scheduleEndMs(plan) * 1000;
-  if (plan.rate.kind === 'unlimited') {
-    const source = new ClosedSource(limit);
-    let timer: LongTimeout | undefined;
-    let stopped = false;
-    return {
-      source,
-      finished: Promise.resolve(),
-      start: () => {
-        if (Number.isFinite(endUs) && !stopped)
-          timer = setLongTimeout(() => {
-            source.close();
-            timeUp();
-          }, endUs / 1000);
-      },
-      stop: () => {
-        stopped = true;
-        timer?.clear();
-        source.close();
-      },
-      rate: () => undefined,
-    };
+function shardSnapshot(
+  plan: Plan,
+  runs: readonly ScenarioRun[],
+  segmentRecorder: Recorder,
+  us: number,
+): ShardSnapshot {
+  const parts = runs.map((run) => run.recorder.snapshot(us));
+  if (!plan.namedScenarios) {
+    const own = segmentRecorder.snapshot(us);
+    // Token fetches of the top-level form belong to its one scenario.
+    return own.auth === undefined ? parts[0]! : { ...parts[0]!, auth: own.auth };
   }
-  const pacer: Pacer =
-    plan.rate.kind === 'constant'
-      ? new ConstantPacer(plan.rate.rate * spec.rateShare, spec.phase, spec.permits)
-      : new PatternPacer(plan.rate.pattern, spec.rateShare, spec.phase, spec.permits);
-  // A permit may wait for a worker at most one timeout; at most that many seconds of permits wait.
-  const maxBacklog = Math.max(
-    1024,
-    Math.ceil(maxRate(plan) * spec.rateShare * (plan.timeoutMs / 1000)),
-  );
-  const queue = new PermitQueue(now, plan.timeoutMs * 1000, maxBacklog, {
-    late: () => recorder.recordLate(),
-    dropped: (count) => recorder.recordDropped(count),
-  });
-  const scheduler = new Scheduler(pacer, queue, now, limit, endUs);
-  let finished: Promise<void> = Promise.resolve();
+  const merged = mergeSnapshots([segmentRecorder.snapshot(us), ...parts]);
   return {
-    source: queue,
-    get finished() {
-      return finished;
-    },
-    start: () => {
-      finished = scheduler.run().finally(() => {
-        if (now() >= endUs) timeUp();
-      });
-    },
-    stop: () => scheduler.stop(),
-    rate: () => pacer.rateAt(now()),
+    ...merged,
+    segments: [plan.segment],
+    scenarios: Object.fromEntries(runs.map((run, i) => [run.scenario.name, parts[i]!])),
   };
 }
 
-function maxRate(plan: Plan): number {
-  if (plan.rate.kind === 'constant') return plan.rate.rate;
-  return plan.rate.kind === 'pattern' ? patternPeak(plan.rate.pattern) : 0;
+/** The paced rate of the segment's scenarios now; undefined when none paces. */
+function totalRate(runs: readonly ScenarioRun[]): number | undefined {
+  let total: number | undefined;
+  for (const run of runs) {
+    const rate = run.rate();
+    if (rate !== undefined) total = (total ?? 0) + rate;
+  }
+  return total;
 }

@@ -25,7 +25,8 @@ export interface ServiceContext {
 /** The services of one segment. */
 export interface SegmentServices {
   readonly auth: AuthProvider | undefined;
-  readonly ws: SessionRunner | undefined;
+  /** A WebSocket session runner recording into `recorder` (one per scenario); undefined without ws:// endpoints. */
+  readonly sessions: (recorder: Recorder) => SessionRunner | undefined;
 }
 
 /** Builds the segment's services. */
@@ -33,13 +34,14 @@ export function createSegmentServices(context: ServiceContext): SegmentServices 
   const auth = authProvider(context);
   return {
     auth,
-    ws: createSessionRunner({
-      endpoints: context.plan.graph.endpoints,
-      recorder: context.recorder,
-      now: context.now,
-      auth,
-      insecure: context.plan.insecure,
-    }),
+    sessions: (recorder) =>
+      createSessionRunner({
+        endpoints: context.plan.graph.endpoints,
+        recorder,
+        now: context.now,
+        auth,
+        insecure: context.plan.insecure,
+      }),
   };
 }
 

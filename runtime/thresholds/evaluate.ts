@@ -17,7 +17,8 @@
  * count sessions too while http_req_duration is HTTP only; tagged with a ws:// endpoint, they read
  * its sessions and their durations. WebSocket metrics read the run's figures or, tagged, the
  * endpoint's. Checks are kept per run and by name: {check=name} reads one name's passes and
- * fails (a name no check ran under has no data).
+ * fails (a name no check ran under has no data). With {scenario=name}, every metric reads that
+ * scenario's own figures (its snapshot among the run's `scenarios`; an unknown name gives no data).
  *
  * No data (no requests; an empty histogram; no WebSocket session; no check) gives actual null
  * and fails: a gate that passes on nothing hides a broken test (k6 passes it; we do not).
@@ -41,7 +42,9 @@ export function evaluateThresholds(
   endpointNames: readonly string[],
 ): ThresholdResult[] {
   return specs.map((spec) => {
-    const actual = measure(spec, snapshot, endpointNames);
+    const scenario = spec.tags.scenario;
+    const own = scenario === undefined ? snapshot : snapshot.scenarios?.[scenario];
+    const actual = own === undefined ? null : measure(spec, own, endpointNames);
     return {
       threshold: spec.expression,
       metric: spec.metric,

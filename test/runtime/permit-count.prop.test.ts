@@ -11,13 +11,34 @@ import { Scheduler } from '../../runtime/schedule/scheduler.js';
 import { splitPlan } from '../../runtime/segment/split-plan.js';
 
 function plan(rate: RatePlan, durationMs: number | undefined, concurrency: number): Plan {
+  if (rate.kind === 'unlimited') throw new Error('an open-model plan');
   return {
     concurrency,
     requests: undefined,
     durationMs,
     rate,
     segment: { index: 1, count: 1 },
-  } as Plan;
+    scenarios: [
+      {
+        name: 'default',
+        written: 'default',
+        executor: {
+          kind: 'arrival-rate',
+          rate,
+          durationMs,
+          iterations: undefined,
+          preAllocatedVus: concurrency,
+          maxVus: concurrency,
+          waitMs: 10_000,
+        },
+        startMs: 0,
+        gracefulStopMs: 10_000,
+        tags: {},
+        picks: { items: [], cumulative: [], total: 0 },
+        exec: undefined,
+      },
+    ],
+  } as unknown as Plan;
 }
 
 interface Dispatched {
@@ -30,10 +51,11 @@ interface Dispatched {
  * permits due before the end go out in one pass, so no clock is involved.
  */
 async function dispatchAll(base: Plan, processes: number, threads: number): Promise<Dispatched[]> {
-  const endUs = scheduleEndMs(base) * 1000;
+  const endUs = scheduleEndMs(base.rate, base.durationMs) * 1000;
   const out: Dispatched[] = [];
   for (let index = 1; index <= processes; index++) {
-    for (const spec of splitPlan({ ...base, segment: { index, count: processes } }, threads)) {
+    for (const segment of splitPlan({ ...base, segment: { index, count: processes } }, threads)) {
+      const spec = segment.scenarios[0]!;
       const rate = base.rate;
       const pacer: Pacer =
         rate.kind === 'pattern'
@@ -86,7 +108,8 @@ t.test('a constant rate R for D sends round(R × D) over threads and processes',
         const base = plan({ kind: 'constant', rate }, ms, concurrency);
         const all = await dispatchAll(base, processes, threads);
         const expected = Math.round((rate * ms) / 1000);
-        if (total(all) !== expected || scheduledPermits(base) !== expected) return false;
+        if (total(all) !== expected || scheduledPermits(base.rate, base.durationMs) !== expected)
+          return false;
         // Merged, the segments' permits are the run's permits m = 0, 1, … at m / R: none twice.
         const times = all
           .flatMap((d) => Array.from({ length: d.sent }, (_, n) => d.pacer.intendedTime(n)))
@@ -144,7 +167,7 @@ t.test('a pattern sends the rounded integral of its rate, however it is split', 
       fc.integer({ min: 1, max: 3 }),
       async (pattern, durationMs, processes, threads) => {
         const base = plan({ kind: 'pattern', pattern }, durationMs, 6);
-        const expected = Math.round(permitsBy(pattern, scheduleEndMs(base)));
+        const expected = Math.round(permitsBy(pattern, scheduleEndMs(base.rate, base.durationMs)));
         return total(await dispatchAll(base, processes, threads)) === expected;
       },
     ),

@@ -14,15 +14,33 @@ const rowsOf = (s: SegmentSpec): number[] =>
     (_, i) => s.records.first + i * s.records.stride,
   );
 
-function plan(over: Partial<Plan> = {}): Plan {
+function plan(over: { concurrency?: number; segment?: Plan['segment'] } = {}): Plan {
+  const concurrency = over.concurrency ?? 10;
   return {
-    concurrency: 10,
+    concurrency,
     requests: 1001,
     rate: { kind: 'unlimited' },
-    segment: { index: 1, count: 1 },
+    segment: over.segment ?? { index: 1, count: 1 },
     feeder: { file: 'f', order: 'sequential', cycle: true, records },
-    ...over,
-  } as Plan;
+    scenarios: [
+      {
+        name: 'default',
+        written: 'default',
+        executor: {
+          kind: 'vus',
+          vus: concurrency,
+          durationMs: undefined,
+          iterations: 1001,
+          perVu: false,
+        },
+        startMs: 0,
+        gracefulStopMs: 10_000,
+        tags: {},
+        picks: { items: [], cumulative: [], total: 0 },
+        exec: undefined,
+      },
+    ],
+  } as unknown as Plan;
 }
 
 t.test('integer shares are exact', async (t) => {
@@ -46,15 +64,15 @@ t.test('integer shares are exact', async (t) => {
 t.test('threads get exact shares of workers, requests and records', async (t) => {
   const specs = splitPlan(plan(), 3);
   t.same(
-    specs.map((s) => s.workers),
+    specs.map((s) => s.scenarios[0]!.workers),
     [4, 3, 3],
   );
   t.same(
-    specs.map((s) => s.firstWorkerId),
+    specs.map((s) => s.scenarios[0]!.firstWorkerId),
     [0, 4, 7],
   );
   t.equal(
-    specs.reduce((a, s) => a + (s.requests ?? 0), 0),
+    specs.reduce((a, s) => a + (s.scenarios[0]!.iterations ?? 0), 0),
     1001,
   );
   t.same(
@@ -62,11 +80,11 @@ t.test('threads get exact shares of workers, requests and records', async (t) =>
     Array.from({ length: 10 }, (_, i) => i),
   );
   t.same(
-    specs.map((s) => s.rateShare),
+    specs.map((s) => s.scenarios[0]!.rateShare),
     [1 / 3, 1 / 3, 1 / 3],
   );
   t.same(
-    specs.map((s) => s.phase),
+    specs.map((s) => s.scenarios[0]!.phase),
     [0, 1 / 3, 2 / 3],
   );
 });
@@ -78,19 +96,23 @@ t.test('never more threads than workers', async (t) => {
 t.test('distributed segments: disjoint, exact, and threads inside them', async (t) => {
   const all = [1, 2, 3].flatMap((index) => splitPlan(plan({ segment: { index, count: 3 } }), 2));
   t.equal(
-    all.reduce((a, s) => a + s.workers, 0),
+    all.reduce((a, s) => a + s.scenarios[0]!.workers, 0),
     10,
   );
   t.equal(
-    all.reduce((a, s) => a + (s.requests ?? 0), 0),
+    all.reduce((a, s) => a + (s.scenarios[0]!.iterations ?? 0), 0),
     1001,
   );
   t.same(
-    all.map((s) => s.firstWorkerId),
+    all.map((s) => s.scenarios[0]!.firstWorkerId),
     [0, 2, 4, 6, 7, 9],
   );
   const used = all.flatMap(rowsOf);
   t.equal(new Set(used).size, records.count, 'every record used once across segments');
   t.equal(used.length, records.count);
-  t.same([...new Set(all.map((s) => s.phase))].length, 6, 'each segment its own stagger');
+  t.same(
+    [...new Set(all.map((s) => s.scenarios[0]!.phase))].length,
+    6,
+    'each segment its own stagger',
+  );
 });

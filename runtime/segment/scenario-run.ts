@@ -1,0 +1,167 @@
+/**
+ * One scenario's share of a segment, assembled: its metrics shard, its request path and iteration
+ * runner (its pick table), its WebSocket session runner, its executor and the workers it starts.
+ * The segment's services (auth, feeder, retry budget, allowed hosts) are shared by its scenarios.
+ * When the scenario's time is up it ends its think pauses and WebSocket pauses, and after its
+ * graceful stop (plus GRACE_MARGIN_MS, so that a request's own deadline fires first and counts as
+ * `timeout`) it cuts what is still under way, as a hard stop does.
+ */
+import type { Plan } from '../../dsl/plan/plan.js';
+import type { ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
+import type { AuthProvider } from '../auth/auth-provider.js';
+import { createExecutor, type Executor } from '../executor/executor.js';
+import type { RetryBudget } from '../failure/retry-budget.js';
+import type { Feeder } from '../feeder/feeder.js';
+import type { AllowedHosts } from '../http/allowed-hosts.js';
+import { CompiledRequest } from '../http/compiled-request.js';
+import { HardStopError } from '../http/exchange.js';
+import { Recorder } from '../metrics/recorder.js';
+import { deriveSeed, seededRandom } from '../random.js';
+import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
+import type { PermitSource } from '../schedule/permit-source.js';
+import { IterationRunner, type SessionRunner } from '../worker/iteration.js';
+import { RequestPath } from '../worker/request-path.js';
+import { VirtualUser } from '../worker/virtual-user.js';
+import { work, type Iterations } from '../worker/worker-loop.js';
+import type { ScenarioShare } from './segment-spec.js';
+
+/** How long past a graceful stop what is under way may still end by itself. */
+export const GRACE_MARGIN_MS = 1000;
+
+/** What a scenario's share needs from its segment. */
+export interface ScenarioRunDeps {
+  readonly plan: Plan;
+  readonly share: ScenarioShare;
+  readonly thread: number;
+  /** µs since dispatch start. */
+  readonly now: () => number;
+  readonly startedAt: number;
+  readonly auth: AuthProvider | undefined;
+  readonly feeder: Feeder | undefined;
+  readonly budget: RetryBudget | undefined;
+  readonly hosts: AllowedHosts;
+  readonly stopping: () => boolean;
+  readonly sessions: (recorder: Recorder) => SessionRunner | undefined;
+  readonly onFeederExhausted: () => void;
+  /** Every worker of the segment (deadline sweep, live state): started ones are added. */
+  readonly users: VirtualUser[];
+  /** The scenario's time is up (the segment's grace for the run starts when all are). */
+  readonly timeUp: () => void;
+  /** Its grace is over: what it has under way is cut (a TypeScript scenario's sandbox too). */
+  readonly graceOver: (run: ScenarioRun) => void;
+}
+
+/** One scenario's share of a segment. */
+export class ScenarioRun {
+  readonly scenario: ScenarioPlan;
+  readonly recorder: Recorder;
+  readonly path: RequestPath;
+  readonly runner: IterationRunner;
+  /** What its workers run: the YAML iterations, or a TypeScript scenario's (setIterations). */
+  #iterations: Iterations;
+  readonly #deps: ScenarioRunDeps;
+  readonly #executor: Executor;
+  readonly #users: VirtualUser[] = [];
+  #grace: LongTimeout | undefined;
+  #ended = false;
+
+  constructor(deps: ScenarioRunDeps) {
+    const { plan, share, now } = deps;
+    this.#deps = deps;
+    this.scenario = plan.scenarios[share.scenario]!;
+    this.recorder = new Recorder({
+      endpointCount: plan.graph.endpoints.length,
+      segment: plan.segment,
+      startedAt: deps.startedAt,
+      openModel: this.scenario.executor.kind === 'arrival-rate',
+    });
+    this.path = new RequestPath({
+      recorder: this.recorder,
+      now,
+      auth: deps.auth,
+      retry: plan.retry,
+      budget: deps.budget,
+      stopping: deps.stopping,
+      cookies: plan.cookies,
+      hosts: deps.hosts,
+    });
+    this.runner = new IterationRunner({
+      graph: { ...plan.graph, picks: this.scenario.picks },
+      requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
+      recorder: this.recorder,
+      path: this.path,
+      feeder: deps.feeder,
+      feederPer: plan.feeder?.per ?? 'iteration',
+      onFeederExhausted: deps.onFeederExhausted,
+      ws: deps.sessions(this.recorder),
+      picks: seededRandom(deriveSeed(plan.seed, deps.thread, share.firstWorkerId, 0x9e11)),
+    });
+    this.#iterations = this.runner;
+    this.#executor = createExecutor({
+      scenario: this.scenario,
+      share,
+      timeoutMs: plan.timeoutMs,
+      now,
+      recorder: this.recorder,
+      random: seededRandom(deriveSeed(plan.seed, deps.thread, share.firstWorkerId, 0xa771)),
+      startWorker: (source) => this.#startWorker(source),
+      timeUp: () => this.end(),
+    });
+  }
+
+  /** Workers run `iterations` instead of the YAML runner's (a TypeScript scenario). */
+  setIterations(iterations: Iterations): void {
+    this.#iterations = iterations;
+  }
+
+  /** Runs the scenario's share to its end. */
+  run(): Promise<void> {
+    return this.#executor.run();
+  }
+
+  /** Graceful stop: no new iterations; the grace starts. */
+  stop(): void {
+    this.#executor.stop();
+    this.end();
+  }
+
+  /** The time is up: pauses end, the grace starts (once). */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.runner.stopThinking();
+    this.#grace = setLongTimeout(
+      () => this.#deps.graceOver(this),
+      this.scenario.gracefulStopMs + GRACE_MARGIN_MS,
+    );
+    this.#deps.timeUp();
+  }
+
+  /** Cuts what is under way, as a hard stop does. */
+  cut(): void {
+    this.#executor.stop();
+    for (const vu of this.#users) vu.abort(new HardStopError());
+  }
+
+  /** Iterations per second paced now (live view). */
+  rate(): number | undefined {
+    return this.#executor.rate();
+  }
+
+  /** Ends its timers. */
+  close(): void {
+    this.#grace?.clear();
+  }
+
+  #startWorker(source: PermitSource): { vu: VirtualUser; done: Promise<void> } {
+    const { plan, share } = this.#deps;
+    const id = share.firstWorkerId + this.#users.length;
+    const vu = new VirtualUser(id, seededRandom(deriveSeed(plan.seed, id)), {
+      timeoutMs: plan.timeoutMs,
+      insecure: plan.insecure,
+    });
+    this.#users.push(vu);
+    this.#deps.users.push(vu);
+    return { vu, done: work(vu, this.#iterations, source) };
+  }
+}
