@@ -3,7 +3,6 @@
  * belong in a scenario once there are scenarios; a scenario's flows and endpoints must name the
  * configuration's own; exec goes with a TypeScript file and flows/endpoints without one; max_vus
  * is at least pre_allocated_vus; a distributed run gives every scenario a VU in each segment.
- * TypeScript scenario files do not take `scenarios` yet (their exec functions are not run).
  */
 import { closest } from '../grammar/did-you-mean.js';
 import type { Config } from './config-schema.js';
@@ -32,14 +31,6 @@ export function scenarioRules(config: Config): Refinement[] {
         expected: `no top-level ${key} beside scenarios: each scenario sets its own load (${instead})`,
         actual: `${key} with scenarios`,
       });
-  if (config.scenario !== undefined)
-    out.push({
-      code: 'invalid_value',
-      path: ['scenarios'],
-      expected:
-        'scenarios with YAML endpoints or flows (a TypeScript scenario file runs as the top-level form for now)',
-      actual: `scenarios with ${config.scenario}`,
-    });
   const flows = (config.flows ?? []).map((f) => f.name);
   const endpoints = (config.endpoints ?? []).map(endpointName);
   for (const [name, scenario] of Object.entries(scenarios)) {

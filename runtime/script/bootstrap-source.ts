@@ -26,8 +26,9 @@
  *                    gets its own copy
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
  * It returns entry(kind, a, b, c, d, e, f), which takes the records the host sends:
- *   RUN      (a token, b iteration)  runs an iteration (the calls of earlier ones still waiting
- *            are forgotten: the host settles only the calls of the entry running)
+ *   RUN      (a token, b iteration, c exec)  runs an iteration of the export named c (the
+ *            default export when c is ''); the calls of earlier ones still waiting are forgotten:
+ *            the host settles only the calls of the entry running
  *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
  *   RESPONSE (a id, b status, c fields, d text, e error, f duration)  an http call settled, in
  *            eight values where the others take five: the final url (after redirects), then the
@@ -571,12 +572,17 @@ const describe = (error) => {
 };
 const end = (token, json) => post(vuNumber, ${RECORD.END}, token, json, 0);
 // An iteration, which posts its own END record.
-const runIteration = async (token, iteration, data) => {
+const runIteration = async (token, iteration, exec, data) => {
   let json = '';
   try {
-    if (typeof scenario.default !== 'function')
-      throw new TypeError('the scenario has no default export function');
-    await scenario.default({ id: vuNumber, iteration }, data);
+    const fn = exec === '' ? scenario.default : scenario[exec];
+    if (typeof fn !== 'function')
+      throw new TypeError(
+        exec === ''
+          ? 'the scenario has no default export function'
+          : 'the scenario exports no function ' + exec + ' (the exec of a scenario)',
+      );
+    await fn({ id: vuNumber, iteration }, data);
   } catch (error) {
     json = stringify(describe(error));
   }
@@ -594,12 +600,13 @@ const setupEntry = async () => {
 // eval and the Function constructor work only when the context entered last is the caller's
 // own, and the hub's pump is entered from the host (later continuations run as jobs already).
 const started = Promise.resolve();
-// Iterations to start, as [token, iteration] pairs: no closure is made per iteration.
+// Iterations to start, as [token, iteration, exec] triples: no closure is made per iteration.
 const runs = [];
 const runNext = () => {
   const token = runs.shift();
   const iteration = runs.shift();
-  runIteration(token, iteration, dataJson === undefined ? undefined : parse(dataJson));
+  const exec = runs.shift();
+  runIteration(token, iteration, exec, dataJson === undefined ? undefined : parse(dataJson));
 };
 return (kind, a, b, c, d, e, f) => {
   if (kind === ${RECORD.RUN}) {
@@ -607,7 +614,7 @@ return (kind, a, b, c, d, e, f) => {
     // closes their sockets).
     pending.clear();
     sockets.clear();
-    runs.push(a, b);
+    runs.push(a, b, c);
     started.then(runNext);
   } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f)));
   else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));

@@ -165,11 +165,12 @@ export class Sandbox {
   }
 
   /**
-   * Runs one iteration of a virtual user; `done` is called once it is over, which may be before
-   * this returns (its context could not be built).
+   * Runs one iteration of a virtual user (the scenario's export `exec`, '' for the default);
+   * `done` is called once it is over, which may be before this returns (its context could not be
+   * built).
    */
-  iterate(vu: number, iteration: number, done: (outcome: SandboxOutcome) => void): void {
-    this.#enter(vu, RECORD.RUN, iteration, readIteration, done);
+  iterate(vu: number, iteration: number, done: (outcome: SandboxOutcome) => void, exec = ''): void {
+    this.#enter(vu, RECORD.RUN, iteration, readIteration, done, exec);
   }
 
   /**
@@ -213,6 +214,7 @@ export class Sandbox {
     argument: number,
     read: (json: string) => SandboxOutcome,
     done: (outcome: SandboxOutcome) => void,
+    exec = '',
   ): void {
     let ctx: VuContext;
     try {
@@ -227,7 +229,7 @@ export class Sandbox {
     ctx.done = done;
     ctx.inflight = 0;
     ctx.idleSinceMs = this.deps.nowMs();
-    this.#inbox.push(vu, kind, token, argument, 0);
+    this.#inbox.push(vu, kind, token, argument, exec);
     this.#schedule();
   }
 

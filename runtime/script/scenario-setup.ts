@@ -50,12 +50,11 @@ export async function runScenarioSetup(
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
   });
-  const user = new ScriptUser(vu);
+  const user = new ScriptUser(vu, { path, recorder, exec: '' });
   const ops = new ScriptOps({
     plan,
     script,
-    path,
-    recorder,
+    recorders: [recorder],
     auth: undefined,
     feeder: undefined,
     onFeederExhausted: () => undefined,

@@ -87,6 +87,16 @@ interface Sleep {
   timer: NodeJS.Timeout | undefined;
 }
 
+/**
+ * The scenario a scripted virtual user runs for (docs/configuration.md, Scenarios): its request
+ * path and metrics shard, and the exported function its iterations call ('' for the default).
+ */
+export interface Lane {
+  readonly path: RequestPath;
+  readonly recorder: Recorder;
+  readonly exec: string;
+}
+
 /** A virtual user as the operations see it. */
 export class ScriptUser {
   /** Intended time of the iteration's permit, given to its first request only. */
@@ -103,15 +113,21 @@ export class ScriptUser {
   sent: (() => void) | undefined;
   broken: ((error: unknown) => void) | undefined;
 
-  constructor(readonly vu: VirtualUser) {}
+  constructor(
+    readonly vu: VirtualUser,
+    readonly lane: Lane,
+  ) {}
 }
 
 /** What the operations need from their segment. */
 export interface ScriptOpsDeps {
   readonly plan: Plan;
   readonly script: ScriptPlan;
-  readonly path: RequestPath;
-  readonly recorder: Recorder;
+  /**
+   * Every metrics shard of the segment: a request name discovered while running is added to all
+   * of them, so that their endpoint lists stay the same and merge.
+   */
+  readonly recorders: readonly Recorder[];
   /** Authorization of WebSocket handshakes (HTTP requests get theirs on the request path). */
   readonly auth: AuthProvider | undefined;
   readonly feeder: Feeder | undefined;
@@ -211,7 +227,7 @@ export class ScriptOps implements SandboxOps {
     switch (op) {
       case 'check': {
         const [name, pass] = args as [string, boolean];
-        this.deps.recorder.recordCheck(name, pass);
+        this.deps.user(id).lane.recorder.recordCheck(name, pass);
         return undefined;
       }
       case 'vars.get':
@@ -301,7 +317,7 @@ export class ScriptOps implements SandboxOps {
     user.startUs = this.deps.now();
     user.sent ??= () => this.#responded(user);
     user.broken ??= (error) => this.#settled(user, refusal(error));
-    this.deps.path.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
+    user.lane.path.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
   }
 
   /** The response of the user's http call, as it crosses into the isolate. */
@@ -374,7 +390,7 @@ export class ScriptOps implements SandboxOps {
     endpoints[index] = endpoint;
     const run = createSessionRunner({
       endpoints,
-      recorder: this.deps.recorder,
+      recorder: user.lane.recorder,
       now: this.deps.now,
       auth: this.deps.auth,
       insecure: this.deps.plan.insecure,
@@ -392,7 +408,7 @@ export class ScriptOps implements SandboxOps {
     const args = JSON.parse(json) as ConnectArgs;
     const endpoint = this.#wsEndpoint(args, []);
     const socket = new ScriptSocket({
-      recorder: this.deps.recorder,
+      recorder: user.lane.recorder,
       now: this.deps.now,
       insecure: this.deps.plan.insecure,
       index: endpoint.index,
@@ -526,7 +542,8 @@ export class ScriptOps implements SandboxOps {
     const known = this.#names.get(name);
     if (known !== undefined) return known;
     if (this.#names.size >= MAX_NAMES) return this.#index(OTHER_NAME);
-    const index = this.deps.recorder.addEndpoint(name);
+    let index = -1;
+    for (const recorder of this.deps.recorders) index = recorder.addEndpoint(name);
     this.#names.set(name, index);
     return index;
   }

@@ -10,7 +10,8 @@ import type { ErrorKind } from '../failure/error-kind.js';
 import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
-import { ScriptOps, ScriptUser, type ScriptOpsDeps } from './script-ops.js';
+import type { Recorder } from '../metrics/recorder.js';
+import { ScriptOps, ScriptUser, type Lane, type ScriptOpsDeps } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
 
 /** Memory limit of a segment's isolate, MB (soft: V8 may overshoot it 2–3×). */
@@ -20,6 +21,8 @@ const MAX_REPORTED = 20;
 
 /** What a scripted segment needs: what its operations need, but the user table it keeps. */
 export interface ScriptRunnerDeps extends Omit<ScriptOpsDeps, 'user'> {
+  /** Where a failure of no iteration in particular (a promise never handled) is counted. */
+  readonly strayRecorder: Recorder;
   /** The copy of setup()'s return value every iteration receives. */
   readonly setupData: unknown;
   /** A distinct script error, as a line for the user (positions in the .ts sources). */
@@ -31,9 +34,10 @@ class RunningUser extends ScriptUser {
   callbacks: IterationCallbacks | undefined;
   constructor(
     vu: VirtualUser,
+    lane: Lane,
     readonly iterated: (outcome: SandboxOutcome) => void,
   ) {
-    super(vu);
+    super(vu, lane);
   }
 }
 
@@ -55,7 +59,7 @@ export class ScriptRunner {
       ops: this.#ops,
       data: deps.setupData,
       nowMs: () => deps.now() / 1000,
-      onStray: (failure) => this.#failed(failure),
+      onStray: (failure) => this.#failed(failure, deps.strayRecorder),
     });
     deps.hardStop.addEventListener('abort', this.#cut);
   }
@@ -73,18 +77,21 @@ export class ScriptRunner {
     return Promise.resolve();
   }
 
-  /** One permit: one call of the scenario's default export. */
-  run(vu: VirtualUser, intendedUs: number, callbacks: IterationCallbacks): void {
-    this.deps.recorder.recordIteration();
+  /**
+   * One permit: one call of the function its scenario runs (`lane.exec`, the default export when
+   * ''), counted in the scenario's shard. A virtual user keeps the lane of its first permit.
+   */
+  run(vu: VirtualUser, intendedUs: number, callbacks: IterationCallbacks, lane: Lane): void {
+    lane.recorder.recordIteration();
     vu.iteration++;
     let user = this.#users.get(vu.id);
     if (user === undefined) {
-      user = new RunningUser(vu, (outcome) => this.#iterated(user!, outcome));
+      user = new RunningUser(vu, lane, (outcome) => this.#iterated(user!, outcome));
       this.#users.set(vu.id, user);
     }
     user.intendedUs = intendedUs;
     user.callbacks = callbacks;
-    this.#sandbox.iterate(vu.id, vu.iteration, user.iterated);
+    this.#sandbox.iterate(vu.id, vu.iteration, user.iterated, lane.exec);
   }
 
   /** The run's time is up: the scenario's sockets close. */
@@ -94,7 +101,7 @@ export class ScriptRunner {
 
   #iterated(user: RunningUser, outcome: SandboxOutcome): void {
     this.#ops.endIteration(user.vu.id);
-    if (outcome.kind !== 'ok') this.#failed(outcome);
+    if (outcome.kind !== 'ok') this.#failed(outcome, user.lane.recorder);
     user.callbacks!.ended();
   }
 
@@ -105,8 +112,8 @@ export class ScriptRunner {
     this.#ops.close();
   }
 
-  #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>): void {
-    this.deps.recorder.recordIterationFailed(FAILURE_KINDS[outcome.kind]);
+  #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>, recorder: Recorder): void {
+    recorder.recordIterationFailed(FAILURE_KINDS[outcome.kind]);
     // A stop cut it: counted, but not an error of the scenario's to report.
     if (outcome.kind === 'aborted') return;
     const text = describeFailure(outcome, this.#positions, this.deps.plan.timeoutMs);

@@ -144,8 +144,8 @@ export async function runSegment(
       : new ScriptRunner({
           plan,
           script: plan.script,
-          path: first.path,
-          recorder: first.recorder,
+          recorders: [segmentRecorder, ...runs.map((run) => run.recorder)],
+          strayRecorder: first.recorder,
           auth,
           feeder,
           onFeederExhausted: stop,
@@ -155,10 +155,13 @@ export async function runSegment(
           onError: control.onScriptError ?? (() => undefined),
         });
   if (script !== undefined)
-    first.setIterations({
-      setup: (vu) => script.setup(vu).then(() => true),
-      run: (vu, intendedUs, callbacks) => script.run(vu, intendedUs, callbacks),
-    });
+    for (const run of runs) {
+      const lane = { path: run.path, recorder: run.recorder, exec: run.scenario.exec ?? '' };
+      run.setIterations({
+        setup: (vu) => script.setup(vu).then(() => true),
+        run: (vu, intendedUs, callbacks) => script.run(vu, intendedUs, callbacks, lane),
+      });
+    }
   const snapshotAt = (us: number): ShardSnapshot => shardSnapshot(plan, runs, segmentRecorder, us);
   const stopSweep = startDeadlineSweep(users, plan.timeoutMs, now);
   const stopSnapshots =

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
+import { startTargetServer } from '../../cli/serve/target-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** What the target saw of one path. */
@@ -211,3 +212,25 @@ t.test('three --segment processes split every scenario; merged, they are the who
   t.equal(json.scenarios.browse!.total, target.log('/browse').arrivals.length);
   t.ok(target.log('/browse').maxInFlight <= 4, 'at most 4 browsing users over three processes');
 });
+
+t.test(
+  'a TypeScript file: options.scenarios, each running the function its exec names',
+  async (t) => {
+    const server = await startTargetServer();
+    t.teardown(() => server.close());
+    const scenario = join(import.meta.dirname, '../fixtures/scenarios/scenarios-exec.ts');
+    const result = await runCli(
+      ['run', '--scenario', scenario, '--target', server.url, '--json-output'],
+      { killAfterMs: 60_000 },
+    );
+    t.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as Json & {
+      scenarios: Record<string, { checks?: { by_name: Record<string, unknown> } }>;
+    };
+    t.equal(json.scenarios.buy!.total, 20, 'buy: 20/s for 1 s');
+    t.ok(json.scenarios.browse!.total > 0);
+    t.strictSame(Object.keys(json.scenarios.buy!.checks!.by_name), ['bought']);
+    t.strictSame(Object.keys(json.scenarios.browse!.checks!.by_name), ['browse ok']);
+    t.equal(json.failures, 0, 'the default export, which throws, never ran');
+  },
+);
