@@ -4,7 +4,7 @@
  * backlog permit older than the timeout is dropped when reached, so a stalled target cannot build
  * an unbounded queue; the backlog is also capped in length for the same reason.
  */
-import { DONE, type PermitSource } from './permit-source.js';
+import { DONE, WAITING, type PermitSource } from './permit-source.js';
 
 /** Counts the queue reports to the recorder. */
 export interface QueueEvents {
@@ -50,8 +50,11 @@ export class PermitQueue implements PermitSource {
     this.#push(intendedUs);
   }
 
-  /** Worker side: the next permit, skipping (and counting) those that waited too long. */
-  take(): number | Promise<number> {
+  /**
+   * Worker side: the next permit, skipping (and counting) those that waited too long; WAITING
+   * when there is none, and `waiter` gets the next one offered (or DONE at close).
+   */
+  take(waiter: (intendedUs: number) => void): number {
     if (this.#size > 0) {
       const oldest = this.now() - this.maxAgeUs;
       let stale = 0;
@@ -66,7 +69,8 @@ export class PermitQueue implements PermitSource {
       this.events.dropped(stale);
     }
     if (this.#closed) return DONE;
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    this.#waiters.push(waiter);
+    return WAITING;
   }
 
   /** Ends dispatch: idle workers exit; permits still in the backlog were never run and count as dropped. */

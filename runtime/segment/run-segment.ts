@@ -28,7 +28,7 @@ import { ConstantPacer, type Pacer } from '../schedule/pacer.js';
 import { scheduleEndMs } from '../schedule/permit-count.js';
 import { PatternPacer } from '../schedule/pattern-pacer.js';
 import { PermitQueue } from '../schedule/permit-queue.js';
-import { ClosedSource, DONE, type PermitSource } from '../schedule/permit-source.js';
+import { ClosedSource, DONE, WAITING, type PermitSource } from '../schedule/permit-source.js';
 import { patternPeak } from '../schedule/rate-function.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { ScriptRunner } from '../script/script-runner.js';
@@ -244,9 +244,8 @@ function work(vu: VirtualUser, runner: Iterations, source: PermitSource): Promis
     };
     const next = (): void => {
       vu.busy = false;
-      const taken = source.take();
-      if (typeof taken === 'number') begin(taken);
-      else taken.then(begin, fail);
+      const taken = source.take(begin);
+      if (taken !== WAITING) begin(taken);
     };
     const callbacks = {
       ended: (): void => {
