@@ -186,7 +186,14 @@ async function ramp(url, seconds, core) {
           deviation: point.requests / plan - 1,
         };
       });
-    return { rows, total: result.total, planTotal: planned(seconds) };
+    return {
+      rows,
+      total: result.total,
+      planTotal: planned(seconds),
+      late: result.late,
+      dropped: result.dropped,
+      p50: result.p50_latency_ms,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -221,9 +228,17 @@ export async function pacedPhase({ seconds, generatorCore, targetCore }) {
           `ratio ${fmt(ratio, 2)} (× floor ${fmt(barrage.usPerRequest / floor.usPerRequest, 2)}); goal ≤ ${GOAL} → ${ratio <= GOAL ? 'met' : 'NOT met'}`,
       );
     }
-    const { seconds: perSecond, total, planTotal } = await ramp(url, seconds, generatorCore);
+    const {
+      rows: perSecond,
+      total,
+      planTotal,
+      late,
+      dropped,
+      p50,
+    } = await ramp(url, seconds, generatorCore);
     console.log(
-      `ramp 0 → ${RAMP_TO}/s over ${seconds}s: ${total} requests (plan ${fmt(planTotal, 0)}); per second ` +
+      `ramp 0 → ${RAMP_TO}/s over ${seconds}s: ${total} requests (plan ${fmt(planTotal, 0)}), ` +
+        `${late} late, ${dropped} dropped, p50 ${fmt(p50, 2)} ms; completed/planned per second ` +
         perSecond.map((r) => `${r.second}: ${r.actual}/${fmt(r.plan, 0)}`).join(', '),
     );
     const worst = Math.max(...perSecond.map((r) => Math.abs(r.deviation)));
