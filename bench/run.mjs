@@ -4,13 +4,14 @@
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
 //   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
 //   BENCH_STARTUP_ROUNDS  runs of each command in the startup phase (default 15)
-// Phases: throughput, scripted, rate, memory, dashboard, feeder, startup; name some to run only those
+// Phases: throughput, scripted, rate, paced, memory, dashboard, feeder, startup; name some to run only those
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
 import { feederPhase } from './feeder.mjs';
 import { fileURLToPath } from 'node:url';
+import { pacedPhase } from './paced.mjs';
 import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
 import { startupPhase } from './startup.mjs';
@@ -210,6 +211,11 @@ async function dashboard() {
   await dashboardPhase({ seconds: SECONDS });
 }
 
+// Paced CPU per request against autocannon -R, and a ramp's per-second accuracy (bench/paced.mjs).
+async function paced() {
+  await pacedPhase({ seconds: SECONDS, generatorCore: GENERATOR_CORE, targetCore: TARGET_CORE });
+}
+
 // Start-up: each command's wall time as a ratio to `node -e 0` in the same run (bench/startup.mjs).
 async function startup() {
   console.log('\n## Start-up: median over rounds, as a ratio to `node -e 0` measured alongside');
@@ -227,7 +233,16 @@ async function startup() {
 
 const only = process.argv.slice(2);
 const feeder = () => feederPhase({ megabytes: Number(process.env.BENCH_FEEDER_MB ?? 100) });
-const phases = { throughput, scripted, rate: rateAccuracy, memory, dashboard, feeder, startup };
+const phases = {
+  throughput,
+  scripted,
+  rate: rateAccuracy,
+  paced,
+  memory,
+  dashboard,
+  feeder,
+  startup,
+};
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
   if (only.length === 0 || only.includes(name)) await phase();

@@ -2,7 +2,7 @@
  * The permit source of one virtual user of a ramping-vus scenario: a permit whenever the user is
  * active (in the closed model's way), none while the ramp has it idle, DONE once closed.
  */
-import { DONE, NO_INTENDED_TIME, type PermitSource } from '../schedule/permit-source.js';
+import { DONE, NO_INTENDED_TIME, WAITING, type PermitSource } from '../schedule/permit-source.js';
 
 /** One VU's gate. */
 export class GatedSource implements PermitSource {
@@ -10,12 +10,11 @@ export class GatedSource implements PermitSource {
   #closed = false;
   #waiting: ((permit: number) => void) | undefined;
 
-  take(): number | Promise<number> {
+  take(waiter: (permit: number) => void): number {
     if (this.#closed) return DONE;
     if (this.active) return NO_INTENDED_TIME;
-    return new Promise((resolve) => {
-      this.#waiting = resolve;
-    });
+    this.#waiting = waiter;
+    return WAITING;
   }
 
   /** Opens or shuts the gate; a worker waiting at an opened gate goes on. */

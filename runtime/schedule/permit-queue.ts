@@ -7,7 +7,7 @@
  * waiting first asks for a new one, and waits for it (not late); when the pool is full it is
  * dropped at once (k6's dropped iterations) or, for the top-level form's fixed pool, late.
  */
-import { DONE, type PermitSource } from './permit-source.js';
+import { DONE, WAITING, type PermitSource } from './permit-source.js';
 
 /** Counts the queue reports to the recorder. */
 export interface QueueEvents {
@@ -72,8 +72,11 @@ export class PermitQueue implements PermitSource {
     this.#push(intendedUs);
   }
 
-  /** Worker side: the next permit, skipping (and counting) those that waited too long. */
-  take(): number | Promise<number> {
+  /**
+   * Worker side: the next permit, skipping (and counting) those that waited too long; WAITING
+   * when there is none, and `waiter` gets the next one offered (or DONE at close).
+   */
+  take(waiter: (intendedUs: number) => void): number {
     if (this.#size > 0) {
       const oldest = this.now() - this.maxAgeUs;
       let stale = 0;
@@ -88,7 +91,8 @@ export class PermitQueue implements PermitSource {
       this.events.dropped(stale);
     }
     if (this.#closed) return DONE;
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    this.#waiters.push(waiter);
+    return WAITING;
   }
 
   /** Ends dispatch: idle workers exit; permits still in the backlog were never run and count as dropped. */

@@ -18,8 +18,12 @@ const MAX_SLEEP_US = 50_000;
 export class Scheduler {
   #sent = 0;
   #stopped = false;
-  #wake: (() => void) | undefined;
+  /** The pending wake-up; undefined while one runs and once dispatch has ended. */
   #timer: NodeJS.Timeout | undefined;
+  /** One Timeout, refreshed while the delay stays the same (1 ms from 1,000/s up). */
+  #reusable: NodeJS.Timeout | undefined;
+  #delayMs = 0;
+  #done: (() => void) | undefined;
 
   constructor(
     private readonly pacer: Pacer,
@@ -35,28 +39,35 @@ export class Scheduler {
   }
 
   /** Runs until a limit or stop(); resolves after the queue is closed. */
-  async run(): Promise<void> {
-    while (!this.#stopped) {
-      const now = this.now();
-      // Permits due before the end are sent even when this wake-up came late, past the end.
-      const next = this.#sendBy(Math.min(now, this.endUs));
-      if (this.#sent >= this.limit || now >= this.endUs) break;
-      await this.#sleep(Math.min(next, this.endUs, now + MAX_SLEEP_US) - now);
-    }
-    this.queue.close();
+  run(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#done = resolve;
+      this.#wake();
+    });
   }
 
-  /** Stops dispatch (cancellation); the loop closes the queue. */
+  /** Stops dispatch (cancellation) and closes the queue; a wake-up under way ends itself. */
   stop(): void {
     this.#stopped = true;
+    if (this.#timer === undefined) return;
     clearTimeout(this.#timer);
-    this.#wake?.();
+    this.#finish();
   }
+
+  /** One wake-up: sends what is due, then sleeps until the next permit (a callback, no promise). */
+  readonly #wake = (): void => {
+    this.#timer = undefined;
+    const now = this.now();
+    // Permits due before the end are sent even when this wake-up came late, past the end.
+    const next = this.#sendBy(Math.min(now, this.endUs));
+    if (this.#stopped || this.#sent >= this.limit || now >= this.endUs) this.#finish();
+    else this.#sleep(Math.min(next, this.endUs, now + MAX_SLEEP_US) - now);
+  };
 
   /** Sends the permits due by `horizon`; returns the next one's time. */
   #sendBy(horizon: number): number {
     let next = this.pacer.intendedTime(this.#sent);
-    while (next <= horizon && next < this.endUs && this.#sent < this.limit) {
+    while (next <= horizon && next < this.endUs && this.#sent < this.limit && !this.#stopped) {
       this.queue.offer(next);
       this.#sent++;
       next = this.pacer.intendedTime(this.#sent);
@@ -64,10 +75,21 @@ export class Scheduler {
     return next;
   }
 
-  #sleep(us: number): Promise<void> {
-    return new Promise((resolve) => {
-      this.#wake = resolve;
-      this.#timer = setTimeout(resolve, Math.max(1, Math.floor(us / 1000)));
-    });
+  #sleep(us: number): void {
+    const ms = Math.max(1, Math.floor(us / 1000));
+    if (this.#reusable !== undefined && ms === this.#delayMs) {
+      this.#timer = this.#reusable.refresh();
+      return;
+    }
+    this.#delayMs = ms;
+    this.#reusable = setTimeout(this.#wake, ms);
+    this.#timer = this.#reusable;
+  }
+
+  #finish(): void {
+    this.#timer = undefined;
+    this.queue.close();
+    this.#done?.();
+    this.#done = undefined;
   }
 }

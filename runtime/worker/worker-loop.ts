@@ -2,7 +2,7 @@
  * The loop of one worker (a virtual user): take a permit, run its iteration, take the next, until
  * the permit source says DONE.
  */
-import { DONE, type PermitSource } from '../schedule/permit-source.js';
+import { DONE, WAITING, type PermitSource } from '../schedule/permit-source.js';
 import type { IterationRunner } from './iteration.js';
 import type { VirtualUser } from './virtual-user.js';
 
@@ -42,9 +42,8 @@ export function work(vu: VirtualUser, runner: Iterations, source: PermitSource):
     };
     const next = (): void => {
       vu.busy = false;
-      const taken = source.take();
-      if (typeof taken === 'number') begin(taken);
-      else taken.then(begin, fail);
+      const taken = source.take(begin);
+      if (taken !== WAITING) begin(taken);
     };
     const callbacks = {
       ended: (): void => {

@@ -1,6 +1,11 @@
 import t from 'tap';
 import { PermitQueue } from '../../runtime/schedule/permit-queue.js';
-import { ClosedSource, DONE, NO_INTENDED_TIME } from '../../runtime/schedule/permit-source.js';
+import {
+  ClosedSource,
+  DONE,
+  NO_INTENDED_TIME,
+  WAITING,
+} from '../../runtime/schedule/permit-source.js';
 
 function queue(maxAgeUs = 1000, maxBacklog = 100) {
   let now = 0;
@@ -12,16 +17,27 @@ function queue(maxAgeUs = 1000, maxBacklog = 100) {
   return { q, counts, setNow: (v: number) => (now = v) };
 }
 
+/** A worker's waiter: records the permits it is given. */
+function waiter(): { got: number[]; take: (intendedUs: number) => void } {
+  const got: number[] = [];
+  return { got, take: (intendedUs) => got.push(intendedUs) };
+}
+
+const nobody = (): void => {
+  throw new Error('no permit should reach a waiter here');
+};
+
 t.test('a waiting worker gets the permit at once; nobody waiting makes it late', async (t) => {
   const { q, counts } = queue();
-  const taken = q.take();
-  t.type(taken, Promise, 'an idle worker waits');
+  const worker = waiter();
+  t.equal(q.take(worker.take), WAITING, 'an idle worker waits');
   q.offer(10);
-  t.equal(await taken, 10);
+  t.same(worker.got, [10], 'its waiter is called with the permit, once');
   t.equal(counts.late, 0);
   q.offer(20);
   t.equal(counts.late, 1, 'no worker free: late');
-  t.equal(q.take(), 20, 'a backlog permit is taken synchronously');
+  t.same(worker.got, [10]);
+  t.equal(q.take(nobody), 20, 'a backlog permit is taken synchronously');
 });
 
 t.test('permits older than the timeout are dropped when reached', async (t) => {
@@ -30,7 +46,7 @@ t.test('permits older than the timeout are dropped when reached', async (t) => {
   q.offer(500);
   q.offer(1500);
   setNow(2000);
-  t.equal(q.take(), 1500, 'the two stale ones are skipped');
+  t.equal(q.take(nobody), 1500, 'the two stale ones are skipped');
   t.equal(counts.dropped, 2);
 });
 
@@ -39,20 +55,21 @@ t.test('the backlog is capped: the oldest permit makes room', async (t) => {
   for (let i = 0; i < 5; i++) q.offer(i);
   t.equal(q.backlog, 3);
   t.equal(counts.dropped, 2);
-  t.equal(q.take(), 2);
+  t.equal(q.take(nobody), 2);
 });
 
 t.test('close ends idle workers and drops what never ran', async (t) => {
   const { q, counts } = queue();
-  const waiting = q.take();
+  const worker = waiter();
+  t.equal(q.take(worker.take), WAITING);
   q.close();
-  t.equal(await waiting, DONE);
+  t.same(worker.got, [DONE]);
   const { q: q2, counts: c2 } = queue();
   q2.offer(1);
   q2.offer(2);
   q2.close();
   t.equal(c2.dropped, 2);
-  t.equal(q2.take(), DONE);
+  t.equal(q2.take(nobody), DONE);
   t.equal(counts.dropped, 0);
 });
 
@@ -60,7 +77,7 @@ t.test('the ring grows without losing order', async (t) => {
   const { q } = queue(1e12, 10_000);
   for (let i = 0; i < 300; i++) q.offer(i);
   const got: number[] = [];
-  for (let i = 0; i < 300; i++) got.push(q.take() as number);
+  for (let i = 0; i < 300; i++) got.push(q.take(nobody));
   t.same(
     got,
     Array.from({ length: 300 }, (_, i) => i),
