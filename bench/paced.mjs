@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIN, pinned } from './processes.mjs';
 import { startDelayTarget } from './targets.mjs';
+import { table } from './table.mjs';
 
 const require = createRequire(import.meta.url);
 const WARM_S = 2;
@@ -26,16 +27,6 @@ const RATES = [1000, 10000];
 const RAMP_TO = 20000;
 const GOAL = 1.3;
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100;
-
-/** Right-aligned columns: [title, value of a row]. */
-function table(rows, columns) {
-  const widths = columns.map(([title, get]) =>
-    Math.max(title.length, ...rows.map((r) => String(get(r)).length)),
-  );
-  const line = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
-  console.log(line(columns.map(([title]) => title)));
-  for (const row of rows) console.log(line(columns.map(([, get]) => get(row))));
-}
 
 const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? 'n/a' : n.toFixed(digits));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

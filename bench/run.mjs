@@ -16,6 +16,7 @@ import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from
 import { BIN, pinned } from './processes.mjs';
 import { startupPhase } from './startup.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
+import { table } from './table.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
@@ -24,15 +25,6 @@ const TARGET_CORE = 1;
 
 const fmt = (n, digits = 2) =>
   n === undefined || n === null || Number.isNaN(n) ? 'n/a' : Number(n).toFixed(digits);
-
-function table(rows, columns) {
-  const widths = columns.map(([title, get]) =>
-    Math.max(title.length, ...rows.map((r) => String(get(r)).length)),
-  );
-  const line = (cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ');
-  console.log(line(columns.map(([title]) => title)));
-  for (const row of rows) console.log(line(columns.map(([, get]) => get(row))));
-}
 
 async function throughput() {
   const target = (await startNginx(TARGET_CORE)) ?? (await startBarrageTarget(TARGET_CORE));

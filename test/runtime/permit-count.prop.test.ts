@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
+import { scenarioFixture } from '../helpers/scenario-fixture.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { PatternPlan, RatePlan } from '../../dsl/plan/rate-plan.js';
 import { ConstantPacer, type Pacer } from '../../runtime/schedule/pacer.js';
@@ -19,24 +20,16 @@ function plan(rate: RatePlan, durationMs: number | undefined, concurrency: numbe
     rate,
     segment: { index: 1, count: 1 },
     scenarios: [
-      {
-        name: 'default',
-        written: 'default',
-        executor: {
-          kind: 'arrival-rate',
-          rate,
-          durationMs,
-          iterations: undefined,
-          preAllocatedVus: concurrency,
-          maxVus: concurrency,
-          waitMs: 10_000,
-        },
-        startMs: 0,
-        gracefulStopMs: 10_000,
-        tags: {},
-        picks: { items: [], cumulative: [], total: 0 },
-        exec: undefined,
-      },
+      scenarioFixture({
+        kind: 'arrival-rate',
+        rate,
+        durationMs,
+        iterations: undefined,
+        preAllocatedVus: concurrency,
+        maxVus: concurrency,
+        waitMs: 10_000,
+        arrivals: 'even',
+      }),
     ],
   } as unknown as Plan;
 }

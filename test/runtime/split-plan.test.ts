@@ -1,4 +1,5 @@
 import t from 'tap';
+import { scenarioFixture } from '../helpers/scenario-fixture.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import { sliceSize } from '../../runtime/feeder/feeder.js';
 import { share, splitPlan } from '../../runtime/segment/split-plan.js';
@@ -23,22 +24,13 @@ function plan(over: { concurrency?: number; segment?: Plan['segment'] } = {}): P
     segment: over.segment ?? { index: 1, count: 1 },
     feeder: { file: 'f', order: 'sequential', cycle: true, records },
     scenarios: [
-      {
-        name: 'default',
-        written: 'default',
-        executor: {
-          kind: 'vus',
-          vus: concurrency,
-          durationMs: undefined,
-          iterations: 1001,
-          perVu: false,
-        },
-        startMs: 0,
-        gracefulStopMs: 10_000,
-        tags: {},
-        picks: { items: [], cumulative: [], total: 0 },
-        exec: undefined,
-      },
+      scenarioFixture({
+        kind: 'vus',
+        vus: concurrency,
+        durationMs: undefined,
+        iterations: 1001,
+        perVu: false,
+      }),
     ],
   } as unknown as Plan;
 }
