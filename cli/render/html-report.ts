@@ -178,6 +178,39 @@ function outcomes(r: RunResult): string {
   );
 }
 
+/** Named scenarios, one row each; undefined in a run of the top-level form. */
+function scenarios(r: RunResult): string | undefined {
+  if (r.scenarios === undefined) return undefined;
+  const rows = Object.entries(r.scenarios).map(([name, s]) => [
+    name,
+    formatCount(s.iterations),
+    formatCount(s.dropped),
+    formatCount(s.total),
+    formatCount(s.failures),
+    formatShare(s.failures, s.total),
+    formatMs(s.latency_ms?.p50),
+    formatMs(s.latency_ms?.p95),
+    formatMs(s.latency_ms?.p99),
+  ]);
+  const head = [
+    'scenario',
+    'iterations',
+    'dropped',
+    'requests',
+    'failed',
+    'error %',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+  ];
+  return section(
+    'scenarios',
+    'Scenarios',
+    table(head, rows, { numeric: [1, 2, 3, 4, 5, 6, 7, 8] }),
+    true,
+  );
+}
+
 function endpoints(r: RunResult): string {
   const rows = r.endpoints.map((e) => [
     e.name,
@@ -341,6 +374,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     charts(),
     distribution(r),
     outcomes(r),
+    scenarios(r),
     endpoints(r),
     openModel(r),
     websocket(r),

@@ -104,6 +104,29 @@ function thresholds(summary: ThresholdSummary): string[] {
   ];
 }
 
+/** Named scenarios, one row each; nothing in a run of the top-level form. */
+function scenarios(r: RunResult): string[] {
+  if (r.scenarios === undefined) return [];
+  return [
+    '### Scenarios',
+    '',
+    ...table(
+      ['Scenario', 'Iterations', 'Dropped', 'Requests', 'Failed', 'p50 ms', 'p95 ms', 'p99 ms'],
+      Object.entries(r.scenarios).map(([name, s]) => [
+        escapeMarkdown(name),
+        formatCount(s.iterations),
+        formatCount(s.dropped),
+        formatCount(s.total),
+        formatCount(s.failures),
+        formatMs(s.latency_ms?.p50),
+        formatMs(s.latency_ms?.p95),
+        formatMs(s.latency_ms?.p99),
+      ]),
+      [1, 2, 3, 4, 5, 6, 7],
+    ),
+  ];
+}
+
 function endpoints(r: RunResult): string[] {
   if (r.endpoints.length < 2) return [];
   return [
@@ -177,6 +200,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     [metaLine(report)],
     headline(r),
     report.thresholds === undefined ? [] : thresholds(report.thresholds),
+    scenarios(r),
     endpoints(r),
     counts('Status codes', 'Status', sortedStatusCodes(r), r.total),
     counts('Errors', 'Error kind', sortedErrors(r), r.total),

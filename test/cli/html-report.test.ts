@@ -251,3 +251,15 @@ t.test('the configuration is shown as YAML, as given (already redacted)', (t) =>
   );
   t.end();
 });
+
+t.test('named scenarios get a section of their own figures', (t) => {
+  const checkout = runResultFixture({ total: 80, failures: 2, iterations: 80, dropped: 3 });
+  const html = render(
+    runReportFixture(runResultFixture({ scenarios: { '<checkout>': checkout } })),
+  );
+  t.match(html, /<h2[^>]*>Scenarios<\/h2>/);
+  t.match(html, /&lt;checkout&gt;/, 'names escaped');
+  t.notMatch(html, /<checkout>/);
+  t.notMatch(render(), />Scenarios</, 'none for the top-level form');
+  t.end();
+});

@@ -144,3 +144,15 @@ t.test('ends with a blank line so that appended summaries stay apart', (t) => {
   t.ok(renderSummaryMarkdown(runReportFixture()).endsWith('|\n\n'));
   t.end();
 });
+
+t.test('named scenarios get a table of their own figures', (t) => {
+  const checkout = runResultFixture({ total: 80, failures: 2, iterations: 80, dropped: 3 });
+  const md = renderSummaryMarkdown(
+    runReportFixture(runResultFixture({ scenarios: { checkout, 'a|b': runResultFixture() } })),
+  );
+  t.match(md, /### Scenarios\n\n\| Scenario \| Iterations \| Dropped \| Requests \| Failed \|/);
+  t.match(md, /\| checkout \| 80 \| 3 \| 80 \| 2 \|/);
+  t.match(md, /\| a\\\|b \|/, 'names escaped');
+  t.notMatch(renderSummaryMarkdown(runReportFixture()), /Scenarios/, 'none for the top-level form');
+  t.end();
+});
