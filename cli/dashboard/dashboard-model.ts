@@ -76,6 +76,8 @@ export interface DashboardModel {
   readonly statusCodes: readonly CountRow[];
   readonly errorKinds: readonly CountRow[];
   readonly endpoints: readonly EndpointRow[];
+  /** Named scenarios, as endpoint rows (none in a run of the top-level form). */
+  readonly scenarios: readonly EndpointRow[];
   readonly thresholds: readonly ThresholdResult[];
   readonly latestErrors: readonly ErrorEvent[];
 }
@@ -110,6 +112,7 @@ export function buildModel(input: ModelInput): DashboardModel {
     statusCodes: snapshot === undefined ? [] : statusRows(snapshot),
     errorKinds: snapshot === undefined ? [] : errorRows(snapshot),
     endpoints: snapshot === undefined ? [] : endpointRows(snapshot, input.endpointNames),
+    scenarios: scenarioRows(snapshot),
     thresholds:
       snapshot === undefined
         ? []
@@ -248,6 +251,15 @@ function endpointRows(snapshot: ShardSnapshot, names: readonly string[]): Endpoi
     requests: e.requests,
     failureRate: e.requests === 0 ? 0 : e.failures / e.requests,
     percentiles: once(() => percentiles(e.latency)),
+  }));
+}
+
+function scenarioRows(snapshot: ShardSnapshot | undefined): EndpointRow[] {
+  return Object.entries(snapshot?.scenarios ?? {}).map(([name, s]) => ({
+    name,
+    requests: s.requests,
+    failureRate: s.requests === 0 ? 0 : s.failures / s.requests,
+    percentiles: once(() => percentiles(s.latency)),
   }));
 }
 

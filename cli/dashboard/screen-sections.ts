@@ -30,7 +30,9 @@ export function sectionsOf(model: DashboardModel, width: number): Section[] {
     sections.push(countSection('status', model.statusCodes, width, NO_RESPONSES));
     sections.push(countSection('error', model.errorKinds, width, NO_ERRORS));
   }
-  sections.push(endpointSection(model.endpoints, width));
+  if (model.scenarios.length > 0)
+    sections.push(rowSection('scenario', model.scenarios, width, 'no scenario started yet'));
+  sections.push(rowSection('endpoint', model.endpoints, width, 'no endpoints'));
   if (model.thresholds.length > 0) sections.push(thresholdSection(model, width));
   sections.push(errorFeedSection(model.latestErrors, width));
   return sections;
@@ -126,10 +128,16 @@ function num(text: string): string {
   return fit(text, NUMBER_WIDTH, 'right');
 }
 
-function endpointSection(rows: readonly EndpointRow[], width: number): Section {
+/** Rows of requests, failures and latency: the endpoints, or the named scenarios. */
+function rowSection(
+  what: string,
+  rows: readonly EndpointRow[],
+  width: number,
+  empty: string,
+): Section {
   const name = Math.max(8, width - 5 * NUMBER_WIDTH);
   const heading =
-    fit('endpoint', name) +
+    fit(what, name) +
     num('requests') +
     num('failed') +
     num('p50 ms') +
@@ -148,7 +156,7 @@ function endpointSection(rows: readonly EndpointRow[], width: number): Section {
   return {
     priority: 1,
     head: [[span(heading, 'bold')]],
-    body: (n) => clipLazy(rows, n, line, 'no endpoints'),
+    body: (n) => clipLazy(rows, n, line, empty),
     size: Math.max(1, rows.length),
   };
 }

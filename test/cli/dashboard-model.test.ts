@@ -142,3 +142,45 @@ t.test('before the first snapshot, and while stopping', async (t) => {
   );
   t.equal(buildModel({ ...input, stopping: true }).state, 'stopping');
 });
+
+t.test('named scenarios: their load, run length and rows', async (t) => {
+  const loaded = await loadFixture(t.testdir(), {
+    target: TARGET,
+    endpoints: [{ name: 'home', url: '/' }],
+    scenarios: {
+      browse: { executor: 'constant-vus', vus: 2, duration: '10s' },
+      buy: {
+        executor: 'constant-arrival-rate',
+        rate: 5,
+        duration: '5s',
+        pre_allocated_vus: 1,
+        start_time: '8s',
+      },
+    },
+  });
+  t.equal(runLengthMs(loaded.plan), 13_000, 'the latest end: 8 s + 5 s');
+  const browse = recorder(1);
+  const buy = recorder(1, true);
+  browse.recordRequest(0, 200, undefined, 0, 1000, -1, 0, 0);
+  buy.recordRequest(0, 503, 'http_5xx', 0, 2000, -1, 0, 0);
+  const model = buildModel({
+    plan: loaded.plan,
+    title: TARGET,
+    endpointNames: ['home'],
+    snapshot: {
+      ...browse.snapshot(1e6),
+      scenarios: { browse: browse.snapshot(1e6), buy: buy.snapshot(1e6) },
+    },
+    live: undefined,
+    stopping: false,
+    latestErrors: [],
+  });
+  t.equal(model.load, '2 scenarios: browse (constant-vus), buy (constant-arrival-rate)');
+  t.same(
+    model.scenarios.map((s) => [s.name, s.requests, s.failureRate]),
+    [
+      ['browse', 1, 0],
+      ['buy', 1, 1],
+    ],
+  );
+});
