@@ -1,31 +1,91 @@
 /**
  * The scenarios of a plan as `validate` shows them: each one's executor as written, when it
- * starts, its load over time in words (VUs or rate, stages, limits), what it runs, and for a
- * ramping arrival rate its rate over time drawn as the pattern chart.
+ * starts, its load over time in words (VUs or rate, stages, limits) and drawn over the run, what
+ * it runs, and the sums of its VU and arrival-rate scenarios.
  */
 import { formatDuration } from '../../dsl/grammar/duration.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import {
   maxVus,
+  scenarioEndMs,
   type ExecutorPlan,
   type ScenarioPlan,
   type StagePlan,
 } from '../../dsl/plan/scenario-plan.js';
-import { renderRateChart } from './rate-chart.js';
+import { patternPeak, rateAt } from '../../runtime/schedule/rate-function.js';
+import { renderChart } from './rate-chart.js';
 
-/** Lines of the plan view for named scenarios (indented under `scenarios`). */
+/**
+ * Lines of the plan view for named scenarios (indented under `scenarios`): each one in words and,
+ * when the run has a known end, drawn over the whole run (its VUs, or its rate), then the sums
+ * of the VU scenarios and of the arrival rates when there are two or more of a kind.
+ */
 export function renderScenarios(plan: Plan): string[] {
   const width = Math.max(...plan.scenarios.map((s) => s.name.length));
+  const ends = plan.scenarios.map(scenarioEndMs);
+  const runMs = ends.every((end) => end !== undefined) ? Math.max(...ends) : undefined;
   const lines = ['  scenarios'];
   for (const scenario of plan.scenarios) {
     lines.push(
       `    ${scenario.name.padEnd(width)}  ${scenario.written}, from ${formatDuration(scenario.startMs)}: ${describeLoad(scenario.executor)}; runs ${describeRuns(plan, scenario)}`,
     );
-    const executor = scenario.executor;
-    if (executor.kind === 'arrival-rate' && executor.rate.kind === 'pattern')
-      for (const line of renderRateChart(executor.rate.pattern)) lines.push(`      ${line}`);
+    if (runMs !== undefined) lines.push(...indent(chartOf([scenario], runMs)));
   }
+  if (runMs !== undefined)
+    for (const kind of ['vus', 'rate'] as const) {
+      const group = plan.scenarios.filter((s) => unitOf(s) === kind);
+      if (group.length < 2) continue;
+      lines.push(`    all ${kind === 'vus' ? 'virtual users' : 'arrival rates'}`);
+      lines.push(...indent(chartOf(group, runMs)));
+    }
   return lines;
+}
+
+function indent(lines: readonly string[]): string[] {
+  return lines.map((line) => `      ${line}`);
+}
+
+/** What a scenario's chart draws: its virtual users, or its arrival rate. */
+function unitOf(scenario: ScenarioPlan): 'vus' | 'rate' {
+  return scenario.executor.kind === 'arrival-rate' ? 'rate' : 'vus';
+}
+
+/** The summed load of scenarios of one kind over the run, as a chart. */
+function chartOf(scenarios: readonly ScenarioPlan[], runMs: number): string[] {
+  const at = (ms: number): number => scenarios.reduce((sum, s) => sum + loadAt(s, ms), 0);
+  const unit = unitOf(scenarios[0]!) === 'vus' ? ' VUs' : '/s';
+  // One scenario's peak is exact; a sum's is the highest of fine samples (its peaks may not meet).
+  const peak =
+    scenarios.length === 1
+      ? peakOf(scenarios[0]!.executor)
+      : Math.max(...Array.from({ length: 240 }, (_, i) => at(((i + 0.5) * runMs) / 240)));
+  return renderChart(at, runMs, peak, unit);
+}
+
+/** The most VUs, or the highest rate, of an executor. */
+function peakOf(executor: ExecutorPlan): number {
+  if (executor.kind !== 'arrival-rate') return maxVus(executor);
+  return executor.rate.kind === 'constant'
+    ? executor.rate.rate
+    : patternPeak(executor.rate.pattern);
+}
+
+/** A scenario's VUs (or rate) at `ms` from the start of the run; 0 outside its span. */
+function loadAt(scenario: ScenarioPlan, ms: number): number {
+  const t = ms - scenario.startMs;
+  const end = scenarioEndMs(scenario);
+  if (t < 0 || (end !== undefined && ms >= end)) return 0;
+  const executor = scenario.executor;
+  switch (executor.kind) {
+    case 'vus':
+      return executor.vus;
+    case 'ramping-vus':
+      return rateAt({ type: 'stages', start: executor.startVus, stages: executor.stages }, t);
+    case 'arrival-rate':
+      return executor.rate.kind === 'constant'
+        ? executor.rate.rate
+        : rateAt(executor.rate.pattern, t);
+  }
 }
 
 function describeLoad(executor: ExecutorPlan): string {

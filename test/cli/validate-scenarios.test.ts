@@ -49,4 +49,6 @@ t.test('a good set of scenarios is listed with each load', async (t) => {
     /buy {5}constant-arrival-rate, from 500ms: 50\/s for 2s, 1–5 VUs \(dropped past them\); runs flow checkout/,
   );
   t.match(result.stdout, /http_req_duration\{scenario=buy\}:p95 < 300/);
+  t.match(result.stdout, / 4 VUs │/, 'the ramp drawn in virtual users');
+  t.match(result.stdout, / 50\/s │ +█/, 'the rate drawn from its start time');
 });
