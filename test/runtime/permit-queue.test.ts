@@ -95,3 +95,47 @@ t.test('closed source: exactly `limit` permits, then DONE', async (t) => {
   endless.close();
   t.equal(endless.take(), DONE);
 });
+
+t.test(
+  'a growing pool: a permit with no worker free starts one, up to the pool, then is dropped',
+  async (t) => {
+    const counts = { late: 0, dropped: 0 };
+    let started = 0;
+    const q = new PermitQueue(
+      () => 0,
+      1000,
+      100,
+      { late: () => counts.late++, dropped: (n) => (counts.dropped += n) },
+      {
+        grow: () => {
+          if (started >= 2) return false;
+          started++;
+          return true;
+        },
+        dropWhenFull: true,
+      },
+    );
+    q.offer(1);
+    q.offer(2);
+    t.equal(started, 2, 'each permit with no worker free started one');
+    t.equal(q.take(nobody), 1, 'and waits for it, in order');
+    t.equal(q.take(nobody), 2);
+    q.offer(3);
+    t.equal(started, 2, 'the pool is full');
+    t.same(counts, { late: 0, dropped: 1 }, 'so the permit is dropped at once, never late');
+  },
+);
+
+t.test('a full fixed pool of the top-level form keeps permits late instead', async (t) => {
+  const counts = { late: 0, dropped: 0 };
+  const q = new PermitQueue(
+    () => 0,
+    1000,
+    100,
+    { late: () => counts.late++, dropped: (n) => (counts.dropped += n) },
+    { grow: () => false, dropWhenFull: false },
+  );
+  q.offer(5);
+  t.same(counts, { late: 1, dropped: 0 });
+  t.equal(q.take(nobody), 5);
+});
