@@ -178,6 +178,11 @@ function outcomes(r: RunResult): string {
   );
 }
 
+/** A latency's p50, p95 and p99 cells, ms. */
+function percentileCells(l: LatencySummary | undefined): string[] {
+  return [formatMs(l?.p50), formatMs(l?.p95), formatMs(l?.p99)];
+}
+
 /** Named scenarios, one row each; undefined in a run of the top-level form. */
 function scenarios(r: RunResult): string | undefined {
   if (r.scenarios === undefined) return undefined;
@@ -188,9 +193,7 @@ function scenarios(r: RunResult): string | undefined {
     formatCount(s.total),
     formatCount(s.failures),
     formatShare(s.failures, s.total),
-    formatMs(s.latency_ms?.p50),
-    formatMs(s.latency_ms?.p95),
-    formatMs(s.latency_ms?.p99),
+    ...percentileCells(s.latency_ms),
   ]);
   const head = [
     'scenario',
@@ -217,9 +220,7 @@ function endpoints(r: RunResult): string {
     formatCount(e.requests),
     formatCount(e.failures),
     formatShare(e.failures, e.requests),
-    formatMs(e.latency_ms?.p50),
-    formatMs(e.latency_ms?.p95),
-    formatMs(e.latency_ms?.p99),
+    ...percentileCells(e.latency_ms),
     formatMs(e.latency_ms?.max),
     Object.entries(e.status_codes)
       .map(([code, n]) => `${code}: ${formatCount(n)}`)

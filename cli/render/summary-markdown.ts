@@ -9,7 +9,7 @@
  * line breaks become spaces. Threshold expressions are code spans. The text ends with a blank line, so that summaries
  * appended one after another (several steps of a job) stay apart.
  */
-import type { RunResult } from '../../runtime/run-result.js';
+import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
 import {
   formatCount,
   formatMs,
@@ -104,6 +104,11 @@ function thresholds(summary: ThresholdSummary): string[] {
   ];
 }
 
+/** A latency's p50, p95 and p99 cells, ms. */
+function percentileCells(l: LatencySummary | undefined): string[] {
+  return [formatMs(l?.p50), formatMs(l?.p95), formatMs(l?.p99)];
+}
+
 /** Named scenarios, one row each; nothing in a run of the top-level form. */
 function scenarios(r: RunResult): string[] {
   if (r.scenarios === undefined) return [];
@@ -118,9 +123,7 @@ function scenarios(r: RunResult): string[] {
         formatCount(s.dropped),
         formatCount(s.total),
         formatCount(s.failures),
-        formatMs(s.latency_ms?.p50),
-        formatMs(s.latency_ms?.p95),
-        formatMs(s.latency_ms?.p99),
+        ...percentileCells(s.latency_ms),
       ]),
       [1, 2, 3, 4, 5, 6, 7],
     ),
@@ -138,9 +141,7 @@ function endpoints(r: RunResult): string[] {
         escapeMarkdown(e.name),
         formatCount(e.requests),
         formatCount(e.failures),
-        formatMs(e.latency_ms?.p50),
-        formatMs(e.latency_ms?.p95),
-        formatMs(e.latency_ms?.p99),
+        ...percentileCells(e.latency_ms),
       ]),
       [1, 2, 3, 4, 5],
     ),
