@@ -4,13 +4,14 @@
  * parsed strictly, left to right, so the first error names the part that is wrong.
  *
  *   threshold  := ws* metric tags? ":" aggregate ws* operator ws* value ws*
- *   metric     := a name from METRICS | "http_reqs"        (k6's name of http_requests)
+ *   metric     := a built-in metric (plan/metrics.ts) | a declared custom metric
+ *               | "http_reqs"                     (k6's name of http_requests)
  *   tags       := "{" tag ("," tag)* "}"
  *   tag        := key "=" tag-value
- *   key        := "endpoint"                      (every metric but checks)
- *               | "check"                         (checks: one check's name)
- *               | "scenario"                      (every metric: one scenario's figures)
- *   tag-value  := [^},=]+
+ *   key        := [A-Za-z_] [A-Za-z0-9_.-]*      (a built-in tag the metric's samples carry, or
+ *                                                  a user tag: configurations check those)
+ *   tag-value  := '"' ([^"\\] | "\\" ["\\])+ '"'  (quoted: may hold , = } and spaces)
+ *               | [^},="]+
  *   aggregate  := a name from the metric's aggregates
  *               | "p" digit+ ("." digit+)?        (trend metrics; 0 < percentile <= 100)
  *               | "p(" digit+ ("." digit+)? ")"   (k6's spelling of the same)
@@ -19,79 +20,28 @@
  *   value      := "-"? digit+ ("." digit+)? ([eE] [+-]? digit+)?
  *   ws         := any white space
  *
- * e.g. `http_req_duration{endpoint=login}:p99.9 <= 250`, `http_req_failed:rate < 0.01`,
- * `checks{check=cart has item}:rate > 0.99`.
+ * e.g. `http_req_duration{endpoint=login,status=200}:p99.9 <= 250`, `http_req_failed:rate < 0.01`,
+ * `checks{check="cart, total"}:rate > 0.99`. A built-in tag the metric's samples never carry
+ * (`checks{status=200}`) is refused here; user tag keys and tag values are judged against the
+ * configuration (schema/threshold-rules.ts), which knows its endpoints, checks and tags.
  * The k6 spellings (k6-threshold-names.ts) are read as barrage's: the spec's `expression` is the
  * text with them rewritten (`http_reqs:count` → `http_requests:count`), shown so everywhere, and
  * `aliases` lists each rewrite; k6 metrics barrage does not measure are refused with the reason.
  */
+import {
+  AGGREGATES,
+  BUILTIN_METRICS,
+  isBuiltinMetric,
+  isBuiltinTag,
+  TAG_KEY,
+  type MetricDeclaration,
+} from '../plan/metrics.js';
 import type { ThresholdAlias, ThresholdOperator, ThresholdSpec } from '../plan/threshold-spec.js';
 import { closest } from './did-you-mean.js';
 import { charAt, grammarError, type GrammarError } from './grammar-error.js';
 import { aggregateAlias, k6OnlyMetric, metricAlias } from './k6-threshold-names.js';
 import { err, ok, type Result } from '../result.js';
 
-/** What a metric measures and which aggregates a threshold may use on it (trends also take pNN). */
-export interface MetricInfo {
-  readonly kind: 'trend' | 'rate' | 'counter';
-  /** Unit of the metric's samples: ms for trends, a 0..1 ratio for rates, a count for counters. */
-  readonly unit: 'ms' | 'ratio' | 'count';
-  /** Aggregates by name; trend metrics accept any pNN with 0 < NN <= 100 besides these. */
-  readonly aggregates: readonly string[];
-  readonly description: string;
-}
-
-const TREND: readonly string[] = ['p50', 'p90', 'p95', 'p99', 'avg', 'mean', 'min', 'max'];
-
-/** A trend metric: samples in ms, summarized by percentiles and averages. */
-function trend(description: string): MetricInfo {
-  return { kind: 'trend', unit: 'ms', aggregates: TREND, description };
-}
-
-/** A rate metric: each sample true or false; rate = true / all (0..1), count = number true. */
-function rate(description: string): MetricInfo {
-  return { kind: 'rate', unit: 'ratio', aggregates: ['rate', 'count'], description };
-}
-
-/** A counter: count = total, rate = total per second of the run. */
-function counter(aggregates: readonly string[], description: string): MetricInfo {
-  return { kind: 'counter', unit: 'count', aggregates, description };
-}
-
-/** Every metric a threshold can name, with its kind, unit and aggregates. */
-export const METRICS: Readonly<Record<string, MetricInfo>> = Object.freeze({
-  http_req_duration: trend(
-    'HTTP request duration, from sending it to the last byte of the response',
-  ),
-  http_req_failed: rate(
-    'Failed requests (a WebSocket session is one): rate is their share of all requests, count their number',
-  ),
-  http_requests: counter(
-    ['rate', 'count'],
-    'Requests sent (a WebSocket session is one): count in all, rate per second',
-  ),
-  ws_connecting: trend('WebSocket connection time, from the upgrade request to the open socket'),
-  ws_message_rtt: trend('WebSocket round trip, from a message sent to the next message received'),
-  ws_session_duration: trend(
-    'WebSocket session length, from the upgrade request to the close acknowledgement',
-  ),
-  ws_msgs_sent: counter(
-    ['count', 'rate'],
-    'WebSocket messages sent: count in all, rate per second',
-  ),
-  ws_msgs_received: counter(
-    ['count', 'rate'],
-    'WebSocket messages received: count in all, rate per second',
-  ),
-  checks: rate(
-    "Checks (an endpoint's checks, a scenario's check()): rate is the passing share, count the number passed",
-  ),
-});
-
-/** The tag key a metric may filter on: checks by their name, the others by endpoint. */
-function tagKeyOf(metric: string): string {
-  return metric === 'checks' ? 'check' : 'endpoint';
-}
 const OPERATORS: readonly ThresholdOperator[] = ['<', '<=', '>', '>=', '=='];
 /** Operators people write by habit, mapped to ours. */
 const OPERATOR_HINTS: Readonly<Record<string, string>> = {
@@ -139,15 +89,24 @@ type Fail = (
   options?: FailOptions,
 ) => GrammarError;
 
-/** Parses `<metric>[{endpoint=name}]:<aggregate> <op> <number>` into a ThresholdSpec. */
-export function parseThreshold(expression: string): Result<ThresholdSpec, GrammarError> {
+/** Custom metrics a configuration declares, by name. */
+export type DeclaredMetrics = Readonly<Record<string, MetricDeclaration>>;
+
+/**
+ * Parses `<metric>[{tag=value,…}]:<aggregate> <op> <number>` into a ThresholdSpec; `declared`
+ * adds the configuration's custom metrics to the built-in ones.
+ */
+export function parseThreshold(
+  expression: string,
+  declared: DeclaredMetrics = {},
+): Result<ThresholdSpec, GrammarError> {
   const fail: Fail = (part, position, problem, options) =>
     grammarError({ grammar: 'threshold', input: expression, part, position, problem, ...options });
   const scanned = scanThreshold(expression);
-  const metric = parseMetric(scanned, fail);
+  const metric = parseMetric(scanned, declared, fail);
   if (!metric.ok) return metric;
-  const info = METRICS[metric.value] as MetricInfo;
-  const tags = parseTags(scanned, metric.value, fail);
+  const info = declarationOf(metric.value, declared);
+  const tags = parseTags(scanned, metric.value, info, fail);
   if (!tags.ok) return tags;
   if (scanned.colon < 0) return err(missingColon(expression, scanned, fail));
   const aggregate = parseAggregate(scanned, metric.value, info, fail);
@@ -207,7 +166,7 @@ function scanThreshold(text: string): Scanned {
   let tags: Slice | undefined;
   let tagsClosed = true;
   if (text[i] === '{') {
-    const close = text.indexOf('}', i + 1);
+    const close = closingBrace(text, i + 1);
     tagsClosed = close >= 0;
     const end = tagsClosed ? close : text.length;
     tags = { text: text.slice(i + 1, end), start: i + 1 };
@@ -225,11 +184,20 @@ function scanThreshold(text: string): Scanned {
   return { text, metric, tags, tagsClosed, colon, aggregate, operator, value, trailing };
 }
 
-/** The metric must be one of METRICS (own keys only: "constructor" is not a metric). */
-function parseMetric(scanned: Scanned, fail: Fail): Result<string, GrammarError> {
+/** A metric's declaration: built-in, else declared (parseMetric made sure it is one). */
+function declarationOf(name: string, declared: DeclaredMetrics): MetricDeclaration {
+  return isBuiltinMetric(name) ? BUILTIN_METRICS[name] : declared[name]!;
+}
+
+/** The metric must be built in or declared (own keys only: "constructor" is not a metric). */
+function parseMetric(
+  scanned: Scanned,
+  declared: DeclaredMetrics,
+  fail: Fail,
+): Result<string, GrammarError> {
   const { text, start } = scanned.metric;
-  const names = Object.keys(METRICS);
-  if (Object.hasOwn(METRICS, text)) return ok(text);
+  const names = [...Object.keys(BUILTIN_METRICS), ...Object.keys(declared)];
+  if (isBuiltinMetric(text) || Object.hasOwn(declared, text)) return ok(text);
   const alias = metricAlias(text);
   if (alias !== undefined) return ok(alias);
   const k6Only = k6OnlyMetric(text);
@@ -251,51 +219,95 @@ function parseMetric(scanned: Scanned, fail: Fail): Result<string, GrammarError>
   );
 }
 
-/** Tags are `key=value` pairs, comma-separated, each key once, on metrics that carry tags. */
+/**
+ * Tags are `key=value` pairs, comma-separated, each key once. A built-in key must be one the
+ * metric's samples carry; a quoted value may hold `,` `=` `}` (`\"` and `\\` escape).
+ */
 function parseTags(
   scanned: Scanned,
   metric: string,
+  info: MetricDeclaration,
   fail: Fail,
 ): Result<Readonly<Record<string, string>>, GrammarError> {
   const tags: Record<string, string> = {};
   const slice = scanned.tags;
   if (slice === undefined) return ok(tags);
   const brace = slice.start - 1;
-  const keys = [tagKeyOf(metric), 'scenario'];
+  const own = info.tags;
   if (!scanned.tagsClosed)
-    return err(fail('tag', brace, `"{" is never closed; write ${metric}{${keys[0]}=name}:…`));
-  let start = slice.start;
-  for (const tag of slice.text.split(',')) {
-    const equals = tag.indexOf('=');
-    const key = equals < 0 ? tag : tag.slice(0, equals);
-    const value = equals < 0 ? '' : tag.slice(equals + 1);
-    if (tag === '')
-      return err(fail('tag', start, `empty tag; write {${keys[0]}=name}`, { allowed: keys }));
-    if (!keys.includes(key)) {
-      const problem =
-        key.trim() !== key
-          ? `spaces are not allowed around the tag key "${key.trim()}"`
-          : `unknown tag "${key}" for ${metric}`;
-      return err(fail('tag', start, problem, { allowed: keys, guess: closest(key.trim(), keys) }));
+    return err(fail('tag', brace, `"{" is never closed; write ${metric}{${own[0]}=name}:…`));
+  let at = slice.start;
+  const end = slice.start + slice.text.length;
+  for (;;) {
+    const equals = readUntil(scanned.text, at, (c) => c === '=' || c === ',' || c === '}');
+    const key = equals.text;
+    const keyEnd = at + key.length;
+    if (key === '')
+      return err(fail('tag', at, `empty tag; write {${own[0]}=name}`, { allowed: own }));
+    if (key.trim() !== key) {
+      const problem = `spaces are not allowed around the tag key "${key.trim()}"`;
+      return err(fail('tag', at, problem, { guess: closest(key.trim(), own) }));
     }
-    if (equals < 0)
-      return err(fail('tag', start, `the tag "${key}" needs a value: write ${key}=name`));
-    if (value === '')
-      return err(fail('tag', start + equals + 1, `the tag "${key}" has an empty value`));
-    if (value.includes('=')) {
-      return err(
-        fail(
-          'tag',
-          start + equals + 1 + value.indexOf('='),
-          `the value of tag "${key}" cannot contain "="`,
-        ),
-      );
+    if (!TAG_KEY.test(key))
+      return err(fail('tag', at, `"${key}" is not a tag key (letters, digits, _ . -)`));
+    if ((isBuiltinTag(key) || !info.userTags) && !(own as readonly string[]).includes(key)) {
+      const problem = `${metric} samples carry no "${key}" tag`;
+      return err(fail('tag', at, problem, { allowed: own, guess: closest(key, own) }));
     }
-    if (Object.hasOwn(tags, key)) return err(fail('tag', start, `the tag "${key}" appears twice`));
-    tags[key] = value;
-    start += tag.length + 1;
+    if (scanned.text[keyEnd] !== '=')
+      return err(fail('tag', at, `the tag "${key}" needs a value: write ${key}=name`));
+    const value = tagValue(scanned.text, keyEnd + 1, end, key, fail);
+    if (!value.ok) return value;
+    if (Object.hasOwn(tags, key)) return err(fail('tag', at, `the tag "${key}" appears twice`));
+    tags[key] = value.value.text;
+    at = value.value.next;
+    if (at >= end) return ok(tags);
+    at++;
   }
-  return ok(tags);
+}
+
+/** A tag's value from `start` (quoted or bare) and where the next tag starts (its ","). */
+function tagValue(
+  text: string,
+  start: number,
+  end: number,
+  key: string,
+  fail: Fail,
+): Result<{ readonly text: string; readonly next: number }, GrammarError> {
+  if (text[start] === '"') {
+    let value = '';
+    let i = start + 1;
+    for (; i < end && text[i] !== '"'; i++) value += text[i] === '\\' ? text[++i] : text[i];
+    if (i >= end)
+      return err(fail('tag', start, `the quoted value of tag "${key}" is never closed`));
+    if (value === '') return err(fail('tag', start, `the tag "${key}" has an empty value`));
+    if (i + 1 < end && text[i + 1] !== ',')
+      return err(fail('tag', i + 1, `a "," or "}" must follow the quoted value of tag "${key}"`));
+    return ok({ text: value, next: i + 1 });
+  }
+  const bare = readUntil(text, start, (c) => c === ',' || c === '}');
+  const stop = Math.min(start + bare.text.length, end);
+  const value = text.slice(start, stop);
+  if (value === '') return err(fail('tag', start, `the tag "${key}" has an empty value`));
+  const bad = [...value].findIndex((c) => c === '=' || c === '"');
+  if (bad >= 0) {
+    const c = value[bad]!;
+    const problem = `the value of tag "${key}" cannot contain "${c}" unless it is quoted: ${key}="…"`;
+    return err(fail('tag', start + bad, problem));
+  }
+  return ok({ text: value, next: stop });
+}
+
+/** Index of the "}" that closes tags opened before `from`, skipping quoted values; -1 if none. */
+function closingBrace(text: string, from: number): number {
+  let quoted = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (!quoted && c === '}') return i;
+  }
+  return -1;
 }
 
 /** The error for an expression without ":" between the metric (and tags) and the aggregate. */
@@ -321,12 +333,13 @@ interface Aggregate {
 function parseAggregate(
   scanned: Scanned,
   metric: string,
-  info: MetricInfo,
+  info: MetricDeclaration,
   fail: Fail,
 ): Result<Aggregate, GrammarError> {
   const { text, start } = scanned.aggregate;
   const trend = info.kind === 'trend';
-  const allowed = trend ? [...info.aggregates, 'pNN (0 < NN <= 100)'] : info.aggregates;
+  const named = AGGREGATES[info.kind];
+  const allowed = trend ? [...named, 'pNN (0 < NN <= 100)'] : named;
   if (text === '') {
     const space = isSpace(charAt(scanned.text, start));
     const problem = space
@@ -343,8 +356,8 @@ function parseAggregate(
       fail('aggregate', start, `the percentile in "${text}" must be above 0 and at most 100`),
     );
   }
-  if (info.aggregates.includes(name)) return ok({ name });
-  const guess = closest(text, info.aggregates);
+  if (named.includes(name)) return ok({ name });
+  const guess = closest(text, named);
   return err(
     fail('aggregate', start, `the aggregate "${text}" is not supported by ${metric}`, {
       allowed,
@@ -396,8 +409,9 @@ function parseValue(scanned: Scanned, fail: Fail): Result<number, GrammarError> 
 }
 
 /** How the expected number of a metric and aggregate is measured, for hints. */
-function unitWords(info: MetricInfo, aggregate: string): string {
-  if (info.kind === 'trend') return 'the value is in milliseconds';
+function unitWords(info: MetricDeclaration, aggregate: string): string {
+  if (info.kind === 'trend' || info.kind === 'gauge')
+    return info.unit === 'ms' ? 'the value is in milliseconds' : `the value is in ${info.unit}`;
   if (aggregate === 'count') return 'the value is a count';
   if (info.kind === 'counter') return 'the value is per second';
   return 'the value is a ratio from 0 to 1 (0.01 = 1%)';

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import t from 'tap';
 import type { GrammarError } from '../../dsl/grammar/grammar-error.js';
 import { formatDuration, MAX_DURATION_MS, parseDuration } from '../../dsl/grammar/duration.js';
-import { METRICS, parseThreshold } from '../../dsl/grammar/threshold.js';
+import { parseThreshold } from '../../dsl/grammar/threshold.js';
+import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
 import { parseTemplate } from '../../dsl/grammar/placeholder.js';
 import { parseJsonPath } from '../../dsl/grammar/json-path.js';
 import { firstJsonValue } from '../../runtime/vars/extract.js';
@@ -161,9 +162,9 @@ const OPERATORS: readonly ThresholdOperator[] = ['<', '<=', '>', '>=', '=='];
 const space = fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 });
 
 /** A metric with an aggregate it supports, and the percentile that aggregate stands for. */
-const metricAndAggregate = fc.constantFrom(...Object.keys(METRICS)).chain((metric) => {
-  const info = METRICS[metric]!;
-  const named = fc.constantFrom(...info.aggregates).map((aggregate) => {
+const metricAndAggregate = fc.constantFrom(...Object.keys(BUILTIN_METRICS)).chain((metric) => {
+  const info = BUILTIN_METRICS[metric as keyof typeof BUILTIN_METRICS];
+  const named = fc.constantFrom(...AGGREGATES[info.kind]).map((aggregate) => {
     const n = /^p(\d+)$/.exec(aggregate);
     return { metric, aggregate, percentile: n === null ? undefined : Number(n[1]) };
   });

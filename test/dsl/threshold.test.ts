@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
-import { METRICS, parseThreshold } from '../../dsl/grammar/threshold.js';
+import { parseThreshold } from '../../dsl/grammar/threshold.js';
+import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
 
 type Parts = Omit<ThresholdSpec, 'expression'>;
 
@@ -98,6 +99,37 @@ const VALID: readonly (readonly [string, Parts])[] = [
   [
     'checks:rate > 0.99',
     { metric: 'checks', tags: {}, aggregate: 'rate', operator: '>', expected: 0.99 },
+  ],
+  [
+    'http_req_duration{endpoint=login,status=200,team=web}:p95 < 300',
+    {
+      metric: 'http_req_duration',
+      tags: { endpoint: 'login', status: '200', team: 'web' },
+      aggregate: 'p95',
+      percentile: 95,
+      operator: '<',
+      expected: 300,
+    },
+  ],
+  [
+    'checks{check="cart, total = 3 }",scenario=buy}:rate > 0.9',
+    {
+      metric: 'checks',
+      tags: { check: 'cart, total = 3 }', scenario: 'buy' },
+      aggregate: 'rate',
+      operator: '>',
+      expected: 0.9,
+    },
+  ],
+  [
+    'http_req_failed{endpoint="say \\"hi\\" \\\\ bye"}:rate < 0.1',
+    {
+      metric: 'http_req_failed',
+      tags: { endpoint: 'say "hi" \\ bye' },
+      aggregate: 'rate',
+      operator: '<',
+      expected: 0.1,
+    },
   ],
 ];
 
@@ -328,16 +360,26 @@ const INVALID: readonly Invalid[] = [
     fragment: 'cannot contain "="',
   },
   {
-    expression: 'http_req_duration{host=x}:p95 < 1',
+    expression: 'checks{host=x}:rate > 0.9',
     part: 'tag',
-    fragment: 'unknown tag "host"',
-    allowed: 'endpoint',
+    fragment: 'checks samples carry no "host" tag',
+    allowed: 'check',
   },
   {
-    expression: 'http_req_duration{endpiont=x}:p95 < 1',
+    expression: 'checks{chek=x}:rate > 0.9',
     part: 'tag',
-    fragment: 'unknown tag "endpiont"',
-    guess: 'endpoint',
+    fragment: 'checks samples carry no "chek" tag',
+    guess: 'check',
+  },
+  {
+    expression: 'http_req_duration{1st=x}:p95 < 1',
+    part: 'tag',
+    fragment: '"1st" is not a tag key',
+  },
+  {
+    expression: 'http_req_duration{endpoint="a,b}:p95 < 1',
+    part: 'tag',
+    fragment: 'is never closed',
   },
   {
     expression: 'http_req_duration{endpoint = x}:p95 < 1',
@@ -358,13 +400,13 @@ const INVALID: readonly Invalid[] = [
   {
     expression: 'checks{endpoint=a}:rate > 0.9',
     part: 'tag',
-    fragment: 'unknown tag "endpoint" for checks',
+    fragment: 'checks samples carry no "endpoint" tag',
     allowed: 'check',
   },
   {
     expression: 'http_req_failed{check=a}:rate < 0.1',
     part: 'tag',
-    fragment: 'unknown tag "check" for http_req_failed',
+    fragment: 'http_req_failed samples carry no "check" tag',
     allowed: 'endpoint',
   },
   {
@@ -421,7 +463,7 @@ t.test('positions point at the failing part', (t) => {
     ['http_req_duration:p95 => 300', 22],
     ['http_req_duration:p95 < abc', 24],
     ['http_req_duration:p95 < 300 ms', 28],
-    ['http_req_duration{endpoint=a,host=b}:p95 < 1', 29],
+    ['http_req_duration{endpoint=a,check=b}:p95 < 1', 29],
     ['http_req_duration{endpoint=login:p95 < 1', 17],
   ];
   for (const [expression, position] of cases) {
@@ -432,25 +474,17 @@ t.test('positions point at the failing part', (t) => {
 });
 
 t.test('the metric registry is consistent', (t) => {
-  for (const [name, info] of Object.entries(METRICS)) {
-    t.ok(info.aggregates.length > 0, `${name} has aggregates`);
+  for (const [name, info] of Object.entries(BUILTIN_METRICS)) {
+    t.ok(AGGREGATES[info.kind].length > 0, `${name} has aggregates`);
     t.equal(
       info.unit,
-      { trend: 'ms', rate: 'ratio', counter: 'count' }[info.kind],
+      { trend: 'ms', rate: 'ratio', counter: 'count', gauge: info.unit }[info.kind],
       `${name} unit fits its kind`,
     );
     t.ok(info.description.length > 0, `${name} is described`);
+    t.ok(info.tags.includes('scenario'), `${name} samples carry the scenario tag`);
   }
-  t.same(METRICS.http_req_duration?.aggregates, [
-    'p50',
-    'p90',
-    'p95',
-    'p99',
-    'avg',
-    'mean',
-    'min',
-    'max',
-  ]);
-  t.ok(Object.isFrozen(METRICS));
+  t.same(AGGREGATES.trend, ['p50', 'p90', 'p95', 'p99', 'avg', 'mean', 'min', 'max']);
+  t.ok(Object.isFrozen(BUILTIN_METRICS));
   t.end();
 });

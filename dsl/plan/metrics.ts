@@ -1,0 +1,170 @@
+/**
+ * The metric registry: every metric barrage records, declared once as plain data. The threshold
+ * parser, the evaluator, the recorder's tag model and the reports all read it, so a metric cannot
+ * be added in one place and forgotten in another. Kinds are k6's:
+ *   counter  a sum (requests, bytes): count = the sum, rate = the sum per second of the run
+ *   rate     samples true or false: rate = true / all (0..1), count = the true ones
+ *   trend    values summarized by percentiles (an HDR histogram): pNN, avg, mean, min, max
+ *   gauge    the last value set, and the least and most it held: value, min, max
+ */
+
+/** Tags of a sample or a series, by key (docs/configuration.md, Tags). */
+export type Tags = Readonly<Record<string, string>>;
+
+/** How a metric's samples are summarized. */
+export type MetricKind = 'counter' | 'gauge' | 'rate' | 'trend';
+
+/** The unit of a metric's samples, as reports print them. */
+export type MetricUnit = 'ms' | 'bytes' | 'count' | 'ratio' | 'none';
+
+/** The tags barrage itself sets on samples (users add their own; docs/configuration.md, Tags). */
+export type BuiltinTag =
+  | 'endpoint'
+  | 'method'
+  | 'status'
+  | 'scenario'
+  | 'group'
+  | 'check'
+  | 'expected_response'
+  | 'error_kind';
+
+/** Every built-in tag: a user's own tags take other keys. */
+export const BUILTIN_TAGS: readonly BuiltinTag[] = [
+  'endpoint',
+  'method',
+  'status',
+  'scenario',
+  'group',
+  'check',
+  'expected_response',
+  'error_kind',
+];
+
+/** True when `key` is one of barrage's own tags. */
+export function isBuiltinTag(key: string): key is BuiltinTag {
+  return (BUILTIN_TAGS as readonly string[]).includes(key);
+}
+
+/** What a tag key may be: a letter or "_", then letters, digits, "_", "." or "-". */
+export const TAG_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** One metric: what it measures and which of barrage's tags its samples carry. */
+export interface MetricDeclaration {
+  readonly kind: MetricKind;
+  readonly unit: MetricUnit;
+  readonly description: string;
+  /** barrage's tags on its samples. */
+  readonly tags: readonly BuiltinTag[];
+  /** True when its samples also carry the user's tags (of the run, a scenario, an endpoint, a call). */
+  readonly userTags: boolean;
+}
+
+/** Tags of an HTTP request's samples. */
+const REQUEST_TAGS: readonly BuiltinTag[] = [
+  'endpoint',
+  'method',
+  'status',
+  'scenario',
+  'group',
+  'expected_response',
+  'error_kind',
+];
+const WS_TAGS: readonly BuiltinTag[] = ['endpoint', 'scenario', 'group'];
+const CHECK_TAGS: readonly BuiltinTag[] = ['check', 'scenario'];
+
+/** Every built-in metric, by name. */
+export const BUILTIN_METRICS = Object.freeze({
+  http_req_duration: {
+    kind: 'trend',
+    unit: 'ms',
+    description: 'HTTP request duration, from sending it to the last byte of the response',
+    tags: REQUEST_TAGS,
+    userTags: true,
+  },
+  http_req_failed: {
+    kind: 'rate',
+    unit: 'ratio',
+    description:
+      'Failed requests (a WebSocket session is one): rate is their share of all requests, count their number',
+    tags: REQUEST_TAGS,
+    userTags: true,
+  },
+  http_requests: {
+    kind: 'counter',
+    unit: 'count',
+    description: 'Requests sent (a WebSocket session is one): count in all, rate per second',
+    tags: REQUEST_TAGS,
+    userTags: true,
+  },
+  ws_connecting: {
+    kind: 'trend',
+    unit: 'ms',
+    description: 'WebSocket connection time, from the upgrade request to the open socket',
+    tags: WS_TAGS,
+    userTags: true,
+  },
+  ws_message_rtt: {
+    kind: 'trend',
+    unit: 'ms',
+    description: 'WebSocket round trip, from a message sent to the next message received',
+    tags: WS_TAGS,
+    userTags: true,
+  },
+  ws_session_duration: {
+    kind: 'trend',
+    unit: 'ms',
+    description: 'WebSocket session length, from the upgrade request to the close acknowledgement',
+    tags: WS_TAGS,
+    userTags: true,
+  },
+  ws_msgs_sent: {
+    kind: 'counter',
+    unit: 'count',
+    description: 'WebSocket messages sent: count in all, rate per second',
+    tags: WS_TAGS,
+    userTags: true,
+  },
+  ws_msgs_received: {
+    kind: 'counter',
+    unit: 'count',
+    description: 'WebSocket messages received: count in all, rate per second',
+    tags: WS_TAGS,
+    userTags: true,
+  },
+  checks: {
+    kind: 'rate',
+    unit: 'ratio',
+    description:
+      "Checks (an endpoint's checks, a scenario's check()): rate is the passing share, count the number passed",
+    tags: CHECK_TAGS,
+    userTags: false,
+  },
+} as const satisfies Record<string, MetricDeclaration>);
+
+/** The name of a built-in metric: the evaluator's switch over it is exhaustive. */
+export type BuiltinMetric = keyof typeof BUILTIN_METRICS;
+
+/** True when `name` is a built-in metric (own keys only: "constructor" is not one). */
+export function isBuiltinMetric(name: string): name is BuiltinMetric {
+  return Object.hasOwn(BUILTIN_METRICS, name);
+}
+
+/** Trend aggregates by name; a trend also takes any pNN with 0 < NN <= 100. */
+const TREND_AGGREGATES: readonly string[] = [
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'avg',
+  'mean',
+  'min',
+  'max',
+];
+
+/** The aggregates a threshold may read of each kind of metric. */
+export const AGGREGATES: Readonly<Record<MetricKind, readonly string[]>> = Object.freeze({
+  trend: TREND_AGGREGATES,
+  rate: ['rate', 'count'],
+  counter: ['count', 'rate'],
+  gauge: ['value', 'min', 'max'],
+});
