@@ -10,7 +10,8 @@
  */
 import { Agent, request } from 'undici';
 import type { AuthPlan } from '../../dsl/plan/plan.js';
-import { classifyError, type ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { classifyError } from '../failure/error-kind.js';
 
 /** The oauth2 form of the auth plan. */
 export type OAuth2Plan = Extract<AuthPlan, { type: 'oauth2' }>;

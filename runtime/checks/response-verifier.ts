@@ -16,7 +16,7 @@
 import type { CheckPlan, VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import { inStatusSet, type StatusSet } from '../../dsl/plan/status-set.js';
-import type { ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { ParsedBody, runExtractors } from '../vars/extract.js';

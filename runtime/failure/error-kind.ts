@@ -2,40 +2,7 @@
  * Why an iteration failed, as a stable code. Kinds come from undici/ws/node error codes and HTTP
  * statuses, never from message text (STYLE.md: undici's errors carry a stable `code`).
  */
-
-/** Every failure kind barrage reports. */
-export const ERROR_KINDS = [
-  'timeout',
-  'refused',
-  'reset',
-  'dns',
-  'tls',
-  'socket',
-  'http_4xx',
-  'http_5xx',
-  'unexpected_status',
-  'check_failed',
-  'missing_variable',
-  'variable_limit',
-  'invalid_request',
-  'url_not_allowed',
-  'extract_error',
-  'decode_error',
-  'body_too_large',
-  'too_many_redirects',
-  'url_not_allowed',
-  'aborted',
-  'ws_handshake',
-  'ws_abnormal_close',
-  'ws_timeout',
-  'script_error',
-  'script_timeout',
-  'script_memory',
-  'other',
-] as const;
-
-/** A failure kind. */
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 
 const BY_CODE: Readonly<Record<string, ErrorKind>> = {
   BARRAGE_TIMEOUT: 'timeout',

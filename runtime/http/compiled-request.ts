@@ -12,7 +12,7 @@ import type { Dispatcher, FormData } from 'undici';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import { checksReadBody } from '../checks/evaluate-check.js';
 import { ResponseVerifier } from '../checks/response-verifier.js';
-import type { ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { Random } from '../random.js';
 import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';

@@ -16,7 +16,7 @@
  * so the caller needs no try/catch on the hot path.
  */
 import type { Dispatcher } from 'undici';
-import type { ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
 
 /** The outcome fields of the last exchange. */

@@ -6,7 +6,7 @@
  * requests were counted as they were sent. The run carries on. Each distinct error is reported
  * once through onError, with the position in the .ts source.
  */
-import type { ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';

@@ -18,7 +18,7 @@
  */
 import { JSONPath } from 'jsonpath-plus';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import {
   compileSelector,
   elementAttribute,

@@ -16,7 +16,7 @@
  */
 import type { FeederPlan } from '../../dsl/plan/plan.js';
 import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
-import type { ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';

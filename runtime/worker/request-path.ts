@@ -31,7 +31,8 @@
  */
 import type { RetryPlan } from '../../dsl/plan/plan.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
-import { classifyError, classifyStatus, type ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { classifyError, classifyStatus } from '../failure/error-kind.js';
 import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import { BODY_PENDING, type CompiledRequest } from '../http/compiled-request.js';

@@ -26,7 +26,8 @@
 import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import { stepLabel } from '../../dsl/plan/ws-session-plan.js';
 import { NO_TOKEN, type Authorization, type AuthProvider } from '../auth/auth-provider.js';
-import { classifyError, type ErrorKind } from '../failure/error-kind.js';
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { classifyError } from '../failure/error-kind.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { runExtractors } from '../vars/extract.js';
 import { unsentCause } from '../vars/unsent-cause.js';
