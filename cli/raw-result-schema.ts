@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';
+import { OTHER_OUTCOME } from '../runtime/metrics/name-bound.js';
 import { RAW_FORMAT, RAW_VERSION, type RawResult } from '../runtime/raw-result.js';
 
 /** Issues listed per file at most (a crafted file may break a million fields). */
@@ -70,6 +71,19 @@ const ws = z.strictObject(
   { error: 'WebSocket figures' },
 );
 
+const outcome = z.strictObject(
+  {
+    status: z.int({ error: 'a status code' }).min(OTHER_OUTCOME).max(999),
+    error: z.string().exactOptional(),
+    requests: count,
+    latency: histogram,
+  },
+  { error: "an outcome's figures { status, error, requests, latency }" },
+);
+
+/** Tags by key. */
+const tags = z.record(z.string(), z.string(), { error: 'tags by key' });
+
 const endpoint = z.strictObject(
   {
     requests: count,
@@ -77,6 +91,8 @@ const endpoint = z.strictObject(
     latency: histogram,
     statusCodes: counts,
     errors: counts,
+    // Raw files written before requests were kept by outcome have none.
+    outcomes: z.array(outcome, { error: 'a list of outcomes' }).default([]),
     ws: ws.exactOptional(),
   },
   { error: "an endpoint's figures" },
@@ -114,6 +130,7 @@ const SNAPSHOT_FIELDS = {
   intended: histogram,
   endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),
   endpointNames: z.array(z.string(), { error: 'a list of names' }).exactOptional(),
+  endpointTags: z.array(tags, { error: "a list of endpoints' tags" }).exactOptional(),
   series: z.array(second, { error: 'a list of seconds' }),
   ws: ws.optional(),
   checks: z
@@ -185,6 +202,9 @@ export const rawResultSchema = z
       fingerprint: z.string().regex(/^[0-9a-f]{32}$/, { error: '32 hexadecimal digits' }),
       segment: segmentRef,
       endpointNames: z.array(z.string(), { error: 'a list of endpoint names' }),
+      // Raw files written before endpoints had tags have none.
+      endpointTags: z.array(tags, { error: "a list of endpoints' tags" }).default([]),
+      scenarioTags: z.record(z.string(), tags, { error: "scenarios' tags by name" }).default({}),
       thresholds: z.array(threshold, { error: 'a list of thresholds' }),
       meta: z
         .strictObject(

@@ -6,6 +6,7 @@
  * whether files belong to the same run.
  */
 import { createHash } from 'node:crypto';
+import type { Tags } from '../dsl/plan/metrics.js';
 import type { Plan, SegmentRef } from '../dsl/plan/plan.js';
 import type { ThresholdSpec } from '../dsl/plan/threshold-spec.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
@@ -30,6 +31,10 @@ export interface RawResult {
   readonly fingerprint: string;
   readonly segment: SegmentRef;
   readonly endpointNames: readonly string[];
+  /** Each endpoint's own tags (method, group, user tags, the run's tags), by index as endpointNames. */
+  readonly endpointTags: readonly Tags[];
+  /** Each named scenario's own tags (`tags:` of the scenario). */
+  readonly scenarioTags: Readonly<Record<string, Tags>>;
   readonly thresholds: readonly ThresholdSpec[];
   readonly meta: RunMeta;
   /** The effective configuration, secrets already redacted. */

@@ -11,6 +11,7 @@ import type {
   ChecksSnapshot,
   Counts,
   EndpointSnapshot,
+  OutcomeSnapshot,
   SecondSnapshot,
   ShardSnapshot,
   WsSnapshot,
@@ -59,7 +60,9 @@ export function mergeSnapshots(
     latency: addEncoded(snapshots.map((s) => s.latency)),
     intended: addEncoded(snapshots.map((s) => s.intended)),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),
-    ...(first.endpointNames === undefined ? {} : { endpointNames: first.endpointNames }),
+    ...(first.endpointNames === undefined
+      ? {}
+      : { endpointNames: first.endpointNames, endpointTags: first.endpointTags ?? [] }),
     series: mergeSeries(
       snapshots.flatMap((s) => s.series),
       memo ?? NO_MEMO,
@@ -127,7 +130,8 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapshot {
+/** Endpoints' figures summed (shards of one endpoint, or endpoints a report shows as one). */
+export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapshot {
   const ws = mergePresent(
     all.map((e) => e.ws),
     mergeWs,
@@ -138,8 +142,31 @@ function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapshot {
     latency: addEncoded(all.map((e) => e.latency)),
     statusCodes: mergeCounts(all.map((e) => e.statusCodes)),
     errors: mergeCounts(all.map((e) => e.errors)),
+    outcomes: mergeOutcomes(all.flatMap((e) => e.outcomes)),
     ...(ws === undefined ? {} : { ws }),
   };
+}
+
+/** Outcomes of the same status and error kind summed; status, then error kind ascending. */
+function mergeOutcomes(all: readonly OutcomeSnapshot[]): OutcomeSnapshot[] {
+  const byKey = new Map<string, OutcomeSnapshot[]>();
+  for (const o of all) {
+    const key = `${o.status} ${o.error ?? ''}`;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, [o]);
+    else group.push(o);
+  }
+  return [...byKey.values()]
+    .map((group) => {
+      const { status, error } = group[0]!;
+      return {
+        status,
+        ...(error === undefined ? {} : { error }),
+        requests: sum(group, (o) => o.requests),
+        latency: addEncoded(group.map((o) => o.latency)),
+      };
+    })
+    .sort((a, b) => a.status - b.status || compareKeys(a.error ?? '', b.error ?? ''));
 }
 
 /**

@@ -9,3 +9,12 @@
 export const MAX_NAMES = 100;
 /** Where what is named beyond MAX_NAMES names is counted. */
 export const OTHER_NAME = '(other)';
+
+/**
+ * Distinct outcomes (status and error kind) kept apart per endpoint, each with its own latency
+ * histogram (189 KB): a target answering with hundreds of statuses cannot grow memory without
+ * bound. Later ones share one outcome of status OTHER_OUTCOME (docs/configuration.md, Tags).
+ */
+export const MAX_OUTCOMES = 16;
+/** The status of the outcome that holds an endpoint's outcomes past MAX_OUTCOMES. */
+export const OTHER_OUTCOME = -1;

@@ -23,16 +23,18 @@
  * WebSocket histograms and counters are kept for the run and for each endpoint.
  */
 import type { SegmentRef } from '../../dsl/plan/plan.js';
-import { ERROR_KINDS, type ErrorKind } from '../failure/error-kind.js';
-import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
-import { MAX_NAMES, OTHER_NAME } from './name-bound.js';
+import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { addEncoded, CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
+import { MAX_NAMES, MAX_OUTCOMES, OTHER_NAME, OTHER_OUTCOME } from './name-bound.js';
 import type {
   AuthSnapshot,
   ChecksSnapshot,
   Counts,
   EndpointSnapshot,
+  OutcomeSnapshot,
   ShardSnapshot,
 } from './snapshot.js';
+import type { Tags } from '../../dsl/plan/metrics.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
 import { WsFigures } from './ws-figures.js';
 
@@ -54,18 +56,45 @@ export interface RecorderOptions {
   readonly openModel: boolean;
 }
 
+/** Error kind slots of an outcome's key: 0 for success, 1 + the kind's index for a failure. */
+const KIND_SLOTS = ERROR_KINDS.length + 1;
+
+/** An endpoint's requests that ended with one status and error kind. */
+class Outcome {
+  requests = 0;
+  readonly latency = new CachedHistogram();
+
+  constructor(
+    readonly status: number,
+    readonly slot: number,
+  ) {}
+
+  snapshot(): OutcomeSnapshot {
+    const error = this.slot === 0 ? undefined : ERROR_KINDS[this.slot - 1];
+    return {
+      status: this.status,
+      ...(error === undefined ? {} : { error }),
+      requests: this.requests,
+      latency: this.latency.encode(),
+    };
+  }
+}
+
 /**
- * One endpoint's counters. The latency histogram (189 KB) and the status array (8 KB) are made on
- * the endpoint's first response: an endpoint that is never sent (setup only, a rare weight, a
- * flow not picked yet) costs a few hundred bytes, not 197 KB in every thread.
+ * One endpoint's counters. Its latencies are kept by outcome (status and error kind: the tags
+ * that vary per request), each histogram made on the outcome's first response: an endpoint that
+ * is never sent (setup only, a rare weight, a flow not picked yet) costs a few hundred bytes.
+ * The endpoint's own histogram is their sum, built only when it has several.
  */
 class EndpointFigures {
   requests = 0;
   failures = 0;
-  latency: CachedHistogram | undefined;
   statuses: Float64Array | undefined;
   readonly errors = new Float64Array(ERROR_KINDS.length);
   otherStatuses: Map<number, number> | undefined;
+  readonly #outcomes = new Map<number, Outcome>();
+  /** The last outcome recorded: most requests of an endpoint end alike. */
+  #last: Outcome | undefined;
   /** WebSocket figures of a ws:// endpoint, created on its first session. */
   ws: WsFigures | undefined;
 
@@ -74,9 +103,28 @@ class EndpointFigures {
     this.errors[KIND_INDEX.get(kind) ?? KIND_INDEX.get('other')!]!++;
   }
 
-  /** Records a clamped latency at its precomputed index. */
-  recordLatency(index: number, value: number): void {
-    (this.latency ??= new CachedHistogram()).record(index, value);
+  /** Records a clamped latency at its precomputed index, under the request's outcome. */
+  recordOutcome(status: number, kind: ErrorKind | undefined, index: number, value: number): void {
+    const slot = kind === undefined ? 0 : (KIND_INDEX.get(kind) ?? KIND_INDEX.get('other')!) + 1;
+    let outcome = this.#last;
+    if (outcome === undefined || outcome.status !== status || outcome.slot !== slot) {
+      outcome = this.#outcome(status, slot);
+      this.#last = outcome;
+    }
+    outcome.requests++;
+    outcome.latency.record(index, value);
+  }
+
+  #outcome(status: number, slot: number): Outcome {
+    const key = status * KIND_SLOTS + slot;
+    const known = this.#outcomes.get(key);
+    if (known !== undefined) return known;
+    if (this.#outcomes.size < MAX_OUTCOMES || status === OTHER_OUTCOME) {
+      const outcome = new Outcome(status, slot);
+      this.#outcomes.set(key, outcome);
+      return outcome;
+    }
+    return this.#outcome(OTHER_OUTCOME, 0);
   }
 
   countStatus(status: number): void {
@@ -88,12 +136,17 @@ class EndpointFigures {
   }
 
   snapshot(): EndpointSnapshot {
+    // Status, then error kind in code-point order: as merges write them.
+    const outcomes = [...this.#outcomes.values()]
+      .map((o) => o.snapshot())
+      .sort((a, b) => a.status - b.status || byCodePoint(a.error ?? '', b.error ?? ''));
     return {
       requests: this.requests,
       failures: this.failures,
-      latency: this.latency?.encode() ?? '',
+      latency: addEncoded(outcomes.map((o) => o.latency)),
       statusCodes: statusCounts([this]),
       errors: errorCounts([this]),
+      outcomes,
       ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
     };
   }
@@ -118,8 +171,9 @@ export class Recorder {
   readonly #startedAt: number;
   readonly #openModel: boolean;
   readonly #endpoints: EndpointFigures[];
-  /** Names of endpoints added while running (TypeScript scenarios); undefined otherwise. */
+  /** Names and tags of endpoints added while running (TypeScript scenarios); else undefined. */
   #names: string[] | undefined;
+  #tags: Tags[] | undefined;
   readonly #latency = new CachedHistogram();
   readonly #intended = new CachedHistogram();
   #iterations = 0;
@@ -169,7 +223,7 @@ export class Recorder {
     const value = clampMicros(endUs - startUs);
     const index = indexOfMicros(value);
     this.#latency.record(index, value);
-    figures.recordLatency(index, value);
+    figures.recordOutcome(status, kind, index, value);
     bucket.live!.record(index, value);
     if (this.#openModel && intendedUs >= 0) this.#intended.recordMicros(endUs - intendedUs);
   }
@@ -192,11 +246,13 @@ export class Recorder {
   }
 
   /**
-   * Adds an endpoint discovered while running (a TypeScript scenario's request name); returns its
-   * index. Snapshots then carry the names, since each segment discovers them in its own order.
+   * Adds an endpoint discovered while running (a TypeScript scenario's request name and its own
+   * tags); returns its index. Snapshots then carry the names and tags, since each segment
+   * discovers them in its own order.
    */
-  addEndpoint(name: string): number {
+  addEndpoint(name: string, tags: Tags = {}): number {
     (this.#names ??= []).push(name);
+    (this.#tags ??= []).push(tags);
     this.#endpoints.push(new EndpointFigures());
     return this.#endpoints.length - 1;
   }
@@ -249,7 +305,7 @@ export class Recorder {
     if (status > 0) figures.countStatus(status);
     const value = clampMicros(endUs - startUs);
     const index = indexOfMicros(value);
-    figures.recordLatency(index, value);
+    figures.recordOutcome(status, kind, index, value);
     const ok = kind === undefined;
     (this.#ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
     (figures.ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
@@ -348,7 +404,9 @@ export class Recorder {
       latency: this.#latency.encode(),
       intended: this.#openModel ? this.#intended.encode() : '',
       endpoints: this.#endpoints.map((e) => e.snapshot()),
-      ...(this.#names === undefined ? {} : { endpointNames: [...this.#names] }),
+      ...(this.#names === undefined
+        ? {}
+        : { endpointNames: [...this.#names], endpointTags: [...this.#tags!] }),
       series: this.#seconds.snapshot(Math.floor(elapsedUs / 1e6)),
       ws: this.#ws === undefined ? undefined : this.#ws.snapshot(),
       checks: this.#checks === undefined ? undefined : checksSnapshot(this.#checks),
@@ -369,6 +427,10 @@ export class Recorder {
     figures.fail(kind);
     bucket.failures++;
   }
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Status code counts summed over endpoints, keys ascending. */

@@ -4,6 +4,7 @@
  * Latencies are HDR histograms in microseconds (1 µs … 1 h, 3 significant digits), encoded as
  * compressed base64. Snapshots are closed under merge: merging two gives a snapshot again.
  */
+import type { Tags } from '../../dsl/plan/metrics.js';
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 
 /** An HDR histogram of microseconds, compressed and base64-encoded ("" when empty). */
@@ -13,8 +14,21 @@ export type EncodedHistogram = string;
 export type Counts = Readonly<Record<string, number>>;
 
 /**
+ * One endpoint's requests that ended alike: with one status (0: no response) and one error kind
+ * (absent: the request succeeded). The tags that vary per request (`status`, `error_kind`,
+ * `expected_response`) are read from these; the endpoint's own tags are the same for all.
+ */
+export interface OutcomeSnapshot {
+  readonly status: number;
+  readonly error?: string;
+  readonly requests: number;
+  readonly latency: EncodedHistogram;
+}
+
+/**
  * One endpoint's figures. For a ws:// endpoint a request is a session and the latency its
- * duration; `ws` holds its WebSocket figures (absent for HTTP endpoints).
+ * duration; `ws` holds its WebSocket figures (absent for HTTP endpoints). The totals are the
+ * sums of `outcomes` (status, then error kind ascending), kept for the reports that read them.
  */
 export interface EndpointSnapshot {
   readonly requests: number;
@@ -22,6 +36,7 @@ export interface EndpointSnapshot {
   readonly latency: EncodedHistogram;
   readonly statusCodes: Counts;
   readonly errors: Counts;
+  readonly outcomes: readonly OutcomeSnapshot[];
   readonly ws?: WsSnapshot;
 }
 
@@ -112,10 +127,12 @@ export interface ShardSnapshot {
   /** By endpoint index. */
   readonly endpoints: readonly EndpointSnapshot[];
   /**
-   * Endpoint names, when the endpoints were discovered while running (TypeScript scenarios);
-   * absent when they are the plan's. Shards are aligned by name before they merge.
+   * Endpoint names and each one's own tags (method, group, user tags), when the endpoints were
+   * discovered while running (TypeScript scenarios: one endpoint per distinct name and tags);
+   * absent when they are the plan's. Shards are aligned by name and tags before they merge.
    */
   readonly endpointNames?: readonly string[];
+  readonly endpointTags?: readonly Tags[];
   readonly series: readonly SecondSnapshot[];
   readonly ws: WsSnapshot | undefined;
   readonly checks: ChecksSnapshot | undefined;

@@ -17,6 +17,7 @@ import type {
   SeriesPoint,
   WsResult,
 } from '../run-result.js';
+import { mergeEndpoints } from './merge-stats.js';
 import {
   decodeHistogram,
   percentileMs,
@@ -65,7 +66,9 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
     unsent_causes: snapshot.unsent,
     iterations_failed: sumOf(snapshot.iterationErrors),
     iteration_errors: snapshot.iterationErrors,
-    endpoints: snapshot.endpoints.map((e, i) => endpointResult(e, endpointNames[i] ?? `#${i}`)),
+    endpoints: byName(snapshot.endpoints, endpointNames).map(([name, all]) =>
+      endpointResult(all.length === 1 ? all[0]! : mergeEndpoints(all), name),
+    ),
     series: snapshot.series.map(seriesPoint),
     websocket: snapshot.ws === undefined ? undefined : wsResult(snapshot.ws),
     checks: snapshot.checks === undefined ? undefined : checksResult(snapshot.checks),
@@ -84,6 +87,24 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
           ),
         }),
   };
+}
+
+/**
+ * Endpoints by name, in order of first index: a TypeScript scenario's requests of one name in
+ * several groups or with several tags are one line of the reports (their tags tell them apart).
+ */
+function byName(
+  endpoints: readonly EndpointSnapshot[],
+  names: readonly string[],
+): [string, EndpointSnapshot[]][] {
+  const groups = new Map<string, EndpointSnapshot[]>();
+  endpoints.forEach((e, i) => {
+    const name = names[i] ?? `#${i}`;
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, [e]);
+    else group.push(e);
+  });
+  return [...groups];
 }
 
 function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import t from 'tap';
-import { ERROR_KINDS, type ErrorKind } from '../../runtime/failure/error-kind.js';
+import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
 import {
   createHistogram,
   decodeHistogram,

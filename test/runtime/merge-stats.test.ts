@@ -91,7 +91,21 @@ t.test('counters are summed, times are min/max, parts merged when present', asyn
     latency: encoded([1_000, 1_200_000]),
     statusCodes: { '200': 1, '404': 1 },
     errors: { http_4xx: 1 },
+    outcomes: [
+      { status: 200, requests: 1, latency: encoded([1_000]) },
+      { status: 404, error: 'http_4xx', requests: 1, latency: encoded([1_200_000]) },
+    ],
   });
+  t.strictSame(
+    m.endpoints[1]!.outcomes.map((o) => [o.status, o.error, o.requests]),
+    [
+      [0, 'timeout', 1],
+      [101, undefined, 1],
+      [200, undefined, 1],
+      [500, 'http_5xx', 1],
+    ],
+    'outcomes of the same status and kind from every shard, status then kind ascending',
+  );
   t.equal(m.endpoints[1]!.requests, 4);
   t.equal(m.endpoints[1]!.latency, encoded([1_500_000, 2_000, 2_500_000, 50_000]));
   t.strictSame(m.endpoints[1]!.ws, m.ws, 'the only ws endpoint holds all the ws figures');

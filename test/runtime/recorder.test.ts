@@ -1,7 +1,12 @@
 import t from 'tap';
 import { createHistogram, encodeHistogram, recordMicros } from '../../runtime/metrics/histogram.js';
 import { MAX_CAUSES, Recorder, type RecorderOptions } from '../../runtime/metrics/recorder.js';
-import { MAX_NAMES, OTHER_NAME } from '../../runtime/metrics/name-bound.js';
+import {
+  MAX_NAMES,
+  MAX_OUTCOMES,
+  OTHER_NAME,
+  OTHER_OUTCOME,
+} from '../../runtime/metrics/name-bound.js';
 
 function recorder(overrides: Partial<RecorderOptions> = {}): Recorder {
   return new Recorder({
@@ -44,8 +49,8 @@ t.test('an empty recorder gives an empty snapshot', async (t) => {
     latency: '',
     intended: '',
     endpoints: [
-      { requests: 0, failures: 0, latency: '', statusCodes: {}, errors: {} },
-      { requests: 0, failures: 0, latency: '', statusCodes: {}, errors: {} },
+      { requests: 0, failures: 0, latency: '', statusCodes: {}, errors: {}, outcomes: [] },
+      { requests: 0, failures: 0, latency: '', statusCodes: {}, errors: {}, outcomes: [] },
     ],
     series: [],
     ws: undefined,
@@ -78,6 +83,7 @@ t.test('requests: counters, status codes, error kinds, bytes, latency', async (t
     latency: encoded([1_000, 2_000]),
     statusCodes: { '200': 2 },
     errors: {},
+    outcomes: [{ status: 200, requests: 2, latency: encoded([1_000, 2_000]) }],
   });
   t.strictSame(s.endpoints[1], {
     requests: 3,
@@ -85,6 +91,11 @@ t.test('requests: counters, status codes, error kinds, bytes, latency', async (t
     latency: encoded([3_000, 1_500_000, 7]),
     statusCodes: { '503': 1, '1234': 1 },
     errors: { http_5xx: 1, timeout: 1 },
+    outcomes: [
+      { status: 0, error: 'timeout', requests: 1, latency: encoded([1_500_000]) },
+      { status: 503, error: 'http_5xx', requests: 1, latency: encoded([3_000]) },
+      { status: 1234, requests: 1, latency: encoded([7]) },
+    ],
   });
   t.equal(s.elapsedMs, 2_000);
 });
@@ -241,6 +252,10 @@ t.test('WebSocket sessions are requests of their endpoint, with ws figures', asy
     latency: encoded([900_000, 5_000]),
     statusCodes: { '101': 1, '403': 1 },
     errors: { ws_handshake: 1 },
+    outcomes: [
+      { status: 101, requests: 1, latency: encoded([900_000]) },
+      { status: 403, error: 'ws_handshake', requests: 1, latency: encoded([5_000]) },
+    ],
     ws,
   });
   t.notOk('ws' in s.endpoints[0]!, 'an HTTP endpoint has no ws figures');
@@ -302,4 +317,34 @@ t.test('check names past MAX_NAMES are counted under (other), as request names a
   t.same(checks.byName['check 0'], { passes: 2, fails: 0 }, 'a kept name stays its own');
   t.same(checks.byName[OTHER_NAME], { passes: 3, fails: 3 }, 'checks 100 to 104 and one more');
   t.equal(checks.passes + checks.fails, MAX_NAMES + 7, 'every result counted');
+});
+
+t.test(
+  'outcomes past MAX_OUTCOMES of an endpoint share one, and its counts stay exact',
+  async (t) => {
+    const r = recorder();
+    for (let status = 200; status < 200 + MAX_OUTCOMES + 4; status++)
+      r.recordRequest(0, status, undefined, 0, 1_000, -1, 0, 0);
+    const e = r.snapshot(1e6).endpoints[0]!;
+    t.equal(e.outcomes.length, MAX_OUTCOMES + 1, 'the kept ones, and one for the rest');
+    t.strictSame(e.outcomes[0], {
+      status: OTHER_OUTCOME,
+      requests: 4,
+      latency: encoded([1_000, 1_000, 1_000, 1_000]),
+    });
+    t.equal(Object.keys(e.statusCodes).length, MAX_OUTCOMES + 4, 'status counts are not folded');
+    t.equal(e.requests, MAX_OUTCOMES + 4);
+  },
+);
+
+t.test('endpoints added while running carry their names and tags', async (t) => {
+  const r = recorder({ endpointCount: 0 });
+  const a = r.addEndpoint('cart', { method: 'GET', group: 'shop' });
+  const b = r.addEndpoint('cart', { method: 'POST' });
+  r.recordRequest(b, 201, undefined, 0, 10, -1, 0, 0);
+  const s = r.snapshot(1e6);
+  t.strictSame([a, b], [0, 1]);
+  t.strictSame(s.endpointNames, ['cart', 'cart']);
+  t.strictSame(s.endpointTags, [{ method: 'GET', group: 'shop' }, { method: 'POST' }]);
+  t.equal(s.endpoints[1]!.requests, 1);
 });
