@@ -40,6 +40,7 @@ export type IssueCode =
   | 'invalid_selector'
   | 'unknown_endpoint'
   | 'unknown_check'
+  | 'unknown_tag'
   | 'unknown_variable'
   | 'feeder_error'
   | 'har_error'

@@ -10,8 +10,17 @@ declare module 'barrage' {
     headers?: Record<string, string>;
     /** Deadline of this request in milliseconds (default: the run's `timeout`). */
     timeout?: number;
-    /** Name of the request in per-endpoint stats (default: `METHOD /path`). */
+    /**
+     * Name of the request in per-endpoint stats (default: `METHOD /path`); a `group()` does not
+     * change it, but tags its samples with `group`.
+     */
     name?: string;
+    /**
+     * Your own tags on this request's samples (keys other than barrage's: endpoint, method,
+     * status, scenario, group, check, expected_response, error_kind); thresholds can filter on
+     * them: `http_req_duration{page=cart}:p95 < 300`.
+     */
+    tags?: Record<string, string | number | boolean>;
     /** Redirects followed (default: the run's `max_redirects`, 10); 0 returns the 3xx itself. */
     redirects?: number;
     /**
@@ -122,6 +131,8 @@ declare module 'barrage' {
     timeout?: number;
     /** Name of the session in per-endpoint stats (default: `WS /path`). */
     name?: string;
+    /** Your own tags on the session's samples, as a request's `tags`. */
+    tags?: Record<string, string | number | boolean>;
   }
 
   /** How a WebSocket session ended. */
@@ -143,6 +154,8 @@ declare module 'barrage' {
     timeout?: number;
     /** Name of the session in per-endpoint stats (default: `WS /path`). */
     name?: string;
+    /** Your own tags on the session's samples, as a request's `tags`. */
+    tags?: Record<string, string | number | boolean>;
   }
 
   /** A frame received: text, or the bytes of a binary frame. */

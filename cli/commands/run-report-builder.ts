@@ -4,6 +4,7 @@
  * or several segments' merged — becomes the RunReport every renderer reads.
  */
 import type { Loaded } from '../../dsl/load-plan.js';
+import type { Tags } from '../../dsl/plan/metrics.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
 import {
@@ -13,6 +14,7 @@ import {
   type RawResult,
 } from '../../runtime/raw-result.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
+import { endpointTable } from '../endpoint-table.js';
 import { describeRate } from '../render/plan-view.js';
 import { describeScenarioLoad } from '../render/scenario-view.js';
 import type { Redactor } from '../render/redact.js';
@@ -32,13 +34,20 @@ export function toRawResult(
 ): RawResult {
   const { plan } = loaded;
   const text = (s: string): string => redactor.text(s);
-  const names = snapshot.endpointNames ?? plan.graph.endpoints.map((e) => e.name);
+  const tags = (of: Tags): Tags =>
+    Object.fromEntries(Object.entries(of).map(([k, v]) => [k, text(v)]));
+  const table = endpointTable(plan, snapshot);
+  const names = table.names;
   return {
     format: RAW_FORMAT,
     version: RAW_VERSION,
     fingerprint: planFingerprint(plan),
     segment: plan.segment,
     endpointNames: names.map(text),
+    endpointTags: table.endpoints.map(tags),
+    scenarioTags: Object.fromEntries(
+      Object.entries(table.scenarios).map(([name, own]) => [name, tags(own)]),
+    ),
     thresholds: plan.thresholds.map((spec) => ({
       ...spec,
       expression: text(spec.expression),
@@ -54,7 +63,11 @@ export function toRawResult(
     snapshot:
       snapshot.endpointNames === undefined
         ? snapshot
-        : { ...snapshot, endpointNames: snapshot.endpointNames.map(text) },
+        : {
+            ...snapshot,
+            endpointNames: snapshot.endpointNames.map(text),
+            endpointTags: (snapshot.endpointTags ?? []).map(tags),
+          },
     fatal: fatal === undefined ? undefined : text(fatal),
   };
 }
@@ -62,7 +75,10 @@ export function toRawResult(
 /** Summarizes, evaluates the thresholds (undefined when none are defined) and assembles. */
 export function reportFromRaw(raw: RawResult): RunReport {
   const result = summarize(raw.snapshot, raw.endpointNames);
-  const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames);
+  const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames, {
+    endpoints: raw.endpointTags,
+    scenarios: raw.scenarioTags,
+  });
   const passed = thresholds.filter((t) => t.pass).length;
   return {
     result,

@@ -22,6 +22,7 @@ import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snap
 import { patternDurationMs } from '../../runtime/schedule/rate-function.js';
 import type { LiveState } from '../../runtime/segment/live-state.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
+import { endpointTable } from '../endpoint-table.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { ErrorEvent } from './error-feed.js';
 import { formatPercent, formatRate, formatSeconds } from './format.js';
@@ -113,12 +114,15 @@ export function buildModel(input: ModelInput): DashboardModel {
     errorKinds: snapshot === undefined ? [] : errorRows(snapshot),
     endpoints: snapshot === undefined ? [] : endpointRows(snapshot, input.endpointNames),
     scenarios: scenarioRows(snapshot),
-    thresholds:
-      snapshot === undefined
-        ? []
-        : evaluateThresholds(plan.thresholds, snapshot, input.endpointNames),
+    thresholds: snapshot === undefined ? [] : thresholdsOf(plan, snapshot),
     latestErrors: input.latestErrors,
   };
+}
+
+/** The plan's thresholds on the live figures, samples matched by their names and tags. */
+function thresholdsOf(plan: Plan, snapshot: ShardSnapshot): ThresholdResult[] {
+  const table = endpointTable(plan, snapshot);
+  return evaluateThresholds(plan.thresholds, snapshot, table.names, table);
 }
 
 /** Requests completed in each whole second that has ended. */

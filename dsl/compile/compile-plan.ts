@@ -74,6 +74,7 @@ export function compilePlan(
     scenarios: compileScenarios(config, graph, load),
     namedScenarios: config.scenarios !== undefined,
     thresholds: config.thresholds,
+    tags: config.tags,
     retry:
       config.retry === undefined
         ? undefined

@@ -29,6 +29,7 @@ export function compileGraph(
     ...(config.body === undefined ? {} : { body: config.body }),
     weight: 1,
     setup: false,
+    tags: {},
   };
   const configs = config.endpoints ?? (config.scenario === undefined ? [single] : []);
   const endpoints = configs.map((endpoint, index) =>
@@ -152,6 +153,7 @@ function compileEndpoint(
     think: endpoint.think,
     ws: session?.plan,
     needs: [...new Set(needs.flatMap((t) => templateVariables(t)))],
+    tags: endpoint.tags,
   };
 }
 

@@ -8,7 +8,7 @@ import type { ScenarioConfig } from '../schema/scenarios-schema.js';
 import { endpointName } from '../schema/refinements.js';
 import type { RatePlan } from '../plan/rate-plan.js';
 import type { PickItem, ScenarioGraph } from '../plan/scenario-graph.js';
-import type { ExecutorPlan, ScenarioPlan } from '../plan/scenario-plan.js';
+import { DEFAULT_SCENARIO, type ExecutorPlan, type ScenarioPlan } from '../plan/scenario-plan.js';
 import { pickTable } from './scenario-graph.js';
 
 /** What the top-level form gives the `default` scenario. */
@@ -61,8 +61,8 @@ function defaultScenario(graph: ScenarioGraph, load: DefaultLoad): ScenarioPlan 
           arrivals: 'even',
         };
   return {
-    name: 'default',
-    written: 'default',
+    name: DEFAULT_SCENARIO,
+    written: DEFAULT_SCENARIO,
     executor,
     startMs: 0,
     gracefulStopMs: load.timeoutMs,

@@ -1,4 +1,5 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
+import type { Tags } from './metrics.js';
 import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
 import type { WsPlan } from './ws-session-plan.js';
@@ -101,4 +102,6 @@ export interface EndpointPlan {
   readonly ws: WsPlan | undefined;
   /** Variables this endpoint's templates read, in order of first use. */
   readonly needs: readonly string[];
+  /** The endpoint's own tags (`tags:`), besides its method, its scenario's and the run's. */
+  readonly tags: Tags;
 }

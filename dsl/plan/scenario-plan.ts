@@ -50,6 +50,9 @@ export type ExecutorPlan =
       readonly arrivals: 'even' | 'poisson';
     };
 
+/** The name of the one scenario of a run written in the top-level form. */
+export const DEFAULT_SCENARIO = 'default';
+
 /** One scenario. */
 export interface ScenarioPlan {
   readonly name: string;

@@ -19,6 +19,7 @@ import {
   positiveInt,
   positiveNumber,
   template,
+  userTags,
 } from './fields.js';
 import { patternSchema } from './pattern-schema.js';
 import { scenariosSchema } from './scenarios-schema.js';
@@ -107,6 +108,9 @@ export const configSchema = z.strictObject(
         "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
       ),
     thresholds: z.array(threshold, { error: 'a list of threshold expressions' }).default([]),
+    tags: userTags('every sample of the run').describe(
+      'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
+    ),
     endpoints: z
       .array(endpointSchema, { error: 'a list of endpoints' })
       .min(1, { error: 'at least one endpoint' })

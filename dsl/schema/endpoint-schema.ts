@@ -13,6 +13,7 @@ import {
   positiveInt,
   template,
   thinkTime,
+  userTags,
 } from './fields.js';
 import { extractMap } from './extractor-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
@@ -73,6 +74,9 @@ export const endpointSchema = z.strictObject(
     subprotocols: z
       .array(nonEmpty('WebSocket subprotocol'), { error: 'a list of subprotocol names' })
       .optional(),
+    tags: userTags("the endpoint's samples").describe(
+      "Tags on this endpoint's samples, besides the run's and its scenario's; thresholds can filter on them",
+    ),
   },
   { error: 'an endpoint: a mapping with at least url' },
 );

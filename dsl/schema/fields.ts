@@ -7,6 +7,7 @@ import { parseDuration } from '../grammar/duration.js';
 import { lineBreaksIn } from '../grammar/line-breaks.js';
 import { parseTemplate } from '../grammar/placeholder.js';
 import type { ThinkRange } from '../plan/endpoint-plan.js';
+import { BUILTIN_TAGS, isBuiltinTag, TAG_KEY } from '../plan/metrics.js';
 
 /** The zod issue params our refinements attach: a stable issue code and, optionally, a hint. */
 export interface IssueParams {
@@ -275,4 +276,22 @@ export function nonEmpty(what: string) {
 /** A boolean true/false. */
 export function flag(what: string) {
   return z.boolean({ error: `true or false (${what})` });
+}
+
+/**
+ * A user's tags (`tags:` of the run, a scenario or an endpoint): text values under keys that are
+ * not barrage's own (docs/configuration.md, Tags).
+ */
+export function userTags(what: string) {
+  const key = `a tag key: a letter or _, then letters, digits, _ . - (not one of barrage's own: ${BUILTIN_TAGS.join(', ')})`;
+  return z
+    .record(
+      z
+        .string()
+        .regex(TAG_KEY, { error: key })
+        .refine((k) => !isBuiltinTag(k), { error: key }),
+      z.string({ error: 'a text tag value' }).min(1, { error: 'a non-empty tag value' }),
+      { error: `a mapping of tag names to text (${what})` },
+    )
+    .default({});
 }

@@ -7,6 +7,7 @@ import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { scenarioRules } from './scenario-rules.js';
+import { thresholdRules } from './threshold-rules.js';
 
 /** A cross-field problem; the loader adds its source from the path. */
 export interface Refinement {
@@ -40,45 +41,6 @@ export function refineConfig(config: Config): Refinement[] {
     ...thresholdRules(config),
     ...scenarioRules(config),
   ];
-}
-
-/**
- * A threshold on `{endpoint=name}` must name an endpoint of the configuration, and one on
- * `{check=name}` a check of one of its endpoints (either would fail with no data after the whole
- * run). A TypeScript scenario's names are known only as it runs.
- */
-function thresholdRules(config: Config): Refinement[] {
-  if (config.scenario !== undefined) return [];
-  const endpoints = config.endpoints ?? [];
-  const names = endpoints.map(endpointName);
-  const checks = [...new Set(endpoints.flatMap((e) => (e.checks ?? []).map((c) => c.name)))];
-  const out: Refinement[] = [];
-  config.thresholds.forEach((threshold, i) => {
-    const { endpoint, check } = threshold.tags;
-    if (endpoint !== undefined && config.endpoints !== undefined && !names.includes(endpoint))
-      out.push(unknownName('unknown_endpoint', i, endpoint, names, 'an endpoint name'));
-    if (check !== undefined && !checks.includes(check))
-      out.push(unknownName('unknown_check', i, check, checks, "the name of an endpoint's check"));
-  });
-  return out;
-}
-
-/** A threshold's tag names what the configuration does not have. */
-function unknownName(
-  code: 'unknown_endpoint' | 'unknown_check',
-  i: number,
-  name: string,
-  names: readonly string[],
-  what: string,
-): Refinement {
-  const guess = closest(name, names);
-  return {
-    code,
-    path: ['thresholds', i],
-    expected: names.length === 0 ? `${what}, but none is defined` : `${what}: ${names.join(', ')}`,
-    actual: `"${name}"`,
-    ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
-  };
 }
 
 function runShape(config: Config): Refinement[] {

@@ -13,7 +13,7 @@
  * top-level ones it draws its iterations from; default: all of them, by their weights).
  */
 import { z } from 'zod';
-import { duration, nonEmpty, positiveInt, positiveNumber } from './fields.js';
+import { duration, nonEmpty, positiveInt, positiveNumber, userTags } from './fields.js';
 
 const SCENARIO_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
@@ -37,11 +37,7 @@ const common = {
   graceful_stop: duration('time in-flight iterations get once the scenario ends', true)
     .default(30_000)
     .describe('How long iterations under way at the scenario end may finish'),
-  tags: z
-    .record(z.string(), z.string({ error: 'a text tag value' }), {
-      error: 'a mapping of tag names to text',
-    })
-    .default({}),
+  tags: userTags("the scenario's samples"),
   flows: z.array(nonEmpty('flow name'), { error: 'a list of flow names' }).min(1).optional(),
   endpoints: z
     .array(nonEmpty('endpoint name'), { error: 'a list of endpoint names' })

@@ -164,6 +164,15 @@ const htmlElement = (text, list) => {
   });
 };
 const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
+// The group a call is made in (nested groups joined by " › "), its tag on the call's samples.
+const groupName = () => (groups.length === 0 ? undefined : groups.join(' › '));
+// A call's \`tags\` option as text values (the host checks the keys).
+const tagsOf = (tags) => {
+  if (tags === undefined || tags === null || typeof tags !== 'object') return undefined;
+  const out = Object.create(null);
+  for (const [k, v] of Object.entries(tags)) out[textOf(k)] = textOf(v);
+  return out;
+};
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
 // A response: its status at once; its url, headers, body, error and timings built from the host's
 // text when first read. The text starts with the final url (after redirects) and a "\\n"; header
@@ -307,8 +316,9 @@ const requestArgs = (method, url, body, opts) => {
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
     redirects: typeof o.redirects === 'number' ? o.redirects : undefined,
     expect: o.expect,
-    name: o.name === undefined ? undefined : prefix(textOf(o.name)),
-    group: groups.length === 0 ? undefined : groups.join(' › '),
+    name: o.name === undefined ? undefined : textOf(o.name),
+    group: groupName(),
+    tags: tagsOf(o.tags),
   });
   if (simple) {
     let urls = plain.get(method);
@@ -338,7 +348,9 @@ const session = async (url, opts) => {
     interval: typeof o.interval === 'number' ? o.interval : 0,
     subprotocols: list(o.subprotocols),
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
-    name: o.name === undefined ? undefined : prefix(textOf(o.name)),
+    name: o.name === undefined ? undefined : textOf(o.name),
+    group: groupName(),
+    tags: tagsOf(o.tags),
   }));
   return settled(result);
 };
@@ -479,7 +491,9 @@ const connect = (url, opts, handler) => {
     headers,
     subprotocols: Array.isArray(o.subprotocols) ? o.subprotocols.map(textOf) : [],
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
-    name: o.name === undefined ? undefined : prefix(textOf(o.name)),
+    name: o.name === undefined ? undefined : textOf(o.name),
+    group: groupName(),
+    tags: tagsOf(o.tags),
   })]);
   const promise = new Promise(capture);
   pending.set(id, captured);

@@ -13,6 +13,7 @@ import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import { messageSteps, type WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
+import { BUILTIN_TAGS, isBuiltinTag, TAG_KEY, type Tags } from '../../dsl/plan/metrics.js';
 import type { StatusSet } from '../../dsl/plan/status-set.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
@@ -20,6 +21,7 @@ import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { CompiledRequest } from '../http/compiled-request.js';
+import { endpointKey } from '../metrics/align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from '../metrics/name-bound.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
@@ -53,6 +55,8 @@ interface WsArgs {
   readonly subprotocols: readonly string[];
   readonly timeout: number | undefined;
   readonly name: string | undefined;
+  readonly group: string | undefined;
+  readonly tags: Readonly<Record<string, string>> | undefined;
 }
 
 /** What a scenario's ws.connect() asks for. */
@@ -62,6 +66,8 @@ interface ConnectArgs {
   readonly subprotocols: readonly string[];
   readonly timeout: number | undefined;
   readonly name: string | undefined;
+  readonly group: string | undefined;
+  readonly tags: Readonly<Record<string, string>> | undefined;
 }
 
 /** Sockets of ws.connect() a virtual user may have open at once. */
@@ -341,7 +347,8 @@ export class ScriptOps implements SandboxOps {
     const url = this.#resolve(args.url);
     const { path, headers, body } = requestParts(args, url, this.deps.script.headers);
     const name = args.name ?? `${args.method} ${url.pathname}`;
-    const index = this.#index(name);
+    const tags = { method: args.method, ...ownTags(args) };
+    const index = this.#index(name, tags);
     const request = new CompiledRequest(
       {
         index,
@@ -364,6 +371,7 @@ export class ScriptOps implements SandboxOps {
         think: undefined,
         ws: undefined,
         needs: [],
+        tags,
       },
       true,
     );
@@ -489,8 +497,9 @@ export class ScriptOps implements SandboxOps {
     const name = args.name ?? `WS ${url.pathname}`;
     const own = Object.entries(args.headers ?? {});
     const ownNames = new Set(own.map(([n]) => n.toLowerCase()));
+    const tags = ownTags(args);
     return {
-      index: this.#index(name),
+      index: this.#index(name, tags),
       name,
       protocol: 'ws',
       method: 'GET',
@@ -513,6 +522,7 @@ export class ScriptOps implements SandboxOps {
       think: undefined,
       ws: { steps, subprotocols: args.subprotocols },
       needs: [],
+      tags,
     };
   }
 
@@ -538,15 +548,40 @@ export class ScriptOps implements SandboxOps {
     return parsed;
   }
 
-  #index(name: string): number {
-    const known = this.#names.get(name);
+  /**
+   * The endpoint index of a name and its own tags: one per distinct pair, MAX_NAMES at most; later
+   * ones are counted under OTHER_NAME, untagged (docs/scenarios.md, Tags).
+   */
+  #index(name: string, tags: Tags): number {
+    const key = endpointKey(name, tags);
+    const known = this.#names.get(key);
     if (known !== undefined) return known;
-    if (this.#names.size >= MAX_NAMES) return this.#index(OTHER_NAME);
+    if (this.#names.size >= MAX_NAMES) return this.#index(OTHER_NAME, {});
     let index = -1;
-    for (const recorder of this.deps.recorders) index = recorder.addEndpoint(name);
-    this.#names.set(name, index);
+    for (const recorder of this.deps.recorders) index = recorder.addEndpoint(name, tags);
+    this.#names.set(key, index);
     return index;
   }
+}
+
+/**
+ * A call's own tags: its group (`group()` names, joined by " › ") and its `tags` option, whose
+ * keys may not be barrage's own tags (a scenario's error, where the call is made).
+ */
+function ownTags(args: {
+  readonly group: string | undefined;
+  readonly tags: Readonly<Record<string, string>> | undefined;
+}): Tags {
+  const tags: Record<string, string> = {};
+  if (args.group !== undefined) tags.group = args.group;
+  for (const [key, value] of Object.entries(args.tags ?? {})) {
+    if (!TAG_KEY.test(key) || isBuiltinTag(key))
+      throw new Error(
+        `tags: "${key}" is not a tag key of yours (a letter or _, then letters, digits, _ . -; not one of barrage's own: ${BUILTIN_TAGS.join(', ')})`,
+      );
+    tags[key] = value;
+  }
+  return tags;
 }
 
 /** Scenario JSONPaths already spelled for jsonpath-plus, by the scenario's text. */

@@ -32,6 +32,10 @@ export interface HttpArgs {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeout: number | undefined;
   readonly name: string | undefined;
+  /** The `group()` names the call is made in, joined by " › "; undefined outside any. */
+  readonly group: string | undefined;
+  /** The `tags` option: the scenario's own tags on this request's samples. */
+  readonly tags: Readonly<Record<string, string>> | undefined;
   readonly redirects: number | undefined;
   /** The `expect` option as the scenario gave it (checked by expectOf). */
   readonly expect: unknown;

@@ -28,6 +28,7 @@ function endpoint(headers: HeaderPlan[], more: Partial<EndpointPlan> = {}): Endp
     weight: 1,
     timeoutMs: 1000,
     maxRedirects: 10,
+    tags: {},
     think: undefined,
     ws: undefined,
     needs: [],

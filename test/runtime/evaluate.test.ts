@@ -1,6 +1,7 @@
 import t from 'tap';
-import { METRICS } from '../../dsl/grammar/threshold.js';
+import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
 import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { evaluateThresholds, thresholdHolds } from '../../runtime/thresholds/evaluate.js';
@@ -136,8 +137,11 @@ t.test('every metric × aggregate reads the right figure', async (t) => {
 });
 
 t.test('every metric and aggregate of the grammar registry is measured', async (t) => {
-  for (const [metric, info] of Object.entries(METRICS)) {
-    for (const aggregate of [...info.aggregates, ...(info.kind === 'trend' ? ['p42.5'] : [])]) {
+  for (const [metric, info] of Object.entries(BUILTIN_METRICS)) {
+    for (const aggregate of [
+      ...AGGREGATES[info.kind],
+      ...(info.kind === 'trend' ? ['p42.5'] : []),
+    ]) {
       const actual = actualOf(spec(metric, aggregate));
       t.ok(
         typeof actual === 'number' && Number.isFinite(actual),
@@ -321,3 +325,67 @@ t.test('a run of 0 ms has no rate per second', async (t) => {
   r.recordRequest(0, 200, undefined, 0, 10, -1, 0, 0);
   t.equal(actualOf(spec('http_requests', 'rate'), r.snapshot(0)), 0);
 });
+
+/** Each endpoint's own tags in the full run, as a plan or a scenario gives them. */
+const TAGS = {
+  endpoints: [
+    { method: 'POST', team: 'auth' },
+    { method: 'GET', team: 'web' },
+    { method: 'GET' },
+    { team: 'web' },
+    {},
+  ],
+  scenarios: {},
+};
+
+t.test('thresholds on any tag set read the samples that carry those tags', async (t) => {
+  const cases: readonly (readonly [string, string, Record<string, string>, number | null])[] = [
+    ['http_req_duration', 'min', { status: '500' }, 0.9],
+    ['http_req_duration', 'max', { status: '500' }, 1],
+    ['http_req_failed', 'rate', { endpoint: 'login', status: '200' }, 0],
+    ['http_req_failed', 'rate', { endpoint: 'login', status: '500' }, 1],
+    ['http_requests', 'count', { status: '200' }, 38],
+    ['http_requests', 'count', { endpoint: 'feed', status: '101' }, 2],
+    ['http_req_failed', 'count', { expected_response: 'false' }, 2],
+    ['http_requests', 'count', { expected_response: 'true' }, 38],
+    ['http_req_failed', 'count', { error_kind: 'http_5xx' }, 2],
+    ['http_req_duration', 'max', { team: 'web' }, 1.5],
+    ['http_requests', 'count', { method: 'GET' }, 30],
+    ['http_requests', 'count', { method: 'POST', team: 'auth' }, 10],
+    ['http_requests', 'count', { team: 'nobody' }, null],
+    ['http_req_duration', 'p50', { status: '404' }, null],
+    ['ws_session_duration', 'max', { team: 'web' }, 2],
+    ['http_requests', 'count', { scenario: 'default' }, 43],
+    ['http_requests', 'count', { scenario: 'other' }, null],
+  ];
+  for (const [metric, aggregate, tags, expected] of cases) {
+    const s = spec(metric, aggregate, '<', 0, tags);
+    const actual = evaluateThresholds([s], FULL, NAMES, TAGS)[0]!.actual;
+    t.equal(actual, expected, `${metric}${JSON.stringify(tags)}:${aggregate}`);
+  }
+});
+
+t.test(
+  "a scenario's tags select its samples; the run's rate divides by the run's time",
+  async (t) => {
+    const browse = recorder();
+    for (let i = 0; i < 6; i++) browse.recordRequest(0, 200, undefined, 0, 1_000, -1, 0, 0);
+    const buy = recorder();
+    for (let i = 0; i < 4; i++) buy.recordRequest(1, 503, 'http_5xx', 0, 2_000, -1, 0, 0);
+    const own = { browse: browse.snapshot(2_000_000), buy: buy.snapshot(1_000_000) };
+    const run: ShardSnapshot = { ...mergeSnapshots(Object.values(own)), scenarios: own };
+    const tags = {
+      endpoints: TAGS.endpoints,
+      scenarios: { buy: { flow: 'checkout' }, browse: {} },
+    };
+    const actual = (metric: string, aggregate: string, filter: Record<string, string>) =>
+      evaluateThresholds([spec(metric, aggregate, '<', 0, filter)], run, NAMES, tags)[0]!.actual;
+    t.equal(actual('http_requests', 'count', { flow: 'checkout' }), 4);
+    t.equal(actual('http_req_failed', 'rate', { flow: 'checkout', team: 'web' }), 1);
+    t.equal(actual('http_requests', 'count', { scenario: 'browse', method: 'POST' }), 6);
+    t.equal(actual('http_requests', 'rate', { scenario: 'buy' }), 4, "the scenario's own time");
+    t.equal(actual('http_requests', 'rate', { flow: 'checkout' }), 2, "the run's time");
+    t.equal(actual('http_requests', 'count', { scenario: 'default' }), null);
+    t.equal(actual('http_requests', 'count', {}), 10);
+  },
+);
