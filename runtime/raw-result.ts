@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Plan, SegmentRef } from '../dsl/plan/plan.js';
 import type { ThresholdSpec } from '../dsl/plan/threshold-spec.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
+import type { ThresholdAbort } from './thresholds/abort-on-fail.js';
 
 /** Identifies the file format. */
 export const RAW_FORMAT = 'barrage-raw';
@@ -37,6 +38,8 @@ export interface RawResult {
   readonly snapshot: ShardSnapshot;
   /** Why this segment stopped early, if it did. */
   readonly fatal: string | undefined;
+  /** The `abort_on_fail` threshold that stopped this segment's run, if one did. */
+  readonly aborted?: ThresholdAbort;
 }
 
 /**

@@ -12,11 +12,18 @@ import {
   RAW_VERSION,
   type RawResult,
 } from '../../runtime/raw-result.js';
+import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { describeRate } from '../render/plan-view.js';
 import { describeScenarioLoad } from '../render/scenario-view.js';
 import type { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
+
+/** Why a run ended before its plan did: a fatal error, or an `abort_on_fail` threshold. */
+export interface RunEnding {
+  readonly fatal?: string | undefined;
+  readonly aborted?: ThresholdAbort | undefined;
+}
 
 /**
  * A finished (or interrupted) run of this process as a raw result, redacted: every report, the
@@ -27,10 +34,11 @@ import type { RunReport } from '../render/run-report.js';
 export function toRawResult(
   loaded: Loaded,
   snapshot: ShardSnapshot,
-  fatal: string | undefined,
+  ending: RunEnding,
   redactor: Redactor,
 ): RawResult {
   const { plan } = loaded;
+  const { fatal, aborted } = ending;
   const text = (s: string): string => redactor.text(s);
   const names = snapshot.endpointNames ?? plan.graph.endpoints.map((e) => e.name);
   return {
@@ -56,6 +64,9 @@ export function toRawResult(
         ? snapshot
         : { ...snapshot, endpointNames: snapshot.endpointNames.map(text) },
     fatal: fatal === undefined ? undefined : text(fatal),
+    ...(aborted === undefined
+      ? {}
+      : { aborted: { threshold: text(aborted.threshold), atMs: aborted.atMs } }),
   };
 }
 
@@ -74,6 +85,7 @@ export function reportFromRaw(raw: RawResult): RunReport {
             passed,
             failed: thresholds.length - passed,
             results: thresholds,
+            ...(raw.aborted === undefined ? {} : { aborted: raw.aborted }),
           },
     meta: raw.meta,
     config: raw.config,
