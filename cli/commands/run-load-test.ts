@@ -24,6 +24,7 @@ import {
 } from '../dashboard/live-view.js';
 import { ExitCode, exitCodeFor } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
+import { abortText } from '../render/report-figures.js';
 import type { RunReport } from '../render/run-report.js';
 import { deliverReports } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
@@ -116,9 +117,8 @@ export async function runLoadTest(
 
 /** The line that says which threshold stopped the run, and when. */
 function abortNotice(abort: ThresholdAbort, redactor: Redactor): string {
-  const at = (abort.atMs / 1000).toFixed(1);
-  const threshold = redactor.text(abort.threshold);
-  return `\nbarrage: threshold "${threshold}" failed at ${at}s (abort_on_fail): stopping; in-flight requests finish\n`;
+  const text = abortText({ ...abort, threshold: redactor.text(abort.threshold) });
+  return `\nbarrage: threshold ${text} (abort_on_fail): stopping; in-flight requests finish\n`;
 }
 
 function liveMode(context: BarrageContext, output: RunOutput): LiveMode {
