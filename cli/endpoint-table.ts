@@ -1,17 +1,14 @@
 /** What thresholds match a run's samples by: its endpoints' names and tags, its scenarios' tags. */
 import type { Plan } from '../dsl/plan/plan.js';
 import type { ShardSnapshot } from '../runtime/metrics/snapshot.js';
-import type { RunTags } from '../runtime/thresholds/evaluate.js';
+import type { SampleTable } from '../runtime/thresholds/abort-on-fail.js';
 
 /**
  * The names and tags thresholds match a snapshot's samples by: the endpoints the snapshot
  * discovered (TypeScript), else the plan's, each with its method, its own tags and the run's;
  * and each named scenario's tags.
  */
-export function endpointTable(
-  plan: Plan,
-  snapshot: ShardSnapshot,
-): RunTags & { readonly names: readonly string[] } {
+export function endpointTable(plan: Plan, snapshot: ShardSnapshot): SampleTable {
   const names = snapshot.endpointNames ?? plan.graph.endpoints.map((e) => e.name);
   const own =
     snapshot.endpointTags ?? plan.graph.endpoints.map((e) => ({ method: e.method, ...e.tags }));

@@ -17,11 +17,13 @@ export interface RunOutcome {
   readonly fatal: boolean;
   /** A report could not be written. */
   readonly reportFailed: boolean;
+  /** An `abort_on_fail` threshold stopped the run (exit 1 even if it passes on the final figures). */
+  readonly aborted: boolean;
 }
 
 /** Exit code of a finished run. */
 export function exitCodeFor(outcome: RunOutcome): ExitCode {
-  return outcome.thresholdsFailed > 0 || outcome.fatal || outcome.reportFailed
+  return outcome.thresholdsFailed > 0 || outcome.fatal || outcome.reportFailed || outcome.aborted
     ? ExitCode.Failed
     : ExitCode.Ok;
 }

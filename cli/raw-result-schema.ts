@@ -189,6 +189,7 @@ const threshold = z.strictObject(
     percentile: z.number().gt(0).max(100).exactOptional(),
     operator: z.enum(['<', '<=', '>', '>=', '==']),
     expected: z.number(),
+    abortOnFail: z.strictObject({ delayMs: z.number().min(0) }).exactOptional(),
   },
   { error: 'a threshold' },
 );
@@ -219,6 +220,12 @@ export const rawResultSchema = z
         }),
       snapshot,
       fatal: z.string().optional(),
+      aborted: z
+        .strictObject(
+          { threshold: z.string(), atMs: z.number().min(0) },
+          { error: 'the threshold that stopped the run { threshold, atMs }' },
+        )
+        .exactOptional(),
     },
     { error: 'a raw result object' },
   )

@@ -8,6 +8,7 @@ import { alignEndpoints } from './metrics/align-endpoints.js';
 import { mergeSnapshots } from './metrics/merge-stats.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import type { RawResult } from './raw-result.js';
+import type { ThresholdAbort } from './thresholds/abort-on-fail.js';
 
 /** A raw result and the name it came from (for messages). */
 export interface NamedRaw {
@@ -35,8 +36,16 @@ export function mergeRawResults(files: readonly NamedRaw[]): MergeOutcome {
       segment: { index: 1, count: 1 },
       snapshot,
       fatal: files.map((f) => f.raw.fatal).find((m) => m !== undefined),
+      ...firstAbort(files),
     },
   };
+}
+
+/** The earliest abort among the segments (each judged its own share), if any segment aborted. */
+function firstAbort(files: readonly NamedRaw[]): { aborted?: ThresholdAbort } {
+  const aborts = files.flatMap((f) => (f.raw.aborted === undefined ? [] : [f.raw.aborted]));
+  if (aborts.length === 0) return {};
+  return { aborted: aborts.reduce((first, a) => (a.atMs < first.atMs ? a : first)) };
 }
 
 function coverageProblems(files: readonly NamedRaw[]): string[] {

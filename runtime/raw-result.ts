@@ -10,6 +10,7 @@ import type { Tags } from '../dsl/plan/metrics.js';
 import type { Plan, SegmentRef } from '../dsl/plan/plan.js';
 import type { ThresholdSpec } from '../dsl/plan/threshold-spec.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
+import type { ThresholdAbort } from './thresholds/abort-on-fail.js';
 
 /** Identifies the file format. */
 export const RAW_FORMAT = 'barrage-raw';
@@ -42,6 +43,8 @@ export interface RawResult {
   readonly snapshot: ShardSnapshot;
   /** Why this segment stopped early, if it did. */
   readonly fatal: string | undefined;
+  /** The `abort_on_fail` threshold that stopped this segment's run, if one did. */
+  readonly aborted?: ThresholdAbort;
 }
 
 /**

@@ -44,6 +44,7 @@ export function mergeResults(
     thresholdsFailed: report.thresholds?.failed ?? 0,
     fatal: merged.fatal !== undefined,
     reportFailed: failures > 0,
+    aborted: merged.aborted !== undefined,
   });
 }
 

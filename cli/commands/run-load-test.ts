@@ -10,6 +10,10 @@ import { systemClock } from '../../runtime/deps.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import type { RawResult } from '../../runtime/raw-result.js';
+import {
+  watchAbortThresholds,
+  type ThresholdAbort,
+} from '../../runtime/thresholds/abort-on-fail.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import type { BarrageContext, UserSignal } from '../context.js';
 import {
@@ -20,6 +24,8 @@ import {
 } from '../dashboard/live-view.js';
 import { ExitCode, exitCodeFor } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
+import { abortText } from '../render/report-figures.js';
+import { endpointTable } from '../endpoint-table.js';
 import type { RunReport } from '../render/run-report.js';
 import { deliverReports } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
@@ -43,6 +49,18 @@ export async function runLoadTest(
   let latest: ShardSnapshot | undefined;
   let signals = 0;
   let view: LiveView | undefined;
+  let aborted: ThresholdAbort | undefined;
+  const plan = loaded.plan;
+  // An abort_on_fail threshold that fails on the live figures stops the run as a first SIGINT does.
+  const judge = watchAbortThresholds(
+    plan.thresholds,
+    (s) => endpointTable(plan, s),
+    (abort) => {
+      aborted = abort;
+      if (view?.ownsTerminal !== true) context.stderr.write(abortNotice(abort, redactor));
+      stop.abort();
+    },
+  );
   // SIGINT/SIGTERM/SIGHUP, and the dashboard's q and Ctrl+C keys (raw mode turns Ctrl+C into a
   // key). Only a second SIGINT is a hard stop: SIGTERM and SIGHUP come from machines (a
   // supervisor, a closed terminal) that expect the run to wind down and report.
@@ -60,9 +78,9 @@ export async function runLoadTest(
     hardStop.abort();
     view?.close();
     // Before the first snapshot (in its first half second) the run has recorded nothing yet.
-    const collected = latest ?? emptySnapshot(loaded.plan, systemClock);
-    const raw = toRawResult(loaded, { ...collected, interrupted: true }, undefined, redactor);
-    deliver(context, output, loaded.plan.report, raw);
+    const collected = latest ?? emptySnapshot(plan, systemClock);
+    const raw = toRawResult(loaded, { ...collected, interrupted: true }, { aborted }, redactor);
+    deliver(context, output, plan.report, raw);
     context.exitNow(ExitCode.Interrupted);
   };
   const unsubscribe = context.onSignal(interrupt);
@@ -71,12 +89,13 @@ export async function runLoadTest(
       stopping: stop.signal,
       onQuit: () => interrupt('SIGINT'),
     });
-    const { snapshot, fatal } = await execute(loaded.plan, systemClock, {
-      threads: resolveThreads(loaded.plan, availableParallelism()),
+    const { snapshot, fatal } = await execute(plan, systemClock, {
+      threads: resolveThreads(plan, availableParallelism()),
       stop: stop.signal,
       hardStop: hardStop.signal,
       onProgress: (s, live) => {
         latest = s;
+        judge?.(s);
         view?.update(s, live);
       },
       execPath: context.execPath,
@@ -85,18 +104,25 @@ export async function runLoadTest(
     });
     // The terminal is restored before anything is printed below the dashboard.
     view.close();
-    const raw = toRawResult(loaded, snapshot, fatal, redactor);
-    const { report, failures } = deliver(context, output, loaded.plan.report, raw);
+    const raw = toRawResult(loaded, snapshot, { fatal, aborted }, redactor);
+    const { report, failures } = deliver(context, output, plan.report, raw);
     if (raw.fatal !== undefined) context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
     return exitCodeFor({
       thresholdsFailed: report.thresholds?.failed ?? 0,
       fatal: fatal !== undefined,
       reportFailed: failures > 0,
+      aborted: aborted !== undefined,
     });
   } finally {
     view?.close();
     unsubscribe();
   }
+}
+
+/** The line that says which threshold stopped the run, and when. */
+function abortNotice(abort: ThresholdAbort, redactor: Redactor): string {
+  const text = abortText({ ...abort, threshold: redactor.text(abort.threshold) });
+  return `\nbarrage: threshold ${text} (abort_on_fail): stopping; in-flight requests finish\n`;
 }
 
 function liveMode(context: BarrageContext, output: RunOutput): LiveMode {

@@ -13,12 +13,19 @@ import {
   RAW_VERSION,
   type RawResult,
 } from '../../runtime/raw-result.js';
+import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { endpointTable } from '../endpoint-table.js';
 import { describeRate } from '../render/plan-view.js';
 import { describeScenarioLoad } from '../render/scenario-view.js';
 import type { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
+
+/** Why a run ended before its plan did: a fatal error, or an `abort_on_fail` threshold. */
+export interface RunEnding {
+  readonly fatal?: string | undefined;
+  readonly aborted?: ThresholdAbort | undefined;
+}
 
 /**
  * A finished (or interrupted) run of this process as a raw result, redacted: every report, the
@@ -29,10 +36,11 @@ import type { RunReport } from '../render/run-report.js';
 export function toRawResult(
   loaded: Loaded,
   snapshot: ShardSnapshot,
-  fatal: string | undefined,
+  ending: RunEnding,
   redactor: Redactor,
 ): RawResult {
   const { plan } = loaded;
+  const { fatal, aborted } = ending;
   const text = (s: string): string => redactor.text(s);
   const tags = (of: Tags): Tags =>
     Object.fromEntries(Object.entries(of).map(([k, v]) => [k, text(v)]));
@@ -69,6 +77,9 @@ export function toRawResult(
             endpointTags: (snapshot.endpointTags ?? []).map(tags),
           },
     fatal: fatal === undefined ? undefined : text(fatal),
+    ...(aborted === undefined
+      ? {}
+      : { aborted: { threshold: text(aborted.threshold), atMs: aborted.atMs } }),
   };
 }
 
@@ -90,6 +101,7 @@ export function reportFromRaw(raw: RawResult): RunReport {
             passed,
             failed: thresholds.length - passed,
             results: thresholds,
+            ...(raw.aborted === undefined ? {} : { aborted: raw.aborted }),
           },
     meta: raw.meta,
     config: raw.config,

@@ -18,7 +18,8 @@ export class RunCommand extends PlanCommand {
     details: `
       Loads the configuration (file, BARRAGE_* environment variables, flags), validates it before
       any traffic, runs the load, prints the results and evaluates the thresholds: the exit code is 0
-      when every threshold passes (or none are defined) and 1 otherwise. Ctrl+C stops the run and
+      when every threshold passes (or none are defined) and 1 otherwise. A threshold with
+      abort_on_fail: true stops the run as soon as it fails (exit 1). Ctrl+C stops the run and
       still reports; a second Ctrl+C exits at once with 130.
     `,
     examples: [

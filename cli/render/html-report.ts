@@ -18,6 +18,7 @@ import type { ChartLibrary } from './chart-library.js';
 import { CHARTS_SCRIPT } from './html-charts-script.js';
 import { REPORT_STYLE } from './html-report-style.js';
 import {
+  abortSeconds,
   formatBytes,
   formatCount,
   formatMs,
@@ -31,7 +32,7 @@ import {
 import { toJsonResult } from './json-report.js';
 import { escapeHtml, html, scriptJson, section, table, type Cell } from './html-markup.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
-import { allFailedWarning, INTERRUPTED_LINE, unsentWarning } from './text-report.js';
+import { allFailedWarning, stoppedLine, unsentWarning } from './text-report.js';
 
 /** What the HTML report needs besides the run. */
 export interface HtmlReportOptions {
@@ -52,7 +53,8 @@ function header(report: RunReport): string {
     `ran ${(r.duration_ms / 1000).toFixed(2)} s`,
   ];
   const notices: string[] = [];
-  if (r.interrupted) notices.push(INTERRUPTED_LINE);
+  const stopped = stoppedLine(report);
+  if (stopped !== undefined) notices.push(stopped);
   for (const warning of [unsentWarning(r), allFailedWarning(report)])
     if (warning !== undefined) notices.push(warning);
   return [
@@ -111,7 +113,15 @@ function thresholds(summary: ThresholdSummary | undefined): string {
     id: 'thresholds-table',
     rowClass: (i) => (summary.results[i]?.pass === false ? 'fail' : ''),
   });
-  return section('thresholds', `Thresholds: ${summary.passed} of ${summary.total} passed`, body);
+  const aborted =
+    summary.aborted === undefined
+      ? ''
+      : `\n<p class="notice" id="aborted">Stopped the run (abort_on_fail): <code>${escapeHtml(summary.aborted.threshold)}</code> failed at ${abortSeconds(summary.aborted)}</p>`;
+  return section(
+    'thresholds',
+    `Thresholds: ${summary.passed} of ${summary.total} passed`,
+    `${body}${aborted}`,
+  );
 }
 
 function figure(name: string, caption: string, label: string): string {

@@ -5,6 +5,8 @@
  * every required key is present with a value, since JSON.stringify silently drops an undefined.
  * Optional sections (websocket, checks, auth, thresholds) are absent, not null, when the run had
  * none. A threshold's `actual` is null when its metric got no data (it then fails: DESIGN.md §6).
+ * `thresholds.aborted` ({ threshold, at_ms }) is there only when an `abort_on_fail` threshold
+ * stopped the run.
  * `latency_distribution` comes last: the service-time latency at fixed percentiles (the curve the
  * HTML report draws), [] when nothing completed.
  */
@@ -97,7 +99,15 @@ export interface JsonThresholds {
   readonly total: number;
   readonly passed: number;
   readonly failed: number;
+  /** The `abort_on_fail` threshold that stopped the run; absent when none did. */
+  readonly aborted?: JsonAbort;
   readonly results: readonly ThresholdResult[];
+}
+
+/** Which threshold stopped the run, and when: ms since dispatch began, 3 decimals. */
+export interface JsonAbort {
+  readonly threshold: string;
+  readonly at_ms: number;
 }
 
 /** The JSON result, in its key order. */
@@ -225,6 +235,14 @@ function thresholds(summary: ThresholdSummary): JsonThresholds {
     total: summary.total,
     passed: summary.passed,
     failed: summary.failed,
+    ...(summary.aborted === undefined
+      ? {}
+      : {
+          aborted: {
+            threshold: summary.aborted.threshold,
+            at_ms: round3(summary.aborted.atMs) ?? 0,
+          },
+        }),
     results: summary.results.map((t) => ({
       threshold: t.threshold,
       metric: t.metric,

@@ -18,12 +18,21 @@
  * that expects the file finds a valid one. `time` is the run's duration in seconds; test cases have
  * none of their own (thresholds are evaluated once, at the end); `timestamp` is the start in UTC,
  * written without a zone designator as Ant's formatter does. A threshold whose metric got no
- * data fails with "no data" (DESIGN.md §6). Text is escaped for XML 1.0, and characters XML 1.0
+ * data fails with "no data" (DESIGN.md §6); the `abort_on_fail` threshold that stopped the run adds
+ * "; it stopped the run: <expression> failed at 1.50 s" to its message, and the system-out says so.
+ * Text is escaped for XML 1.0, and characters XML 1.0
  * cannot carry at all (most control characters) are replaced by U+FFFD.
  */
 import type { ChecksResult, RunResult } from '../../runtime/run-result.js';
+import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
-import { formatMs, formatValue, thresholdActual, thresholdExpected } from './report-figures.js';
+import {
+  abortText,
+  formatMs,
+  formatValue,
+  thresholdActual,
+  thresholdExpected,
+} from './report-figures.js';
 import type { RunReport } from './run-report.js';
 
 /** The name of the thresholds suite. */
@@ -69,7 +78,13 @@ export function thresholdFailureMessage(result: ThresholdResult): string {
   return `${actual}, expected ${thresholdExpected(result)}`;
 }
 
-function thresholdCase(result: ThresholdResult): TestCase {
+/**
+ * A threshold's test case; the one that stopped the run (`aborted`, matched by expression) says so
+ * in its failure message.
+ */
+function thresholdCase(result: ThresholdResult, aborted: ThresholdAbort | undefined): TestCase {
+  const stopped =
+    aborted?.threshold === result.threshold ? `; it stopped the run: ${abortText(aborted)}` : '';
   const detail = [
     `metric: ${result.metric}`,
     `aggregate: ${result.aggregate}`,
@@ -81,7 +96,7 @@ function thresholdCase(result: ThresholdResult): TestCase {
     classname: 'barrage.thresholds',
     failure: result.pass
       ? undefined
-      : { message: thresholdFailureMessage(result), type: 'threshold', detail },
+      : { message: `${thresholdFailureMessage(result)}${stopped}`, type: 'threshold', detail },
   };
 }
 
@@ -110,7 +125,9 @@ function runSummary(report: RunReport): string {
     `requests/sec: ${formatValue(r.requests_per_sec)}`,
     `latency ms: p50 ${formatMs(r.latency_ms?.p50)}, p95 ${formatMs(r.latency_ms?.p95)}, p99 ${formatMs(r.latency_ms?.p99)}, max ${formatMs(r.latency_ms?.max)}`,
   ];
-  if (r.interrupted) lines.push('interrupted: the run was stopped early');
+  const aborted = report.thresholds?.aborted;
+  if (aborted !== undefined) lines.push(`aborted: ${abortText(aborted)} (abort_on_fail)`);
+  else if (r.interrupted) lines.push('interrupted: the run was stopped early');
   return lines.join('\n');
 }
 
@@ -143,7 +160,12 @@ function suiteXml(suite: Suite, time: string, timestamp: string, out?: string): 
 /** The JUnit XML of a run, ending with a newline. */
 export function renderJunitReport(report: RunReport): string {
   const suites: Suite[] = [
-    { name: THRESHOLDS_SUITE, cases: (report.thresholds?.results ?? []).map(thresholdCase) },
+    {
+      name: THRESHOLDS_SUITE,
+      cases: (report.thresholds?.results ?? []).map((t) =>
+        thresholdCase(t, report.thresholds?.aborted),
+      ),
+    },
   ];
   if (report.result.checks !== undefined)
     suites.push({ name: CHECKS_SUITE, cases: checkCases(report.result.checks) });

@@ -7,6 +7,7 @@ import type { Plan } from '../../dsl/plan/plan.js';
 import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import { showStatusSet } from '../../dsl/plan/status-set.js';
 import type { Template } from '../../dsl/plan/template.js';
+import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import type { WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
 import { renderScenarios } from './scenario-view.js';
@@ -175,6 +176,14 @@ function describeBody(endpoint: EndpointPlan): string {
 }
 
 /** Which feeder record a worker's requests see. */
+/** An abort_on_fail threshold's note: it stops the run when it fails, from its delay on. */
+function describeAbort(threshold: ThresholdSpec): string {
+  const abort = threshold.abortOnFail;
+  if (abort === undefined) return '';
+  const from = abort.delayMs === 0 ? 'from the start' : `after ${formatDuration(abort.delayMs)}`;
+  return `  (stops the run when it fails, judged live ${from})`;
+}
+
 function describeRecordUse(plan: Plan): string {
   if (plan.script !== undefined) return 'one record per feed() call';
   const setup = plan.graph.setup.length > 0;
@@ -237,7 +246,7 @@ export function renderPlanView(plan: Plan): string {
     lines.push(`  auth        ${plan.auth.type}${describeNeeds(auth, providers)}`);
   if (plan.thresholds.length > 0) {
     lines.push('  thresholds');
-    for (const t of plan.thresholds) lines.push(`    ${t.expression}`);
+    for (const t of plan.thresholds) lines.push(`    ${t.expression}${describeAbort(t)}`);
     const aliases = new Set(
       plan.thresholds.flatMap((t) => (t.aliases ?? []).map((a) => `${a.written} → ${a.as}`)),
     );

@@ -9,6 +9,7 @@
  * Also the orderings the reports share: status codes ascending, error kinds most frequent first.
  */
 import type { RunResult } from '../../runtime/run-result.js';
+import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport } from './run-report.js';
 
@@ -43,6 +44,16 @@ export function thresholdActual(result: ThresholdResult): string {
 /** A threshold's condition: `< 300`. */
 export function thresholdExpected(result: ThresholdResult): string {
   return `${result.operator} ${formatValue(result.expected)}`;
+}
+
+/** The threshold that stopped the run, and when: `http_req_failed:rate < 0.1 failed at 1.50 s`. */
+export function abortText(abort: ThresholdAbort): string {
+  return `${abort.threshold} failed at ${abortSeconds(abort)}`;
+}
+
+/** When the threshold stopped the run, in seconds since dispatch began: `1.50 s`. */
+export function abortSeconds(abort: ThresholdAbort): string {
+  return `${(abort.atMs / 1000).toFixed(2)} s`;
 }
 
 /** Status codes in ascending order with their counts. */

@@ -1,5 +1,6 @@
 /** RunReport: everything the reports show, built once after a run (or a merge). */
 import type { RunResult } from '../../runtime/run-result.js';
+import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 
 /** Thresholds with their totals (spec §2.7 `thresholds`). */
@@ -8,6 +9,8 @@ export interface ThresholdSummary {
   readonly passed: number;
   readonly failed: number;
   readonly results: readonly ThresholdResult[];
+  /** The `abort_on_fail` threshold that stopped the run, and when; absent when none did. */
+  readonly aborted?: ThresholdAbort;
 }
 
 /** What the text, JSON, HTML, JUnit and Markdown reports render. */

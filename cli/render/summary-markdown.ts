@@ -11,6 +11,7 @@
  */
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
 import {
+  abortSeconds,
   formatCount,
   formatMs,
   formatShare,
@@ -64,7 +65,8 @@ function metaLine(report: RunReport): string {
     `${(r.duration_ms / 1000).toFixed(2)} s`,
     `started ${r.started_at}`,
   ];
-  if (r.interrupted) parts.push('**interrupted**');
+  if (report.thresholds?.aborted !== undefined) parts.push('**stopped by a threshold**');
+  else if (r.interrupted) parts.push('**interrupted**');
   return parts.join(' · ');
 }
 
@@ -101,6 +103,12 @@ function thresholds(summary: ThresholdSummary): string[] {
       ]),
       [2],
     ),
+    ...(summary.aborted === undefined
+      ? []
+      : [
+          '',
+          `Stopped the run (abort_on_fail): ${codeSpan(summary.aborted.threshold)} failed at ${abortSeconds(summary.aborted)}.`,
+        ]),
   ];
 }
 

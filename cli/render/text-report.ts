@@ -19,7 +19,8 @@
  *     ✗ http_req_failed:rate < 0.01: no data
  *   Threshold Summary: 1/2 passed
  *
- * Then, with no blank line: `Interrupted: …` when the run was stopped early; the open model's
+ * Then, with no blank line: `Aborted: threshold … failed at 1.50 s …` when an `abort_on_fail`
+ * threshold stopped the run, else `Interrupted: …` when it was stopped early; the open model's
  * block (latency from the intended send time, late and dropped permits) when it has anything to
  * say; `Retries: N` when N > 0. Then each breakdown table after a blank line, and last, after a
  * blank line, the warning when every request failed and no threshold could turn that into exit 1.
@@ -29,7 +30,7 @@ import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 import { renderBreakdowns } from './tables.js';
-import { formatCount } from './report-figures.js';
+import { abortText, formatCount } from './report-figures.js';
 
 /** How the text report is drawn. */
 export interface TextReportOptions {
@@ -51,6 +52,17 @@ export const REPORT_HEADING = '--- Load Test Results ---';
 /** The line printed after the block when the run was stopped early. */
 export const INTERRUPTED_LINE =
   'Interrupted: the run was stopped early (Ctrl+C); figures cover what completed.';
+
+/**
+ * The line printed after the block when the run stopped early: which `abort_on_fail` threshold
+ * stopped it and when, or INTERRUPTED_LINE; undefined when it ran to its end.
+ */
+export function stoppedLine(report: RunReport): string | undefined {
+  const aborted = report.thresholds?.aborted;
+  if (aborted !== undefined)
+    return `Aborted: threshold ${abortText(aborted)} and stopped the run (abort_on_fail); figures cover what completed.`;
+  return report.result.interrupted ? INTERRUPTED_LINE : undefined;
+}
 
 function paint(text: string, code: string, color: boolean): string {
   return color ? `${code}${text}${RESET}` : text;
@@ -163,7 +175,8 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   // A loop, not push(...list): a spread over thousands of thresholds can overflow the stack.
   if (report.thresholds !== undefined)
     for (const line of thresholdLines(report.thresholds, options.color)) lines.push(line);
-  if (result.interrupted) lines.push(INTERRUPTED_LINE);
+  const stopped = stoppedLine(report);
+  if (stopped !== undefined) lines.push(stopped);
   lines.push(...openModelLines(result));
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
   if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);

@@ -27,4 +27,14 @@ export interface ThresholdSpec {
   readonly percentile?: number;
   readonly operator: ThresholdOperator;
   readonly expected: number;
+  /**
+   * Present when the threshold stops the run as soon as it fails (`abort_on_fail`), judged on
+   * every live snapshot from `delayMs` after dispatch began; absent, it is judged at the end only.
+   */
+  readonly abortOnFail?: AbortOnFail;
+}
+
+/** When a failing threshold stops the run: not before `delayMs` of dispatch (the warm-up guard). */
+export interface AbortOnFail {
+  readonly delayMs: number;
 }

@@ -3,7 +3,6 @@
  * its defaults, and barrage.schema.json. Cross-field rules live in refinements.ts.
  */
 import { z } from 'zod';
-import { parseThreshold } from '../grammar/threshold.js';
 import { authSchema } from './auth-schema.js';
 import { expectSchema } from './check-schema.js';
 import { endpointSchema, flowSchema } from './endpoint-schema.js';
@@ -25,22 +24,7 @@ import { patternSchema } from './pattern-schema.js';
 import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { retrySchema } from './retry-schema.js';
-
-const threshold = z
-  .string({ error: 'a threshold such as "http_req_duration:p95 < 300"' })
-  .transform((expression, ctx) => {
-    const parsed = parseThreshold(expression);
-    if (!parsed.ok) {
-      ctx.addIssue({
-        code: 'custom',
-        message: parsed.error.message,
-        input: expression,
-        params: { code: 'invalid_threshold' },
-      });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
+import { thresholdSchema } from './threshold-schema.js';
 
 const segment = z
   .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
@@ -107,7 +91,7 @@ export const configSchema = z.strictObject(
       .describe(
         "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
       ),
-    thresholds: z.array(threshold, { error: 'a list of threshold expressions' }).default([]),
+    thresholds: z.array(thresholdSchema, { error: 'a list of threshold expressions' }).default([]),
     tags: userTags('every sample of the run').describe(
       'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
     ),

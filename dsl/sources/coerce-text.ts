@@ -25,12 +25,22 @@ function kindOf(node: JsonSchemaNode): KeyKind {
     case 'boolean':
       return 'boolean';
     case 'array':
-      return node.items?.type === 'string' ? 'string-list' : 'json';
+      // A list whose items may be text (thresholds: an expression, or a mapping only a file
+      // or a scenario's options can write) takes text items in a variable or a flag.
+      return takesText(node.items) ? 'string-list' : 'json';
     case 'object':
       return 'json';
     default:
       return 'string';
   }
+}
+
+/** Whether a node accepts a string, alone or as one of its variants. */
+function takesText(node: JsonSchemaNode | undefined): boolean {
+  if (node === undefined) return false;
+  return (
+    node.type === 'string' || (node.anyOf ?? node.oneOf ?? []).some((v) => v.type === 'string')
+  );
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
