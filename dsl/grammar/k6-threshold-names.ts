@@ -9,7 +9,6 @@
 const METRIC_ALIASES: Readonly<Record<string, string>> = { http_reqs: 'http_requests' };
 
 const PHASES = 'barrage times the whole request (http_req_duration), not its phases';
-const BYTES = 'bytes sent and received are in the reports, not in thresholds';
 
 /** k6 metrics with no barrage equivalent, and why (or what comes closest). */
 const K6_ONLY: Readonly<Record<string, string>> = {
@@ -20,13 +19,10 @@ const K6_ONLY: Readonly<Record<string, string>> = {
   http_req_waiting: PHASES,
   http_req_receiving: PHASES,
   iteration_duration: 'http_req_duration times each request',
-  iterations: 'http_requests counts the requests',
-  vus: 'the number of workers is fixed (concurrency)',
-  vus_max: 'the number of workers is fixed (concurrency)',
-  data_received: BYTES,
-  data_sent: BYTES,
-  dropped_iterations: 'dropped permits are in the reports, not in thresholds',
-  group_duration: 'barrage has no groups',
+  vus: 'the virtual users of each scenario are in the reports, not in thresholds',
+  vus_max: 'the virtual users of each scenario are in the reports, not in thresholds',
+  group_duration:
+    'a group tags its requests (http_req_duration{group=name}), it is not timed itself',
   ws_sessions: 'a WebSocket session counts as a request in http_requests',
   ws_ping: 'barrage does not send pings',
 };

@@ -71,6 +71,8 @@ const REQUEST_TAGS: readonly BuiltinTag[] = [
 ];
 const WS_TAGS: readonly BuiltinTag[] = ['endpoint', 'scenario', 'group'];
 const CHECK_TAGS: readonly BuiltinTag[] = ['check', 'scenario'];
+/** Tags of figures kept per scenario only. */
+const RUN_TAGS: readonly BuiltinTag[] = ['scenario'];
 
 /** Every built-in metric, by name. */
 export const BUILTIN_METRICS = Object.freeze({
@@ -130,6 +132,37 @@ export const BUILTIN_METRICS = Object.freeze({
     description: 'WebSocket messages received: count in all, rate per second',
     tags: WS_TAGS,
     userTags: true,
+  },
+  data_received: {
+    kind: 'counter',
+    unit: 'bytes',
+    description:
+      'Bytes received on the wire (compressed bodies as sent): count in all, rate per second',
+    tags: RUN_TAGS,
+    userTags: false,
+  },
+  data_sent: {
+    kind: 'counter',
+    unit: 'bytes',
+    description: 'Bytes sent on the wire: count in all, rate per second',
+    tags: RUN_TAGS,
+    userTags: false,
+  },
+  iterations: {
+    kind: 'counter',
+    unit: 'count',
+    description:
+      'Iterations started (a flow or a scenario function run once): count in all, rate per second',
+    tags: RUN_TAGS,
+    userTags: false,
+  },
+  dropped_iterations: {
+    kind: 'counter',
+    unit: 'count',
+    description:
+      'Iterations an arrival-rate load dropped because no virtual user was free in time: count, rate per second',
+    tags: RUN_TAGS,
+    userTags: false,
   },
   checks: {
     kind: 'rate',

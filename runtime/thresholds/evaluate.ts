@@ -10,6 +10,8 @@
  *   ws_msgs_sent, ws_msgs_received   rate = messages / elapsed seconds   count = messages
  *   checks                rate = passes / (passes + fails)    count = passes (the true samples,
  *                         as http_req_failed:count counts its true samples, the failures)
+ *   data_received, data_sent (bytes), iterations, dropped_iterations
+ *                         count = the run's total   rate = count / elapsed seconds
  * Trend aggregates: pNN (0 < NN <= 100, the highest value equivalent to it), avg = mean, min, max.
  * A WebSocket session is one request (recorder.ts): untagged, http_requests and http_req_failed
  * count sessions too while http_req_duration is HTTP only.
@@ -145,7 +147,36 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: Table): nu
     }
     case 'checks':
       return measureChecks(spec, sources);
+    case 'data_received':
+      return counter(
+        spec,
+        total(sources, (s) => s.bytesIn),
+        elapsedMs,
+      );
+    case 'data_sent':
+      return counter(
+        spec,
+        total(sources, (s) => s.bytesOut),
+        elapsedMs,
+      );
+    case 'iterations':
+      return counter(
+        spec,
+        total(sources, (s) => s.iterations),
+        elapsedMs,
+      );
+    case 'dropped_iterations':
+      return counter(
+        spec,
+        total(sources, (s) => s.dropped),
+        elapsedMs,
+      );
   }
+}
+
+/** A figure summed over the sources' snapshots. */
+function total(sources: readonly Source[], of: (s: ShardSnapshot) => number): number {
+  return sources.reduce((sum, source) => sum + of(source.own), 0);
 }
 
 /** A snapshot whose samples a threshold may read, and the tags all its samples carry. */

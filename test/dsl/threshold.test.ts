@@ -415,13 +415,18 @@ const INVALID: readonly Invalid[] = [
     fragment: '"http_req_waiting" is a k6 metric with no barrage equivalent: barrage times',
     allowed: 'http_req_duration',
   },
-  { expression: 'vus:value > 1', part: 'metric', fragment: 'workers is fixed (concurrency)' },
+  { expression: 'vus:value > 1', part: 'metric', fragment: 'virtual users of each scenario' },
   {
     expression: 'iteration_duration:avg < 1',
     part: 'metric',
     fragment: 'http_req_duration times each request',
   },
-  { expression: 'data_received:count < 1', part: 'metric', fragment: 'in the reports' },
+  { expression: 'group_duration:p95 < 1', part: 'metric', fragment: 'a group tags its requests' },
+  {
+    expression: 'data_received{endpoint=a}:count < 1',
+    part: 'tag',
+    fragment: 'carry no "endpoint"',
+  },
   { expression: 'http_req_failed:p(95) < 1', part: 'aggregate', fragment: '"p(95)" is not' },
   { expression: 'http_req_duration:p(0) < 1', part: 'aggregate', fragment: '"p(0)" must be' },
 ];
@@ -478,7 +483,12 @@ t.test('the metric registry is consistent', (t) => {
     t.ok(AGGREGATES[info.kind].length > 0, `${name} has aggregates`);
     t.equal(
       info.unit,
-      { trend: 'ms', rate: 'ratio', counter: 'count', gauge: info.unit }[info.kind],
+      {
+        trend: 'ms',
+        rate: 'ratio',
+        counter: info.unit === 'bytes' ? 'bytes' : 'count',
+        gauge: info.unit,
+      }[info.kind],
       `${name} unit fits its kind`,
     );
     t.ok(info.description.length > 0, `${name} is described`);

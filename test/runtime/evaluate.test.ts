@@ -389,3 +389,27 @@ t.test(
     t.equal(actual('http_requests', 'count', {}), 10);
   },
 );
+
+t.test("the run's counters: bytes, iterations and dropped iterations", async (t) => {
+  const r = recorder();
+  r.recordIteration();
+  r.recordIteration();
+  r.recordDropped(3);
+  r.recordRequest(0, 200, undefined, 0, 1_000, -1, 300, 40);
+  const s = r.snapshot(2_000_000);
+  const cases: readonly (readonly [string, string, number])[] = [
+    ['data_received', 'count', 300],
+    ['data_received', 'rate', 150],
+    ['data_sent', 'count', 40],
+    ['iterations', 'count', 2],
+    ['iterations', 'rate', 1],
+    ['dropped_iterations', 'count', 3],
+  ];
+  for (const [metric, aggregate, expected] of cases)
+    t.equal(actualOf(spec(metric, aggregate), s), expected, `${metric}:${aggregate}`);
+  t.equal(
+    evaluateThresholds([spec('iterations', 'count', '<', 0, { scenario: 'default' })], s, NAMES)[0]!
+      .actual,
+    2,
+  );
+});
