@@ -13,6 +13,7 @@ export function endpointTable(plan: Plan, snapshot: ShardSnapshot): SampleTable 
   const own =
     snapshot.endpointTags ?? plan.graph.endpoints.map((e) => ({ method: e.method, ...e.tags }));
   return {
+    run: plan.tags,
     names,
     endpoints: names.map((_, i) => ({ ...plan.tags, ...own[i] })),
     scenarios: Object.fromEntries(

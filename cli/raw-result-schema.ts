@@ -139,6 +139,11 @@ const SNAPSHOT_FIELDS = {
         passes: count,
         fails: count,
         byName: z.record(z.string(), z.strictObject({ passes: count, fails: count })),
+        tagged: z
+          .array(z.strictObject({ name: z.string(), tags, passes: count, fails: count }), {
+            error: 'check counts by name and tags',
+          })
+          .exactOptional(),
       },
       { error: 'check counts' },
     )
@@ -205,6 +210,7 @@ export const rawResultSchema = z
       endpointNames: z.array(z.string(), { error: 'a list of endpoint names' }),
       // Raw files written before endpoints had tags have none.
       endpointTags: z.array(tags, { error: "a list of endpoints' tags" }).default([]),
+      runTags: tags.default({}),
       scenarioTags: z.record(z.string(), tags, { error: "scenarios' tags by name" }).default({}),
       thresholds: z.array(threshold, { error: 'a list of thresholds' }),
       meta: z

@@ -34,6 +34,8 @@ export interface RawResult {
   readonly endpointNames: readonly string[];
   /** Each endpoint's own tags (method, group, user tags, the run's tags), by index as endpointNames. */
   readonly endpointTags: readonly Tags[];
+  /** The run's own tags (`tags:`), on every sample. */
+  readonly runTags: Tags;
   /** Each named scenario's own tags (`tags:` of the scenario). */
   readonly scenarioTags: Readonly<Record<string, Tags>>;
   readonly thresholds: readonly ThresholdSpec[];

@@ -222,13 +222,20 @@ declare module 'barrage' {
     ): Promise<WsConnection>;
   };
 
-  /** Records each named check in the `checks` metric; true when every one passed. */
-  export function check<T>(value: T, checks: Record<string, (value: T) => unknown>): boolean;
+  /**
+   * Records each named check in the `checks` metric, with the current group and your `tags`;
+   * true when every one passed.
+   */
+  export function check<T>(
+    value: T,
+    checks: Record<string, (value: T) => unknown>,
+    tags?: Record<string, string | number | boolean>,
+  ): boolean;
 
   /** Waits this many seconds (the only timer in the sandbox). */
   export function sleep(seconds: number): Promise<void>;
 
-  /** Runs fn with `name` prefixed to the names of its checks and named requests. */
+  /** Runs fn; its requests, sessions and checks carry the tag `group=name` (nested: `a › b`). */
   export function group<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 
   /**

@@ -53,6 +53,7 @@ export function toRawResult(
     segment: plan.segment,
     endpointNames: names.map(text),
     endpointTags: table.endpoints.map(tags),
+    runTags: tags(table.run),
     scenarioTags: Object.fromEntries(
       Object.entries(table.scenarios).map(([name, own]) => [name, tags(own)]),
     ),
@@ -87,6 +88,7 @@ export function toRawResult(
 export function reportFromRaw(raw: RawResult): RunReport {
   const result = summarize(raw.snapshot, raw.endpointNames);
   const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames, {
+    run: raw.runTags,
     endpoints: raw.endpointTags,
     scenarios: raw.scenarioTags,
   });

@@ -70,7 +70,7 @@ const REQUEST_TAGS: readonly BuiltinTag[] = [
   'error_kind',
 ];
 const WS_TAGS: readonly BuiltinTag[] = ['endpoint', 'scenario', 'group'];
-const CHECK_TAGS: readonly BuiltinTag[] = ['check', 'scenario'];
+const CHECK_TAGS: readonly BuiltinTag[] = ['check', 'endpoint', 'method', 'scenario', 'group'];
 /** Tags of figures kept per scenario only. */
 const RUN_TAGS: readonly BuiltinTag[] = ['scenario'];
 
@@ -170,7 +170,7 @@ export const BUILTIN_METRICS = Object.freeze({
     description:
       "Checks (an endpoint's checks, a scenario's check()): rate is the passing share, count the number passed",
     tags: CHECK_TAGS,
-    userTags: false,
+    userTags: true,
   },
 } as const satisfies Record<string, MetricDeclaration>);
 

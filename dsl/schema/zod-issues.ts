@@ -101,8 +101,7 @@ const GRAMMAR_EXPECTED: Record<IssueParams['code'], string> = {
   invalid_jsonpath: 'a JSONPath such as $.items[0].id',
   invalid_regex: 'a regular expression such as name="_csrf" value="([^"]+)"',
   invalid_selector: 'a CSS selector such as input[name=_csrf]',
-  invalid_threshold:
-    'a threshold <metric>[{endpoint=name}]:<aggregate> <op> <number> ({check=name} on checks)',
+  invalid_threshold: 'a threshold <metric>[{tag=value,…}]:<aggregate> <op> <number>',
   invalid_placeholder: 'text with well-formed {{placeholders}}',
   invalid_value: 'a valid value',
 };

@@ -15,6 +15,7 @@
  */
 import type { CheckPlan, VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { Tags } from '../../dsl/plan/metrics.js';
 import { inStatusSet, type StatusSet } from '../../dsl/plan/status-set.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { Exchange } from '../http/exchange.js';
@@ -28,11 +29,15 @@ export class ResponseVerifier {
   readonly #expect: StatusSet | undefined;
   readonly #checks: readonly CheckPlan[];
   readonly #failRequest: boolean;
+  /** The tags of its checks' samples: the endpoint's name (its other tags are the run's table). */
+  readonly #tags: Tags;
 
   constructor(
     plan: VerifyPlan,
     private readonly extract: readonly ExtractorPlan[],
+    endpoint: string,
   ) {
+    this.#tags = Object.freeze({ endpoint });
     this.#expect = plan.expect;
     this.#checks = plan.checks;
     this.#failRequest = plan.checksFailRequest;
@@ -70,7 +75,7 @@ export class ResponseVerifier {
     let failed = false;
     for (const check of this.#checks) {
       const pass = evaluateCheck(check, response);
-      recorder.recordCheck(check.name, pass);
+      recorder.recordCheck(check.name, pass, this.#tags);
       if (!pass) failed = true;
     }
     return failed && this.#failRequest && outcome === undefined ? 'check_failed' : outcome;

@@ -62,7 +62,9 @@ export class CompiledRequest {
       (verify !== undefined && checksReadBody(verify.checks));
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
     this.verifier =
-      verify === undefined ? undefined : new ResponseVerifier(verify, endpoint.extract);
+      verify === undefined
+        ? undefined
+        : new ResponseVerifier(verify, endpoint.extract, endpoint.name);
     const path = compileTemplate(endpoint.path);
     const query = endpoint.query === undefined ? undefined : compileTemplate(endpoint.query);
     const fixed = endpoint.urlFromVariable === undefined;

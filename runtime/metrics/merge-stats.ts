@@ -14,8 +14,10 @@ import type {
   OutcomeSnapshot,
   SecondSnapshot,
   ShardSnapshot,
+  TaggedCheckSnapshot,
   WsSnapshot,
 } from './snapshot.js';
+import { endpointKey } from './align-endpoints.js';
 
 /**
  * One snapshot holding every shard's figures; throws on a version or endpoint-count mismatch (a
@@ -271,10 +273,23 @@ function mergeChecks(all: readonly ChecksSnapshot[]): ChecksSnapshot {
     }
   }
   const names = [...byName.keys()].sort();
+  const tagged = new Map<string, TaggedCheckSnapshot>();
+  for (const c of all.flatMap((checks) => checks.tagged ?? [])) {
+    const key = endpointKey(c.name, c.tags);
+    const known = tagged.get(key);
+    tagged.set(
+      key,
+      known === undefined
+        ? c
+        : { ...known, passes: known.passes + c.passes, fails: known.fails + c.fails },
+    );
+  }
+  const keys = [...tagged.keys()].sort(compareKeys);
   return {
     passes: sum(all, (c) => c.passes),
     fails: sum(all, (c) => c.fails),
     byName: Object.fromEntries(names.map((n) => [n, byName.get(n)!])),
+    ...(keys.length === 0 ? {} : { tagged: keys.map((k) => tagged.get(k)!) }),
   };
 }
 

@@ -25,6 +25,7 @@
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { addEncoded, CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
+import { endpointKey } from './align-endpoints.js';
 import { MAX_NAMES, MAX_OUTCOMES, OTHER_NAME, OTHER_OUTCOME } from './name-bound.js';
 import type {
   AuthSnapshot,
@@ -163,7 +164,15 @@ class AuthFigures {
 class CheckCount {
   passes = 0;
   fails = 0;
+
+  add(pass: boolean): void {
+    if (pass) this.passes++;
+    else this.fails++;
+  }
 }
+
+/** No tags: a check counted by its name only. */
+const NO_TAGS: Tags = Object.freeze({});
 
 /** Records one shard's requests, sessions, checks and token fetches; snapshots them on demand. */
 export class Recorder {
@@ -193,6 +202,9 @@ export class Recorder {
   #ws: WsFigures | undefined;
   #auth: AuthFigures | undefined;
   #checks: Map<string, CheckCount> | undefined;
+  /** Checks by name and tags, by their canonical key; and by the tags objects met, by name. */
+  #taggedChecks: Map<string, { name: string; tags: Tags; count: CheckCount }> | undefined;
+  readonly #checksByTags = new WeakMap<Tags, Map<string, CheckCount>>();
   readonly #seconds = new SecondSeries();
 
   constructor(options: RecorderOptions) {
@@ -352,9 +364,11 @@ export class Recorder {
 
   /**
    * One check, of a TypeScript scenario or an endpoint's `checks` (allocates only for a name seen
-   * the first time). Past MAX_NAMES names, a new one is counted under OTHER_NAME.
+   * the first time). Past MAX_NAMES names, a new one is counted under OTHER_NAME. With tags (an
+   * endpoint's name, a scenario's group and call tags), it is also counted under its name and
+   * tags, MAX_NAMES such series at most; the same tags object is looked up without a key.
    */
-  recordCheck(name: string, pass: boolean): void {
+  recordCheck(name: string, pass: boolean, tags: Tags = NO_TAGS): void {
     const checks = (this.#checks ??= new Map<string, CheckCount>());
     let count = checks.get(name);
     if (count === undefined) {
@@ -362,8 +376,23 @@ export class Recorder {
       count = checks.get(kept);
       if (count === undefined) checks.set(kept, (count = new CheckCount()));
     }
-    if (pass) count.passes++;
-    else count.fails++;
+    count.add(pass);
+    if (tags !== NO_TAGS) this.#taggedCheck(name, tags)?.add(pass);
+  }
+
+  #taggedCheck(name: string, tags: Tags): CheckCount | undefined {
+    let byName = this.#checksByTags.get(tags);
+    if (byName === undefined) this.#checksByTags.set(tags, (byName = new Map()));
+    let count = byName.get(name);
+    if (count !== undefined) return count;
+    const key = endpointKey(name, tags);
+    const series = (this.#taggedChecks ??= new Map());
+    let known = series.get(key);
+    if (known === undefined && series.size < MAX_NAMES)
+      series.set(key, (known = { name, tags, count: new CheckCount() }));
+    count = known?.count;
+    if (count !== undefined) byName.set(name, count);
+    return count;
   }
 
   /** A token fetch of the auth provider and how long it took, in µs. */
@@ -409,7 +438,8 @@ export class Recorder {
         : { endpointNames: [...this.#names], endpointTags: [...this.#tags!] }),
       series: this.#seconds.snapshot(Math.floor(elapsedUs / 1e6)),
       ws: this.#ws === undefined ? undefined : this.#ws.snapshot(),
-      checks: this.#checks === undefined ? undefined : checksSnapshot(this.#checks),
+      checks:
+        this.#checks === undefined ? undefined : checksSnapshot(this.#checks, this.#taggedChecks),
       auth: this.#auth === undefined ? undefined : authSnapshot(this.#auth),
       interrupted: this.#interrupted,
     };
@@ -461,7 +491,10 @@ function errorCounts(endpoints: readonly EndpointFigures[]): Counts {
   return out;
 }
 
-function checksSnapshot(checks: ReadonlyMap<string, CheckCount>): ChecksSnapshot {
+function checksSnapshot(
+  checks: ReadonlyMap<string, CheckCount>,
+  tagged: ReadonlyMap<string, { name: string; tags: Tags; count: CheckCount }> | undefined,
+): ChecksSnapshot {
   let passes = 0;
   let fails = 0;
   const entries: [string, { passes: number; fails: number }][] = [];
@@ -471,8 +504,16 @@ function checksSnapshot(checks: ReadonlyMap<string, CheckCount>): ChecksSnapshot
     fails += c.fails;
     entries.push([name, { passes: c.passes, fails: c.fails }]);
   }
+  const series = [...(tagged ?? new Map()).entries()]
+    .sort(([a], [b]) => byCodePoint(a, b))
+    .map(([, { name, tags, count }]) => ({ name, tags, passes: count.passes, fails: count.fails }));
   // fromEntries defines own properties, so a check named "__proto__" stays a plain key.
-  return { passes, fails, byName: Object.fromEntries(entries) };
+  return {
+    passes,
+    fails,
+    byName: Object.fromEntries(entries),
+    ...(series.length === 0 ? {} : { tagged: series }),
+  };
 }
 
 function authSnapshot(auth: AuthFigures): AuthSnapshot {

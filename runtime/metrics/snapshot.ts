@@ -70,11 +70,20 @@ export interface WsSnapshot {
   readonly session: EncodedHistogram;
 }
 
-/** Check results of TypeScript scenarios. */
+/** One check's results under one set of tags (an endpoint's name, a group, a call's tags). */
+export interface TaggedCheckSnapshot {
+  readonly name: string;
+  readonly tags: Tags;
+  readonly passes: number;
+  readonly fails: number;
+}
+
+/** Check results: in all, by name, and by name and tags (in canonical key order). */
 export interface ChecksSnapshot {
   readonly passes: number;
   readonly fails: number;
   readonly byName: Readonly<Record<string, { readonly passes: number; readonly fails: number }>>;
+  readonly tagged?: readonly TaggedCheckSnapshot[];
 }
 
 /** Token fetches of the auth provider, measured apart from target requests. */

@@ -163,7 +163,6 @@ const htmlElement = (text, list) => {
     attr: (name) => attributes[textOf(name).toLowerCase()],
   });
 };
-const prefix = (name) => (groups.length === 0 ? name : groups.join(' › ') + ' › ' + name);
 // The group a call is made in (nested groups joined by " › "), its tag on the call's samples.
 const groupName = () => (groups.length === 0 ? undefined : groups.join(' › '));
 // A call's \`tags\` option as text values (the host checks the keys).
@@ -536,7 +535,9 @@ const api = Object.freeze({
     },
     connect,
   }),
-  check: (value, predicates) => {
+  check: (value, predicates, tags) => {
+    const group = groupName();
+    const own = tagsOf(tags);
     let all = true;
     for (const [name, predicate] of Object.entries(predicates)) {
       let pass = false;
@@ -545,7 +546,7 @@ const api = Object.freeze({
       } catch {
         pass = false;
       }
-      call('check', [prefix(name), pass]);
+      call('check', [name, pass, group, own]);
       all = all && pass;
     }
     return all;

@@ -232,8 +232,13 @@ export class ScriptOps implements SandboxOps {
     const vu = this.deps.user(id).vu;
     switch (op) {
       case 'check': {
-        const [name, pass] = args as [string, boolean];
-        this.deps.user(id).lane.recorder.recordCheck(name, pass);
+        const [name, pass, group, tags] = args as [
+          string,
+          boolean,
+          string | undefined,
+          Record<string, string> | undefined,
+        ];
+        this.deps.user(id).lane.recorder.recordCheck(name, pass, ownTags({ group, tags }));
         return undefined;
       }
       case 'vars.get':

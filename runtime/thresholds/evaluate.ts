@@ -43,6 +43,7 @@ import {
 } from '../metrics/histogram.js';
 import { mergeEndpoints } from '../metrics/merge-stats.js';
 import type {
+  ChecksSnapshot,
   EncodedHistogram,
   EndpointSnapshot,
   OutcomeSnapshot,
@@ -58,13 +59,15 @@ const PERCENTILE = /^p(\d+(?:\.\d+)?)$/;
 
 /** The tags of a run's endpoints and scenarios, which tagged thresholds match samples by. */
 export interface RunTags {
+  /** The run's own tags, on every sample. */
+  readonly run: Tags;
   /** Each endpoint's own tags (method, group, user tags), by index as the endpoint names. */
   readonly endpoints: readonly Tags[];
   /** Each named scenario's tags. */
   readonly scenarios: Readonly<Record<string, Tags>>;
 }
 
-const NO_TAGS: RunTags = { endpoints: [], scenarios: {} };
+const NO_TAGS: RunTags = { run: {}, endpoints: [], scenarios: {} };
 
 /** One result per spec, in spec order. */
 export function evaluateThresholds(
@@ -146,7 +149,7 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: Table): nu
       return ws === undefined ? null : measureWs(spec, ws, elapsedMs);
     }
     case 'checks':
-      return measureChecks(spec, sources);
+      return measureChecks(spec, sources, table);
     case 'data_received':
       return counter(
         spec,
@@ -172,6 +175,12 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: Table): nu
         elapsedMs,
       );
   }
+}
+
+/** Passes and fails of some checks. */
+interface CheckCounts {
+  readonly passes: number;
+  readonly fails: number;
 }
 
 /** A figure summed over the sources' snapshots. */
@@ -307,23 +316,56 @@ function wsFigures(
   return endpoints.length === 0 ? undefined : mergeEndpoints(endpoints).ws;
 }
 
-/** checks: every check's passes and fails, or with {check=name} one name's, over the sources. */
-function measureChecks(spec: ThresholdSpec, sources: readonly Source[]): number | null {
-  const name = spec.tags.check;
+/**
+ * checks: every check's passes and fails over the sources, or with {check=name} one name's; with
+ * other tags, those of the checks counted under tags (an endpoint's checks carry its name, whose
+ * tags the table has; a scenario's, its group and call tags; all, the run's).
+ */
+function measureChecks(
+  spec: ThresholdSpec,
+  sources: readonly Source[],
+  table: Table,
+): number | null {
+  const filter = spec.tags;
+  const byName = Object.keys(filter).every((key) => key === 'check' || key === 'scenario');
   let passes = 0;
   let fails = 0;
-  for (const { own } of sources) {
+  for (const { own, tags } of sources) {
     const all = own.checks;
     if (all === undefined) continue;
-    const checks =
-      name === undefined ? all : Object.hasOwn(all.byName, name) ? all.byName[name] : undefined;
-    passes += checks?.passes ?? 0;
-    fails += checks?.fails ?? 0;
+    const counted = byName
+      ? checksByName(all, filter.check)
+      : checksByTags(all, filter, tags, table);
+    for (const c of counted) {
+      passes += c.passes;
+      fails += c.fails;
+    }
   }
   const total = passes + fails;
   if (total === 0) return null;
   if (spec.aggregate === 'rate') return passes / total;
   return spec.aggregate === 'count' ? passes : null;
+}
+
+/** All checks, or one name's. */
+function checksByName(all: ChecksSnapshot, name: string | undefined): readonly CheckCounts[] {
+  if (name === undefined) return [all];
+  return Object.hasOwn(all.byName, name) ? [all.byName[name]!] : [];
+}
+
+/** The checks counted under tags that match the filter. */
+function checksByTags(
+  all: ChecksSnapshot,
+  filter: Tags,
+  source: Tags,
+  table: Table,
+): readonly CheckCounts[] {
+  return (all.tagged ?? []).filter((c) => {
+    const endpoint = c.tags.endpoint;
+    const index = endpoint === undefined ? -1 : table.names.indexOf(endpoint);
+    const own = index < 0 ? {} : table.endpoints[index];
+    return matches(filter, { ...table.run, ...source, ...own, ...c.tags, check: c.name });
+  });
 }
 
 function measureWs(spec: ThresholdSpec, ws: WsSnapshot, elapsedMs: number): number | null {

@@ -360,16 +360,16 @@ const INVALID: readonly Invalid[] = [
     fragment: 'cannot contain "="',
   },
   {
-    expression: 'checks{host=x}:rate > 0.9',
+    expression: 'data_sent{host=x}:count > 9',
     part: 'tag',
-    fragment: 'checks samples carry no "host" tag',
-    allowed: 'check',
+    fragment: 'data_sent samples carry no "host" tag',
+    allowed: 'scenario',
   },
   {
-    expression: 'checks{chek=x}:rate > 0.9',
+    expression: 'iterations{scenari=x}:count > 9',
     part: 'tag',
-    fragment: 'checks samples carry no "chek" tag',
-    guess: 'check',
+    fragment: 'iterations samples carry no "scenari" tag',
+    guess: 'scenario',
   },
   {
     expression: 'http_req_duration{1st=x}:p95 < 1',
@@ -398,9 +398,9 @@ const INVALID: readonly Invalid[] = [
     fragment: '"{" is never closed',
   },
   {
-    expression: 'checks{endpoint=a}:rate > 0.9',
+    expression: 'checks{status=200}:rate > 0.9',
     part: 'tag',
-    fragment: 'checks samples carry no "endpoint" tag',
+    fragment: 'checks samples carry no "status" tag',
     allowed: 'check',
   },
   {

@@ -176,10 +176,12 @@ scenarios:
     max_vus: 20
     arrivals: poisson
 `;
+  // Sent and dropped: on a busy machine the pool may run out and drop some.
+  const drawn = (json: Json) => json.scenarios.checkout!.total + json.scenarios.checkout!.dropped;
   const first = await run(t, yaml);
   const sent = first.json.scenarios.checkout!.total;
   // 400 expected; a Poisson count has a standard deviation of 20.
-  t.ok(Math.abs(sent - 400) <= 80, `${sent} arrivals for a mean of 400`);
+  t.ok(Math.abs(drawn(first.json) - 400) <= 80, `${drawn(first.json)} arrivals for a mean of 400`);
   const arrivals = target.log('/checkout').arrivals.slice(0, sent);
   const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
   const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
@@ -187,7 +189,7 @@ scenarios:
   // Exponential gaps: standard deviation ≈ mean (evenly spaced ones would have almost none).
   t.ok(sd > mean * 0.6, `gaps: mean ${mean.toFixed(2)} ms, sd ${sd.toFixed(2)} ms`);
   const again = await run(t, yaml);
-  t.equal(again.json.scenarios.checkout!.total, sent, 'the same seed draws the same arrivals');
+  t.equal(drawn(again.json), drawn(first.json), 'the same seed draws the same arrivals');
 });
 
 t.test('three --segment processes split every scenario; merged, they are the whole', async (t) => {

@@ -22,7 +22,7 @@ async function target(t: Test): Promise<{ url: string; seen: Map<string, number>
     const path = (req.url ?? '').split('?')[0]!;
     seen.set(path, (seen.get(path) ?? 0) + 1);
     res.statusCode = path === '/broken' ? 500 : 200;
-    res.end('{}');
+    res.end('{"id":1}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
@@ -44,6 +44,8 @@ const YAML_THRESHOLDS = [
   'http_req_failed{env=ci}:rate < 0.01',
   'http_req_failed{expected_response=false,error_kind=http_5xx}:count == 4',
   'http_req_duration{scenario=default,status=500}:max < 60000',
+  'checks{team=auth,env=ci}:count == 8',
+  'checks{endpoint=login,method=POST}:rate == 1',
 ];
 
 function yamlConfig(url: string, threads: number): string {
@@ -54,7 +56,11 @@ function yamlConfig(url: string, threads: number): string {
     `threads: ${threads}`,
     'tags: { env: ci }',
     'endpoints:',
-    '  - { name: login, method: POST, url: /ok, tags: { team: auth } }',
+    '  - name: login',
+    '    method: POST',
+    '    url: /ok',
+    '    tags: { team: auth }',
+    "    checks: [{ name: has id, json: '$.id' }]",
     '  - { name: broken, url: /broken, tags: { team: shop } }',
     'flows:',
     '  - { name: visit, steps: [login, login, broken] }',
@@ -72,7 +78,7 @@ for (const threads of [1, 2]) {
       const run = await runCli(['run', join(dir, 'tags.yaml'), '--json-output', '--quiet'], {
         cwd: dir,
       });
-      t.equal(run.code, 1, 'one threshold fails');
+      t.equal(run.code, 1, `one threshold fails: ${run.stderr}`);
       t.equal(seen.get('/ok'), 8, 'the server saw the plan: 4 flows of 3 steps');
       t.equal(seen.get('/broken'), 4);
       const v = verdicts(JSON.parse(run.stdout) as Report);
@@ -86,6 +92,12 @@ for (const threads of [1, 2]) {
         true,
       ]);
       t.equal(v['http_req_duration{scenario=default,status=500}:max < 60000']?.[1], true);
+      t.same(
+        v['checks{team=auth,env=ci}:count == 8'],
+        [8, true],
+        "a check carries its endpoint's tags",
+      );
+      t.same(v['checks{endpoint=login,method=POST}:rate == 1'], [1, true]);
     },
   );
 }
@@ -99,7 +111,8 @@ t.test('validate refuses tags and values that cannot occur, with a did-you-mean'
     ['http_req_failed{scenario=checkout}:rate < 0.1', 'a scenario name: default'],
     ['http_req_failed{method=PUT}:rate < 0.1', 'a method of an endpoint: POST, GET'],
     ['http_req_failed{error_kind=http_500}:rate < 0.1', 'did you mean http_5xx?'],
-    ['checks{team=auth}:rate > 0.9', 'checks samples carry no "team" tag'],
+    ['checks{status=200}:rate > 0.9', 'checks samples carry no "status" tag'],
+    ['checks{check=has idd}:rate > 0.9', 'did you mean has id?'],
   ];
   for (const [threshold, message] of cases) {
     const result = await runCli(['validate', join(dir, 'tags.yaml'), '--threshold', threshold]);
@@ -120,7 +133,7 @@ t.test('a group() tags its requests, which keep their names; call tags select', 
   const { url, seen } = await target(t);
   const dir = t.testdir({
     'shop.ts': `
-      import { http, group } from 'barrage';
+      import { http, group, check } from 'barrage';
       export const options = {
         thresholds: [
           'http_requests{endpoint=add to cart}:count == 6',
@@ -129,14 +142,18 @@ t.test('a group() tags its requests, which keep their names; call tags select', 
           'http_requests{endpoint=add to cart,method=POST}:count == 3',
           'http_req_duration{page=home}:max < 60000',
           'http_req_failed{group=cart}:rate < 0.01',
+          'checks{group=cart,step=add}:count == 3',
+          'checks{check=ok}:count == 6',
         ],
       };
       export default async function () {
         await http.get('/ok', { tags: { page: 'home' } });
         await group('cart', async () => {
           await http.get('/ok', { name: 'add to cart' });
-          await http.post('/ok', '{}', { name: 'add to cart', tags: { page: 'basket' } });
+          const res = await http.post('/ok', '{}', { name: 'add to cart', tags: { page: 'basket' } });
+          check(res, { ok: (r) => r.status === 200 }, { step: 'add' });
         });
+        check(1, { ok: () => true });
       }
     `,
   });

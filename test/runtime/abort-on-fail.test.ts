@@ -64,7 +64,7 @@ const CASES: [
 
 /** The names a snapshot's samples go by: its own, else the plan's. */
 function table(snapshot: ShardSnapshot): SampleTable {
-  return { names: snapshot.endpointNames ?? NAMES, endpoints: [], scenarios: {} };
+  return { run: {}, names: snapshot.endpointNames ?? NAMES, endpoints: [], scenarios: {} };
 }
 
 for (const [name, specs, snapshot, want] of CASES)

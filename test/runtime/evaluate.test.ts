@@ -328,6 +328,7 @@ t.test('a run of 0 ms has no rate per second', async (t) => {
 
 /** Each endpoint's own tags in the full run, as a plan or a scenario gives them. */
 const TAGS = {
+  run: { env: 'ci' },
   endpoints: [
     { method: 'POST', team: 'auth' },
     { method: 'GET', team: 'web' },
@@ -374,10 +375,7 @@ t.test(
     for (let i = 0; i < 4; i++) buy.recordRequest(1, 503, 'http_5xx', 0, 2_000, -1, 0, 0);
     const own = { browse: browse.snapshot(2_000_000), buy: buy.snapshot(1_000_000) };
     const run: ShardSnapshot = { ...mergeSnapshots(Object.values(own)), scenarios: own };
-    const tags = {
-      endpoints: TAGS.endpoints,
-      scenarios: { buy: { flow: 'checkout' }, browse: {} },
-    };
+    const tags = { ...TAGS, scenarios: { buy: { flow: 'checkout' }, browse: {} } };
     const actual = (metric: string, aggregate: string, filter: Record<string, string>) =>
       evaluateThresholds([spec(metric, aggregate, '<', 0, filter)], run, NAMES, tags)[0]!.actual;
     t.equal(actual('http_requests', 'count', { flow: 'checkout' }), 4);
@@ -413,3 +411,26 @@ t.test("the run's counters: bytes, iterations and dropped iterations", async (t)
     2,
   );
 });
+
+t.test(
+  "checks by tags: an endpoint's carry its tags, a scenario's its group and call tags",
+  async (t) => {
+    const r = recorder();
+    r.recordCheck('has id', true, { endpoint: 'login' });
+    r.recordCheck('has id', false, { endpoint: 'search' });
+    r.recordCheck('has id', true, { endpoint: 'search' });
+    r.recordCheck('fast', true, { group: 'cart', page: 'basket' });
+    r.recordCheck('fast', false);
+    const s = r.snapshot(1_000_000);
+    const actual = (filter: Record<string, string>, aggregate = 'rate') =>
+      evaluateThresholds([spec('checks', aggregate, '<', 0, filter)], s, NAMES, TAGS)[0]!.actual;
+    t.equal(actual({}), 3 / 5);
+    t.equal(actual({ check: 'has id' }), 2 / 3);
+    t.equal(actual({ endpoint: 'search' }), 0.5);
+    t.equal(actual({ team: 'auth' }), 1, "login's own tag");
+    t.equal(actual({ check: 'has id', method: 'GET' }), 0.5, "search's method");
+    t.equal(actual({ group: 'cart' }), 1);
+    t.equal(actual({ env: 'ci' }, 'count'), 3, 'the run tag is on every tagged check');
+    t.equal(actual({ group: 'nope' }), null);
+  },
+);

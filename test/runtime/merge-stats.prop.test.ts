@@ -57,7 +57,12 @@ type Event =
       readonly bytes: number;
     }
   | { readonly type: 'rtt'; readonly endpoint: number; readonly us: number }
-  | { readonly type: 'check'; readonly name: string; readonly pass: boolean }
+  | {
+      readonly type: 'check';
+      readonly name: string;
+      readonly pass: boolean;
+      readonly tags: Readonly<Record<string, string>> | undefined;
+    }
   | { readonly type: 'auth'; readonly ok: boolean; readonly us: number }
   | { readonly type: 'snapshot'; readonly atUs: number };
 
@@ -139,6 +144,7 @@ const event: fc.Arbitrary<Event> = fc.oneof(
       type: fc.constant('check' as const),
       name: fc.constantFrom('status', 'body', 'header'),
       pass: fc.boolean(),
+      tags: fc.constantFrom(undefined, { endpoint: 'a' }, { group: 'g', page: 'p' }),
     }),
   },
   {
@@ -193,7 +199,9 @@ function play(r: Recorder, e: Event): void {
     case 'rtt':
       return r.recordWsRtt(e.endpoint, e.us);
     case 'check':
-      return r.recordCheck(e.name, e.pass);
+      return e.tags === undefined
+        ? r.recordCheck(e.name, e.pass)
+        : r.recordCheck(e.name, e.pass, e.tags);
     case 'auth':
       return r.recordAuthFetch(e.ok, e.us);
     case 'snapshot':
