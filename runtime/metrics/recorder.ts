@@ -171,6 +171,13 @@ class CheckCount {
   }
 }
 
+/** One check's counts under one set of tags. */
+interface TaggedCount {
+  readonly name: string;
+  readonly tags: Tags;
+  readonly count: CheckCount;
+}
+
 /** No tags: a check counted by its name only. */
 const NO_TAGS: Tags = Object.freeze({});
 
@@ -203,7 +210,7 @@ export class Recorder {
   #auth: AuthFigures | undefined;
   #checks: Map<string, CheckCount> | undefined;
   /** Checks by name and tags, by their canonical key; and by the tags objects met, by name. */
-  #taggedChecks: Map<string, { name: string; tags: Tags; count: CheckCount }> | undefined;
+  #taggedChecks: Map<string, TaggedCount> | undefined;
   readonly #checksByTags = new WeakMap<Tags, Map<string, CheckCount>>();
   readonly #seconds = new SecondSeries();
 
@@ -382,11 +389,12 @@ export class Recorder {
 
   #taggedCheck(name: string, tags: Tags): CheckCount | undefined {
     let byName = this.#checksByTags.get(tags);
-    if (byName === undefined) this.#checksByTags.set(tags, (byName = new Map()));
+    if (byName === undefined)
+      this.#checksByTags.set(tags, (byName = new Map<string, CheckCount>()));
     let count = byName.get(name);
     if (count !== undefined) return count;
     const key = endpointKey(name, tags);
-    const series = (this.#taggedChecks ??= new Map());
+    const series = (this.#taggedChecks ??= new Map<string, TaggedCount>());
     let known = series.get(key);
     if (known === undefined && series.size < MAX_NAMES)
       series.set(key, (known = { name, tags, count: new CheckCount() }));
@@ -493,7 +501,7 @@ function errorCounts(endpoints: readonly EndpointFigures[]): Counts {
 
 function checksSnapshot(
   checks: ReadonlyMap<string, CheckCount>,
-  tagged: ReadonlyMap<string, { name: string; tags: Tags; count: CheckCount }> | undefined,
+  tagged: ReadonlyMap<string, TaggedCount> | undefined,
 ): ChecksSnapshot {
   let passes = 0;
   let fails = 0;
@@ -504,7 +512,7 @@ function checksSnapshot(
     fails += c.fails;
     entries.push([name, { passes: c.passes, fails: c.fails }]);
   }
-  const series = [...(tagged ?? new Map()).entries()]
+  const series = [...(tagged ?? new Map<string, TaggedCount>()).entries()]
     .sort(([a], [b]) => byCodePoint(a, b))
     .map(([, { name, tags, count }]) => ({ name, tags, passes: count.passes, fails: count.fails }));
   // fromEntries defines own properties, so a check named "__proto__" stays a plain key.
