@@ -1,7 +1,7 @@
 /** What thresholds match a run's samples by: its endpoints' names and tags, its scenarios' tags. */
 import type { Plan } from '../dsl/plan/plan.js';
 import type { ShardSnapshot } from '../runtime/metrics/snapshot.js';
-import type { SampleTable } from '../runtime/thresholds/abort-on-fail.js';
+import type { SampleTable } from '../runtime/metrics/sample-select.js';
 
 /**
  * The names and tags thresholds match a snapshot's samples by: the endpoints the snapshot

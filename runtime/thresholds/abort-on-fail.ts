@@ -7,10 +7,8 @@
  */
 import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
-import { evaluateThresholds, type RunTags } from './evaluate.js';
-
-/** What the thresholds match a snapshot's samples by: its endpoints' names and tags. */
-export type SampleTable = RunTags & { readonly names: readonly string[] };
+import type { SampleTable } from '../metrics/sample-select.js';
+import { evaluateThresholds } from './evaluate.js';
 
 /** The threshold that stopped the run, and when: ms since dispatch began. */
 export interface ThresholdAbort {

@@ -1,0 +1,170 @@
+/**
+ * Which samples a set of tags selects (docs/configuration.md, Tags), for thresholds and the
+ * per-tag summaries. A request's sample carries its scenario's tags and `scenario`, its
+ * endpoint's own tags and `endpoint`, and its outcome's `status`, `error_kind` (failures only)
+ * and `expected_response`; the figures of the matching endpoints, or of their matching outcomes,
+ * are summed. Without an `endpoint` tag WebSocket endpoints are left out of the HTTP figures, as
+ * the run's own HTTP latency leaves them out.
+ */
+import type { Tags } from '../../dsl/plan/metrics.js';
+import { DEFAULT_SCENARIO } from '../../dsl/plan/scenario-plan.js';
+import { addEncoded } from './histogram.js';
+import { mergeEndpoints } from './merge-stats.js';
+import type {
+  EncodedHistogram,
+  EndpointSnapshot,
+  OutcomeSnapshot,
+  ShardSnapshot,
+  WsSnapshot,
+} from './snapshot.js';
+
+/** The tags of a run's endpoints and scenarios, which tagged thresholds match samples by. */
+export interface RunTags {
+  /** The run's own tags, on every sample. */
+  readonly run: Tags;
+  /** Each endpoint's own tags (method, group, user tags), by index as the endpoint names. */
+  readonly endpoints: readonly Tags[];
+  /** Each named scenario's tags. */
+  readonly scenarios: Readonly<Record<string, Tags>>;
+}
+
+/** A run without tags. */
+export const NO_RUN_TAGS: RunTags = { run: {}, endpoints: [], scenarios: {} };
+
+/** The HTTP figures a threshold reads: the run's, or those of the samples its tags select. */
+export interface HttpFigures {
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency: EncodedHistogram;
+}
+
+/** What tags match samples against: the run's tags and its endpoints' names. */
+export interface SampleTable extends RunTags {
+  readonly names: readonly string[];
+}
+
+/** A snapshot whose samples a threshold may read, and the tags all its samples carry. */
+export interface Source {
+  readonly own: ShardSnapshot;
+  readonly tags: Tags;
+}
+
+/**
+ * The snapshots a spec reads: with `{scenario=name}`, that scenario's own (`default` in a run of
+ * the top-level form); else, when its other tags may be a scenario's, every scenario's, each with
+ * its tags; else the run's.
+ */
+export function sourcesOf(filter: Tags, snapshot: ShardSnapshot, table: SampleTable): Source[] {
+  const scenarios = snapshot.scenarios;
+  const name = filter.scenario;
+  if (scenarios === undefined) {
+    if (name !== undefined && name !== DEFAULT_SCENARIO) return [];
+    return [{ own: snapshot, tags: { scenario: DEFAULT_SCENARIO } }];
+  }
+  const all = Object.entries(scenarios).map(([scenario, own]) => ({
+    own,
+    tags: { ...table.scenarios[scenario], scenario },
+  }));
+  if (name !== undefined) return all.filter((s) => s.tags.scenario === name);
+  const scenarioKeys = Object.keys(filter).some((key) =>
+    all.some((s) => Object.hasOwn(s.tags, key)),
+  );
+  return scenarioKeys ? all : [{ own: snapshot, tags: {} }];
+}
+
+/** Tags that vary request by request: read from an endpoint's outcomes. */
+const OUTCOME_TAGS: ReadonlySet<string> = new Set(['status', 'error_kind', 'expected_response']);
+
+/** True when every filter tag but the outcome tags has its value in `tags`. */
+export function matches(filter: Tags, tags: Tags): boolean {
+  for (const [key, value] of Object.entries(filter))
+    if (!OUTCOME_TAGS.has(key) && tags[key] !== value) return false;
+  return true;
+}
+
+/** True when an outcome has the filter's status, error kind and expected_response, if given. */
+function outcomeMatches(filter: Tags, outcome: OutcomeSnapshot): boolean {
+  const { status, error_kind: kind, expected_response: expected } = filter;
+  if (status !== undefined && String(outcome.status) !== status) return false;
+  if (kind !== undefined && outcome.error !== kind) return false;
+  return expected === undefined || String(outcome.error === undefined) === expected;
+}
+
+/** Each endpoint of each source whose tags the filter matches, with those tags. */
+export function matchingEndpoints(
+  filter: Tags,
+  sources: readonly Source[],
+  table: SampleTable,
+): { endpoint: EndpointSnapshot; tags: Tags }[] {
+  const found: { endpoint: EndpointSnapshot; tags: Tags }[] = [];
+  for (const source of sources)
+    source.own.endpoints.forEach((endpoint, i) => {
+      const name = table.names[i] ?? `#${i}`;
+      const tags = { ...source.tags, ...table.endpoints[i], endpoint: name };
+      if (matches(filter, tags)) found.push({ endpoint, tags });
+    });
+  return found;
+}
+
+/** The run's snapshot, or with `{scenario=name}` alone that scenario's: read whole, as is. */
+function wholeOf(
+  filter: Tags,
+  snapshot: ShardSnapshot,
+  sources: readonly Source[],
+): ShardSnapshot | undefined {
+  const keys = Object.keys(filter);
+  if (keys.length === 0) return snapshot;
+  return keys.length === 1 && filter.scenario !== undefined ? sources[0]!.own : undefined;
+}
+
+/**
+ * The run's HTTP figures (untagged), or the sum of the tagged endpoints'. Without an `endpoint`
+ * tag, WebSocket endpoints are left out, as http_req_duration's run figure leaves them out; with
+ * outcome tags, only the matching outcomes count. Undefined when nothing matches.
+ */
+export function httpFigures(
+  filter: Tags,
+  snapshot: ShardSnapshot,
+  sources: readonly Source[],
+  table: SampleTable,
+): HttpFigures | undefined {
+  const whole = wholeOf(filter, snapshot, sources);
+  if (whole !== undefined) return whole;
+  const byOutcome = Object.keys(filter).some((key) => OUTCOME_TAGS.has(key));
+  const named = filter.endpoint !== undefined;
+  const endpoints = matchingEndpoints(filter, sources, table).filter(
+    ({ endpoint }) => named || endpoint.ws === undefined,
+  );
+  if (endpoints.length === 0) return undefined;
+  if (!byOutcome) {
+    const all = endpoints.map((e) => e.endpoint);
+    return {
+      requests: all.reduce((n, e) => n + e.requests, 0),
+      failures: all.reduce((n, e) => n + e.failures, 0),
+      latency: addEncoded(all.map((e) => e.latency)),
+    };
+  }
+  const outcomes = endpoints.flatMap((e) =>
+    e.endpoint.outcomes.filter((o) => outcomeMatches(filter, o)),
+  );
+  return {
+    requests: outcomes.reduce((n, o) => n + o.requests, 0),
+    failures: outcomes.reduce((n, o) => n + (o.error === undefined ? 0 : o.requests), 0),
+    latency: addEncoded(outcomes.map((o) => o.latency)),
+  };
+}
+
+/** The run's WebSocket figures (untagged), or the sum of the tagged endpoints'. */
+export function wsFigures(
+  filter: Tags,
+  snapshot: ShardSnapshot,
+  sources: readonly Source[],
+  table: SampleTable,
+): WsSnapshot | undefined {
+  const whole = wholeOf(filter, snapshot, sources);
+  if (whole !== undefined) return whole.ws;
+  const endpoints = matchingEndpoints(filter, sources, table)
+    .map((e) => e.endpoint)
+    .filter((e) => e.ws !== undefined);
+  return endpoints.length === 0 ? undefined : mergeEndpoints(endpoints).ws;
+}
