@@ -25,6 +25,7 @@ export interface FlagValues {
   readonly junit?: string | undefined;
   readonly raw?: string | undefined;
   readonly summaryMd?: string | undefined;
+  readonly summaryBy?: string | undefined;
   readonly scenario?: string | undefined;
   readonly threads?: string | undefined;
   readonly seed?: string | undefined;
@@ -77,7 +78,10 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
     report[key] = text;
     flagOf.set(`report.${key}`, flag);
   }
-  if (Object.keys(report).length > 0) values.report = report;
+  const summaryBy: readonly string[] | undefined = flags.summaryBy?.split(',').map((k) => k.trim());
+  if (Object.keys(report).length > 0 || summaryBy !== undefined)
+    values.report = { ...report, ...(summaryBy === undefined ? {} : { summary_by: summaryBy }) };
+  if (summaryBy !== undefined) flagOf.set('report.summary_by', '--summary-by');
   if (flags.insecure === true) {
     values.insecure = true;
     flagOf.set('insecure', '--insecure');

@@ -211,6 +211,7 @@ export const rawResultSchema = z
       // Raw files written before endpoints had tags have none.
       endpointTags: z.array(tags, { error: "a list of endpoints' tags" }).default([]),
       runTags: tags.default({}),
+      summaryBy: z.array(z.string(), { error: 'a list of tag keys' }).default([]),
       scenarioTags: z.record(z.string(), tags, { error: "scenarios' tags by name" }).default({}),
       thresholds: z.array(threshold, { error: 'a list of thresholds' }),
       meta: z

@@ -33,6 +33,8 @@ export function mergeRawResults(files: readonly NamedRaw[]): MergeOutcome {
     merged: {
       ...first,
       endpointNames: snapshot.endpointNames ?? first.endpointNames,
+      endpointTags:
+        snapshot.endpointTags?.map((own) => ({ ...first.runTags, ...own })) ?? first.endpointTags,
       segment: { index: 1, count: 1 },
       snapshot,
       fatal: files.map((f) => f.raw.fatal).find((m) => m !== undefined),

@@ -34,6 +34,8 @@ export interface RawResult {
   readonly endpointNames: readonly string[];
   /** Each endpoint's own tags (method, group, user tags, the run's tags), by index as endpointNames. */
   readonly endpointTags: readonly Tags[];
+  /** Tag keys the reports break requests down by (`summary_by`). */
+  readonly summaryBy: readonly string[];
   /** The run's own tags (`tags:`), on every sample. */
   readonly runTags: Tags;
   /** Each named scenario's own tags (`tags:` of the scenario). */

@@ -36,6 +36,22 @@ export interface EndpointResult {
   readonly websocket?: WsResult;
 }
 
+/** Requests with one value of a tag. */
+export interface TagValueResult {
+  readonly value: string;
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency_ms: LatencySummary | undefined;
+}
+
+/** Requests broken down by the values of one tag (`summary_by`, or a threshold's tag). */
+export interface TagBreakdown {
+  readonly key: string;
+  readonly values: readonly TagValueResult[];
+  /** Values past the bound of a breakdown, not shown. */
+  readonly values_left_out: number;
+}
+
 /** One second of the run. */
 export interface SeriesPoint {
   readonly second: number;
@@ -125,4 +141,6 @@ export interface RunResult {
   readonly latency_distribution: readonly PercentilePoint[];
   /** Each named scenario's own figures; undefined in a run of the top-level form. */
   readonly scenarios?: Readonly<Record<string, RunResult>>;
+  /** Requests by the values of tags the run asked about (summary_by, thresholds' tags). */
+  readonly by_tag?: readonly TagBreakdown[];
 }

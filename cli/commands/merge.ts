@@ -41,6 +41,7 @@ export class MergeCommand extends BaseCommand {
       junit: this.junit,
       summaryMd: this.summaryMd,
       raw: this.raw,
+      summaryBy: [],
     };
     return mergeResults(this.context, this.files, paths, this.jsonOutput);
   }

@@ -31,6 +31,9 @@ export abstract class PlanCommand extends BaseCommand {
   junit = Option.String('--junit', { description: 'Write thresholds as JUnit XML to a file' });
   raw = Option.String('--raw', { description: 'Write the raw mergeable result to a file' });
   summaryMd = Option.String('--summary-md', { description: 'Write a Markdown summary to a file' });
+  summaryBy = Option.String('--summary-by', {
+    description: 'Break requests down by these tags in the reports (comma-separated: status,group)',
+  });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
   threads = Option.String('--threads', { description: 'Worker threads, or auto' });
   seed = Option.String('--seed', { description: 'Random seed for reproducible choices' });

@@ -14,6 +14,7 @@ import {
   type RawResult,
 } from '../../runtime/raw-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
+import { tagBreakdown } from '../../runtime/metrics/tag-summary.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { endpointTable } from '../endpoint-table.js';
 import { describeRate } from '../render/plan-view.js';
@@ -54,6 +55,7 @@ export function toRawResult(
     endpointNames: names.map(text),
     endpointTags: table.endpoints.map(tags),
     runTags: tags(table.run),
+    summaryBy: plan.report.summaryBy,
     scenarioTags: Object.fromEntries(
       Object.entries(table.scenarios).map(([name, own]) => [name, tags(own)]),
     ),
@@ -84,14 +86,42 @@ export function toRawResult(
   };
 }
 
+/** Tags the reports already show a section of each value of: no breakdown for them. */
+const SHOWN_APART: ReadonlySet<string> = new Set(['endpoint', 'check', 'scenario']);
+
+/**
+ * The tags to break requests down by: `summary_by`, then those the request thresholds filter on,
+ * each once, less those the reports already show apart.
+ */
+function breakdownKeys(raw: RawResult): string[] {
+  const asked = raw.thresholds
+    .filter((t) => REQUEST_METRICS.has(t.metric))
+    .flatMap((t) => Object.keys(t.tags));
+  return [...new Set([...raw.summaryBy, ...asked])].filter((key) => !SHOWN_APART.has(key));
+}
+
+const REQUEST_METRICS: ReadonlySet<string> = new Set([
+  'http_req_duration',
+  'http_req_failed',
+  'http_requests',
+]);
+
 /** Summarizes, evaluates the thresholds (undefined when none are defined) and assembles. */
 export function reportFromRaw(raw: RawResult): RunReport {
-  const result = summarize(raw.snapshot, raw.endpointNames);
-  const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames, {
+  const table = {
+    names: raw.endpointNames,
     run: raw.runTags,
     endpoints: raw.endpointTags,
     scenarios: raw.scenarioTags,
-  });
+  };
+  const keys = breakdownKeys(raw);
+  const result = {
+    ...summarize(raw.snapshot, raw.endpointNames),
+    ...(keys.length === 0
+      ? {}
+      : { by_tag: keys.map((key) => tagBreakdown(raw.snapshot, table, key)) }),
+  };
+  const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames, table);
   const passed = thresholds.filter((t) => t.pass).length;
   return {
     result,

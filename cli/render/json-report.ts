@@ -17,6 +17,7 @@ import type {
   LatencySummary,
   PercentilePoint,
   SeriesPoint,
+  TagBreakdown,
   WsResult,
 } from '../../runtime/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
@@ -45,6 +46,21 @@ export interface JsonEndpoint {
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: JsonWs;
+}
+
+/** Requests with one value of a tag, as JSON. */
+export interface JsonTagValue {
+  readonly value: string;
+  readonly requests: number;
+  readonly failures: number;
+  readonly latency_ms: JsonLatency | null;
+}
+
+/** Requests by the values of one tag, as JSON. */
+export interface JsonTagBreakdown {
+  readonly key: string;
+  readonly values: readonly JsonTagValue[];
+  readonly values_left_out: number;
 }
 
 /** One second of the run as JSON. */
@@ -133,6 +149,8 @@ export interface JsonResult {
   readonly iterations_failed: number;
   readonly iteration_errors: Readonly<Record<string, number>>;
   readonly endpoints: readonly JsonEndpoint[];
+  /** Requests by the values of the tags the run asked about (summary_by, thresholds' tags). */
+  readonly by_tag?: readonly JsonTagBreakdown[];
   readonly late: number;
   readonly dropped: number;
   readonly retries: number;
@@ -182,6 +200,19 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     status_codes: e.status_codes,
     errors: e.errors,
     ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
+  };
+}
+
+function tagBreakdown(b: TagBreakdown): JsonTagBreakdown {
+  return {
+    key: b.key,
+    values: b.values.map((v) => ({
+      value: v.value,
+      requests: v.requests,
+      failures: v.failures,
+      latency_ms: latency(v.latency_ms),
+    })),
+    values_left_out: b.values_left_out,
   };
 }
 
@@ -282,6 +313,7 @@ export function toJsonResult(report: RunReport): JsonResult {
     iterations_failed: r.iterations_failed,
     iteration_errors: r.iteration_errors,
     endpoints: r.endpoints.map(endpoint),
+    ...(r.by_tag === undefined ? {} : { by_tag: r.by_tag.map(tagBreakdown) }),
     late: r.late,
     dropped: r.dropped,
     retries: r.retries,

@@ -12,6 +12,7 @@ import type {
   ChecksResult,
   EndpointResult,
   RunResult,
+  TagBreakdown,
   WsResult,
 } from '../../runtime/run-result.js';
 
@@ -228,6 +229,23 @@ export function renderScenarioTable(
   return `Scenarios:\n${plainTable(head, fitNames(head, rows))}`;
 }
 
+/** Requests by the values of one tag: a line per value, as the endpoint table. */
+export function renderTagTable(breakdown: TagBreakdown): string {
+  const head = [breakdown.key, 'requests', 'failures', 'p50 ms', 'p95 ms', 'p99 ms'];
+  const rows = breakdown.values.map((v) => [
+    v.value,
+    String(v.requests),
+    String(v.failures),
+    ms(v.latency_ms?.p50),
+    ms(v.latency_ms?.p95),
+    ms(v.latency_ms?.p99),
+  ]);
+  const left =
+    breakdown.values_left_out === 0 ? '' : `\n(${breakdown.values_left_out} more values not shown)`;
+  const table = rows.length === 0 ? '  (no requests)' : plainTable(head, fitNames(head, rows));
+  return `By ${breakdown.key}:\n${table}${left}`;
+}
+
 /**
  * Every breakdown that applies to this run, in order: scenarios, endpoints, status codes, errors,
  * ws, checks, auth.
@@ -236,6 +254,7 @@ export function renderBreakdowns(result: RunResult): string[] {
   const sections = [
     renderScenarioTable(result.scenarios),
     renderEndpointTable(result.endpoints),
+    ...(result.by_tag ?? []).map(renderTagTable),
     renderStatusCodeTable(result),
     renderErrorTable(result),
     result.websocket === undefined ? undefined : renderWsTable(result.websocket),

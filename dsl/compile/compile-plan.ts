@@ -110,6 +110,7 @@ export function compilePlan(
       junit: config.report.junit,
       summaryMd: config.report.summary_md,
       raw: config.report.raw,
+      summaryBy: config.report.summary_by ?? [],
     },
   };
   return { plan, issues };

@@ -110,6 +110,8 @@ export interface ReportPlan {
   readonly junit: string | undefined;
   readonly summaryMd: string | undefined;
   readonly raw: string | undefined;
+  /** Tag keys the reports break requests down by (`summary_by`). */
+  readonly summaryBy: readonly string[];
 }
 
 /** A whole run. */

@@ -1,5 +1,6 @@
 /** Report files written after the run. */
 import { z } from 'zod';
+import { TAG_KEY } from '../plan/metrics.js';
 import { nonEmpty } from './fields.js';
 
 /** The `report` key. */
@@ -10,6 +11,17 @@ export const reportSchema = z.strictObject(
     junit: nonEmpty('JUnit XML file').optional(),
     summary_md: nonEmpty('Markdown summary file').optional(),
     raw: nonEmpty('raw mergeable result file').optional(),
+    summary_by: z
+      .array(
+        z.string().regex(TAG_KEY, {
+          error: 'a tag key: a letter or _, then letters, digits, _ . -',
+        }),
+        { error: 'a list of tag keys' },
+      )
+      .optional()
+      .describe(
+        'Tags whose values the reports break requests down by (status, group, a tag of yours…), besides those thresholds filter on',
+      ),
   },
-  { error: 'a report mapping: { json, html, junit, summary_md, raw }' },
+  { error: 'a report mapping: { json, html, junit, summary_md, raw, summary_by }' },
 );

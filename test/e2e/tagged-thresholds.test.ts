@@ -223,3 +223,53 @@ t.test(
     t.match(run.stderr + run.stdout, 'not a tag key of yours');
   },
 );
+
+interface Breakdown {
+  readonly key: string;
+  readonly values: readonly {
+    readonly value: string;
+    readonly requests: number;
+    readonly failures: number;
+  }[];
+}
+
+t.test("--summary-by and thresholds' tags break requests down in JSON and text", async (t) => {
+  const { url } = await target(t);
+  const dir = t.testdir({ 'tags.yaml': yamlConfig(url, 1) });
+  const json = await runCli(
+    ['run', join(dir, 'tags.yaml'), '--summary-by', 'status,team', '--json-output', '--quiet'],
+    { cwd: dir },
+  );
+  const byTag = (JSON.parse(json.stdout) as { by_tag: Breakdown[] }).by_tag;
+  const lines = Object.fromEntries(
+    byTag.map((b) => [b.key, b.values.map((v) => [v.value, v.requests, v.failures])]),
+  );
+  t.same(
+    Object.keys(lines),
+    ['status', 'team', 'method', 'env', 'expected_response', 'error_kind'],
+    'summary_by first, then the tags thresholds filter on, each once',
+  );
+  t.same(lines.status, [
+    ['200', 8, 0],
+    ['500', 4, 4],
+  ]);
+  t.same(lines.team, [
+    ['auth', 8, 0],
+    ['shop', 4, 4],
+  ]);
+  t.same(lines.method, [
+    ['GET', 4, 4],
+    ['POST', 8, 0],
+  ]);
+  t.same(lines.expected_response, [
+    ['false', 4, 4],
+    ['true', 8, 0],
+  ]);
+  t.same(lines.error_kind, [['http_5xx', 4, 4]]);
+  const text = await runCli(['run', join(dir, 'tags.yaml'), '--summary-by', 'status'], {
+    cwd: dir,
+  });
+  t.match(text.stdout, /By status:\n[^\n]*\n│ status │ requests │ failures │/);
+  t.match(text.stdout, /│ 200 +│ +8 │ +0 │/);
+  t.match(text.stdout, /│ 500 +│ +4 │ +4 │/);
+});
