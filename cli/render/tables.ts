@@ -11,6 +11,7 @@ import type {
   AuthResult,
   ChecksResult,
   EndpointResult,
+  LatencySummary,
   RunResult,
   TagBreakdown,
   WsResult,
@@ -117,21 +118,39 @@ const WS_MARK = ' (ws)';
 export const WS_ENDPOINT_NOTE =
   '(ws) WebSocket endpoint: requests are sessions, latency is the session duration.';
 
+/** The columns of a table of requests by name: the name's column, counts and percentiles. */
+function requestHead(name: string): string[] {
+  return [name, 'requests', 'failures', 'p50 ms', 'p95 ms', 'p99 ms'];
+}
+
+/** A line of requestHead's table. */
+function requestRow(
+  name: string,
+  r: {
+    readonly requests: number;
+    readonly failures: number;
+    readonly latency_ms: LatencySummary | undefined;
+  },
+): string[] {
+  const latency = r.latency_ms;
+  return [
+    name,
+    String(r.requests),
+    String(r.failures),
+    ms(latency?.p50),
+    ms(latency?.p95),
+    ms(latency?.p99),
+  ];
+}
+
 /**
  * One line per endpoint with its latency percentiles; undefined unless there are two or more.
  * WebSocket endpoints are marked `(ws)` (the mark survives name cutting) and explained below.
  */
 export function renderEndpointTable(endpoints: readonly EndpointResult[]): string | undefined {
   if (endpoints.length < 2) return undefined;
-  const head = ['endpoint', 'requests', 'failures', 'p50 ms', 'p95 ms', 'p99 ms'];
-  const rows = endpoints.map((e) => [
-    e.name,
-    String(e.requests),
-    String(e.failures),
-    ms(e.latency_ms?.p50),
-    ms(e.latency_ms?.p95),
-    ms(e.latency_ms?.p99),
-  ]);
+  const head = requestHead('endpoint');
+  const rows = endpoints.map((e) => requestRow(e.name, e));
   const budget = nameBudget(head, rows);
   const fitted = rows.map(([name = '', ...rest], i) => {
     const ws = endpoints[i]!.websocket !== undefined;
@@ -231,15 +250,8 @@ export function renderScenarioTable(
 
 /** Requests by the values of one tag: a line per value, as the endpoint table. */
 export function renderTagTable(breakdown: TagBreakdown): string {
-  const head = [breakdown.key, 'requests', 'failures', 'p50 ms', 'p95 ms', 'p99 ms'];
-  const rows = breakdown.values.map((v) => [
-    v.value,
-    String(v.requests),
-    String(v.failures),
-    ms(v.latency_ms?.p50),
-    ms(v.latency_ms?.p95),
-    ms(v.latency_ms?.p99),
-  ]);
+  const head = requestHead(breakdown.key);
+  const rows = breakdown.values.map((v) => requestRow(v.value, v));
   const left =
     breakdown.values_left_out === 0 ? '' : `\n(${breakdown.values_left_out} more values not shown)`;
   const table = rows.length === 0 ? '  (no requests)' : plainTable(head, fitNames(head, rows));

@@ -123,29 +123,10 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
     case 'checks':
       return measureChecks(spec, sources, table);
     case 'data_received':
-      return counter(
-        spec,
-        total(sources, (s) => s.bytesIn),
-        elapsedMs,
-      );
     case 'data_sent':
-      return counter(
-        spec,
-        total(sources, (s) => s.bytesOut),
-        elapsedMs,
-      );
     case 'iterations':
-      return counter(
-        spec,
-        total(sources, (s) => s.iterations),
-        elapsedMs,
-      );
     case 'dropped_iterations':
-      return counter(
-        spec,
-        total(sources, (s) => s.dropped),
-        elapsedMs,
-      );
+      return counter(spec, total(sources, RUN_COUNTERS[metric]), elapsedMs);
   }
 }
 
@@ -154,6 +135,14 @@ interface CheckCounts {
   readonly passes: number;
   readonly fails: number;
 }
+
+/** The snapshot's field each of the run's counters reads. */
+const RUN_COUNTERS = {
+  data_received: (s: ShardSnapshot) => s.bytesIn,
+  data_sent: (s: ShardSnapshot) => s.bytesOut,
+  iterations: (s: ShardSnapshot) => s.iterations,
+  dropped_iterations: (s: ShardSnapshot) => s.dropped,
+};
 
 /** A figure summed over the sources' snapshots. */
 function total(sources: readonly Source[], of: (s: ShardSnapshot) => number): number {
