@@ -1,5 +1,5 @@
 /** Authentication of requests to the target (DESIGN.md §4, spec §5): oauth2, bearer, basic. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { absoluteUrl, duration, nonEmpty, positiveInt, template } from './fields.js';
 
 const oauth2 = z.strictObject({

@@ -12,7 +12,7 @@
  * The mapping's keys are checked as a whole (checkRules): exactly one subject, only predicates
  * its subject takes, at most one of them, so each problem is named by its key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../plan/status-set.js';
 import { duration, nonEmpty } from './fields.js';
 import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';

@@ -2,7 +2,7 @@
  * The whole configuration (DESIGN.md §4) as one zod schema: the single source of the Config type,
  * its defaults, and barrage.schema.json. Cross-field rules live in refinements.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseThreshold } from '../grammar/threshold.js';
 import { authSchema } from './auth-schema.js';
 import { expectSchema } from './check-schema.js';

@@ -1,5 +1,5 @@
 /** One endpoint of DESIGN.md §4: an HTTP request or, for ws:// and wss:// urls, a WebSocket session. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checksSchema, expectSchema } from './check-schema.js';
 import {
   body,

@@ -1,5 +1,5 @@
 /** `extract`: variables read from a response (or a WebSocket frame), each by one extractor. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonEmpty } from './fields.js';
 import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
 

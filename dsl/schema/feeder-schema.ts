@@ -1,5 +1,5 @@
 /** Data feeders (spec §2.3): records from a file, merged into each worker's variable store. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { flag, nonEmpty } from './fields.js';
 
 /** The `feeder` key. */

@@ -1,5 +1,5 @@
 /** Fields read by extractors and checks: JSONPaths, regular expressions and CSS selectors, each checked by its grammar or compiler. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseCssSelector } from '../grammar/css-selector.js';
 import { parseJsonPath } from '../grammar/json-path.js';
 import { parseRegexPattern } from '../grammar/regex-pattern.js';

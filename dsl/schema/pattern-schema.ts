@@ -5,7 +5,7 @@
  *   spike: base until `at`, linear rise to `peak` over `rise`, `peak` for `hold`,
  *          linear fall to base over `fall`, base until `duration`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, positiveNumber } from './fields.js';
 
 const ramp = z.strictObject({

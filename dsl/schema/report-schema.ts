@@ -1,5 +1,5 @@
 /** Report files written after the run. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonEmpty } from './fields.js';
 
 /** The `report` key. */

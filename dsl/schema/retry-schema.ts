@@ -2,7 +2,7 @@
  * Retries of failed requests (spec §7.3): 429, 5xx, timeouts and resets are retried with
  * exponential backoff and jitter, within a budget so a 5xx storm is not amplified.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, fraction, positiveInt, positiveNumber } from './fields.js';
 
 /** The `retry` key. */

@@ -12,7 +12,7 @@
  * Every scenario takes start_time, graceful_stop, tags, and flows or endpoints (names of the
  * top-level ones it draws its iterations from; default: all of them, by their weights).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, nonEmpty, positiveInt, positiveNumber } from './fields.js';
 
 const SCENARIO_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;

@@ -12,7 +12,7 @@
  * matches: <regex> }, or { regex: <pattern> } (the frame's text). The mapping's keys are checked
  * as a whole (stepRules, matchRules), so each problem is named by its key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseTemplate } from '../grammar/placeholder.js';
 import { extractMap } from './extractor-schema.js';
 import { duration, template } from './fields.js';
