@@ -23,7 +23,6 @@ import { refineConfig, type Refinement } from './schema/refinements.js';
 import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
-import { readSourceFile } from './sources/file-source.js';
 import { readMultipartFiles } from './sources/multipart-files.js';
 import { interpolateEnv } from './sources/interpolate.js';
 
@@ -97,7 +96,7 @@ async function loadWith(
   if (inputs.configFile !== undefined) {
     const path = resolve(inputs.cwd, inputs.configFile);
     baseDir = dirname(path);
-    const file = readFileLayer(path, inputs.configFile, inputs.env);
+    const file = await readFileLayer(path, inputs.configFile, inputs.env);
     issues.push(...file.issues);
     // An unreadable file leaves nothing to validate: the schema would only add noise.
     if (file.layer === undefined) return err({ issues, warnings });
@@ -315,11 +314,16 @@ async function loadFeeder(
   return ok({ file: feeder.file, order: feeder.order, cycle: feeder.cycle, per, ...read.value });
 }
 
-function readFileLayer(
+/**
+ * The configuration file as a layer. The YAML parser is imported only now: a run of flags alone
+ * never loads it.
+ */
+async function readFileLayer(
   path: string,
   shown: string,
   env: Readonly<Record<string, string | undefined>>,
-): { layer?: Layer; issues: ConfigIssue[] } {
+): Promise<{ layer?: Layer; issues: ConfigIssue[] }> {
+  const { readSourceFile } = await import('./sources/file-source.js');
   const doc = readSourceFile(path);
   const rename = (source: Source): Source =>
     source.kind === 'file' ? { ...source, file: shown } : source;
