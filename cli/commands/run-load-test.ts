@@ -21,7 +21,7 @@ import {
 import { ExitCode, exitCodeFor } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
-import { deliverReports } from '../report-outputs.js';
+import { deliverReports, importRenderers, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 
 /** The output flags of `run`. */
@@ -38,6 +38,8 @@ export async function runLoadTest(
   output: RunOutput,
 ): Promise<number> {
   const redactor = new Redactor(loaded);
+  // Before the run: an interrupt reports at once, synchronously.
+  const renderers = await importRenderers(loaded.plan.report);
   const stop = new AbortController();
   const hardStop = new AbortController();
   let latest: ShardSnapshot | undefined;
@@ -62,7 +64,7 @@ export async function runLoadTest(
     // Before the first snapshot (in its first half second) the run has recorded nothing yet.
     const collected = latest ?? emptySnapshot(loaded.plan, systemClock);
     const raw = toRawResult(loaded, { ...collected, interrupted: true }, undefined, redactor);
-    deliver(context, output, loaded.plan.report, raw);
+    deliver(context, output, loaded.plan.report, raw, renderers);
     context.exitNow(ExitCode.Interrupted);
   };
   const unsubscribe = context.onSignal(interrupt);
@@ -86,7 +88,7 @@ export async function runLoadTest(
     // The terminal is restored before anything is printed below the dashboard.
     view.close();
     const raw = toRawResult(loaded, snapshot, fatal, redactor);
-    const { report, failures } = deliver(context, output, loaded.plan.report, raw);
+    const { report, failures } = deliver(context, output, loaded.plan.report, raw, renderers);
     if (raw.fatal !== undefined) context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
     return exitCodeFor({
       thresholdsFailed: report.thresholds?.failed ?? 0,
@@ -115,7 +117,9 @@ function deliver(
   output: RunOutput,
   paths: ReportPlan,
   raw: RawResult,
+  renderers: Renderers,
 ): { report: RunReport; failures: number } {
   const report = reportFromRaw(raw);
-  return { report, failures: deliverReports(context, paths, raw, report, output.jsonOutput) };
+  const failures = deliverReports(context, paths, raw, report, output.jsonOutput, renderers);
+  return { report, failures };
 }
