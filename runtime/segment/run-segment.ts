@@ -30,6 +30,7 @@ import type { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
 import { startDeadlineSweep } from './deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
+import { importHtmlQuery, readsCss } from '../vars/extract.js';
 import { ScenarioRun } from './scenario-run.js';
 import { createSegmentServices, importServiceModules } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
@@ -64,11 +65,13 @@ export async function runSegment(
   control: SegmentControl,
 ): Promise<SegmentOutcome> {
   const { plan } = spec;
-  // What only some plans use (WebSocket sessions, a TypeScript scenario's bridge) is imported
-  // for those alone, before dispatch can begin: each costs a start milliseconds to load.
+  // What only some plans use (WebSocket sessions, a TypeScript scenario's bridge, the HTML
+  // parser) is imported for those alone, before dispatch can begin: each costs a start
+  // milliseconds to load.
   const [modules, scripting] = await Promise.all([
     importServiceModules(plan),
     plan.script === undefined ? undefined : import('../script/script-runner.js'),
+    readsCss(plan) ? importHtmlQuery() : undefined,
   ]);
   await control.ready?.();
   // However far ahead (long-timer.ts); a stop meanwhile ends the wait, and the run with nothing sent.
