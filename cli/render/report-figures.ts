@@ -48,16 +48,22 @@ export function thresholdExpected(result: ThresholdResult): string {
   return `${result.operator} ${formatValue(result.expected)}`;
 }
 
+// The orderings below compare numbers and ASCII names directly, not with localeCompare, whose
+// first use in a process costs 7-9 ms (ICU's collator), paid by a report of two status codes.
+
 /** Status codes in ascending order with their counts. */
 export function sortedStatusCodes(result: RunResult): [string, number][] {
-  return Object.entries(result.status_codes).sort(([a], [b]) =>
-    a.localeCompare(b, 'en', { numeric: true }),
-  );
+  return Object.entries(result.status_codes).sort(([a], [b]) => Number(a) - Number(b));
 }
 
 /** Error kinds, most frequent first (ties by name), with their counts. */
 export function sortedErrors(result: RunResult): [string, number][] {
-  return Object.entries(result.errors).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  return Object.entries(result.errors).sort(([a, x], [b, y]) => y - x || byName(a, b));
+}
+
+/** Code-unit order: error kinds are ASCII (snake_case), where it is the alphabetical order. */
+export function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The run's outcome in one line: passed, failed (how many thresholds), or no thresholds. */
