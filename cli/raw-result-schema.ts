@@ -6,7 +6,7 @@
  * dsl/ is the room of what the user writes as configuration. The schema's output type is checked
  * against RawResult, so the two cannot drift apart.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';

@@ -3,12 +3,14 @@
  * only the JSON result on stdout; and the report files asked for (`report.*` keys and flags),
  * plus the GitHub step summary: when `$GITHUB_STEP_SUMMARY` names a file (GitHub Actions sets it
  * for each step), the Markdown summary is appended to it, whether or not `--summary-md` was given.
- * Each file renders only when written, so the chart library is read only for an HTML report.
+ * Each file renders only when written, so the chart library is read only for an HTML report, and
+ * the HTML renderer, which brings yaml and node:crypto, is imported only when one is asked for
+ * (importRenderers, before a run starts).
  */
 import type { ReportPlan } from '../dsl/plan/plan.js';
 import type { RawResult } from '../runtime/raw-result.js';
 import { loadChartLibrary } from './render/chart-library.js';
-import { renderHtmlReport } from './render/html-report.js';
+import type { renderHtmlReport } from './render/html-report.js';
 import { renderJsonReport } from './render/json-report.js';
 import { renderJunitReport } from './render/junit-report.js';
 import type { RunReport } from './render/run-report.js';
@@ -34,21 +36,34 @@ export function renderStdout(report: RunReport, options: PrintOptions): string {
     : renderTextReport(report, { color: options.color });
 }
 
+/** The renderers imported only when their file is asked for (importRenderers). */
+export interface Renderers {
+  readonly html: typeof renderHtmlReport | undefined;
+}
+
+/** Imports the renderers of the files `paths` asks for. */
+export async function importRenderers(paths: ReportPlan): Promise<Renderers> {
+  if (paths.html === undefined) return { html: undefined };
+  return { html: (await import('./render/html-report.js')).renderHtmlReport };
+}
+
 /** The files to write, in a fixed order: JSON, HTML, JUnit, Markdown, raw, step summary. */
 export function reportFiles(
   paths: ReportPlan,
   report: RunReport,
   raw: RawResult,
   env: Readonly<Record<string, string | undefined>>,
+  renderers: Renderers,
 ): ReportFile[] {
   const files: ReportFile[] = [];
   const add = (what: string, path: string | undefined, render: () => string): void => {
     if (path !== undefined) files.push({ what, path, render });
   };
   add('JSON result', paths.json, () => renderJsonReport(report));
-  add('HTML report', paths.html, () =>
-    renderHtmlReport(report, { chart: loadChartLibrary(), version: VERSION }),
-  );
+  add('HTML report', paths.html, () => {
+    if (renderers.html === undefined) throw new Error('bug: the HTML renderer was not imported');
+    return renderers.html(report, { chart: loadChartLibrary(), version: VERSION });
+  });
   add('JUnit report', paths.junit, () => renderJunitReport(report));
   add('Markdown summary', paths.summaryMd, () => renderSummaryMarkdown(report));
   add('raw result', paths.raw, () => `${JSON.stringify(raw)}\n`);
@@ -74,10 +89,12 @@ export function deliverReports(
   raw: RawResult,
   report: RunReport,
   jsonOutput: boolean,
+  renderers: Renderers,
 ): number {
   const color = context.isTTY && context.env.NO_COLOR === undefined;
   context.stdout.write(renderStdout(report, { jsonOutput, color }));
-  const failures = writeReportFiles(context.cwd, reportFiles(paths, report, raw, context.env));
+  const files = reportFiles(paths, report, raw, context.env, renderers);
+  const failures = writeReportFiles(context.cwd, files);
   for (const failure of failures) context.stderr.write(`barrage: ${failure}\n`);
   return failures.length;
 }

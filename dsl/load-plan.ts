@@ -5,11 +5,9 @@
  */
 import { dirname, relative, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
+import { loadCssSelectors } from './grammar/css-selector.js';
 import { checkPlaceholders } from './compile/lint-plan.js';
-import { readFeeder } from './feeder/read-feeder.js';
-import { importHar } from './har/har-import.js';
 import type { HarEndpoints, HarSummary } from './har/har-to-endpoints.js';
-import { endpointNames, mergeHar } from './har/merge-har.js';
 import { formatPath, type ConfigIssue, type ConfigWarning, type Source } from './issues.js';
 import {
   findForbiddenKeys,
@@ -20,15 +18,11 @@ import {
 } from './layers.js';
 import type { FeederPlan, Plan, ScriptBundle } from './plan/plan.js';
 import { err, ok, type Result } from './result.js';
-import { configSchema, type Config } from './schema/config-schema.js';
+import { configSchemaFor, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
-import { refusedOptions } from './script/options-boundary.js';
-import { scenarioFolder } from './script/scenario-folder.js';
-import { readScenarioOptions } from './script/scenario-options.js';
 import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
-import { readSourceFile } from './sources/file-source.js';
 import { readMultipartFiles } from './sources/multipart-files.js';
 import { interpolateEnv } from './sources/interpolate.js';
 
@@ -102,7 +96,7 @@ async function loadWith(
   if (inputs.configFile !== undefined) {
     const path = resolve(inputs.cwd, inputs.configFile);
     baseDir = dirname(path);
-    const file = readFileLayer(path, inputs.configFile, inputs.env);
+    const file = await readFileLayer(path, inputs.configFile, inputs.env);
     issues.push(...file.issues);
     // An unreadable file leaves nothing to validate: the schema would only add noise.
     if (file.layer === undefined) return err({ issues, warnings });
@@ -112,14 +106,10 @@ async function loadWith(
   // Loops, not push(...list): a spread of 100,000 issues overflows the stack.
   for (const layer of layers) for (const issue of findForbiddenKeys(layer)) issues.push(issue);
   const har =
-    inputs.har === undefined ? undefined : loadHar(inputs, mergeLayers(layers).raw, issues);
-  const harFile = inputs.har?.file;
+    inputs.har === undefined ? undefined : await loadHar(inputs, mergeLayers(layers).raw, issues);
   // The HAR's endpoints join the merged layers before validation (docs/har.md).
-  const withHar = (merged: Merged): Merged =>
-    har === undefined || harFile === undefined
-      ? merged
-      : mergeHar(merged.raw, merged.provenance, har, harFile);
-  let validated = validateLayers(layers, issues, withHar);
+  const withHar = har?.extend ?? ((merged: Merged): Merged => merged);
+  let validated = await validateLayers(layers, issues, withHar);
   if (!validated.ok) return err({ issues: validated.error, warnings });
   let script: ScriptBundle | undefined;
   let scenarioDir = baseDir;
@@ -141,7 +131,7 @@ async function loadWith(
       // The scenario's options sit at the file's precedence, below the configuration file.
       const withOptions = [...layers, scenario.value.layer];
       const more = findForbiddenKeys(scenario.value.layer);
-      validated = validateLayers(withOptions, more, withHar);
+      validated = await validateLayers(withOptions, more, withHar);
       if (!validated.ok) return err({ issues: validated.error, warnings });
     }
   }
@@ -153,7 +143,7 @@ async function loadWith(
   // A feeder file named in the scenario's options is relative to the scenario's (real) folder.
   const feederBase =
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
-  const feeder = loadFeeder(config, feederBase, provenance);
+  const feeder = await loadFeeder(config, feederBase, provenance);
   const files = readMultipartFiles(config, baseDir, provenance);
   if (!feeder.ok || !files.ok)
     return err({
@@ -172,15 +162,18 @@ async function loadWith(
   const unfillable = located(checkPlaceholders(compiled.plan));
   if (unfillable.length > 0) return err({ issues: unfillable, warnings });
   const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
-  return ok(har === undefined ? loaded : { ...loaded, har: har.summary });
+  return ok(har === undefined ? loaded : { ...loaded, har: har.endpoints.summary });
 }
 
-/** Imports the HAR of `--har`; its problems join `issues`. */
-function loadHar(
+/**
+ * Imports the HAR of `--har` (the HAR modules loaded only then); its problems join `issues`.
+ * Returns its endpoints and how they join the merged layers.
+ */
+async function loadHar(
   inputs: LoadInputs,
   raw: Readonly<Record<string, unknown>>,
   issues: ConfigIssue[],
-): HarEndpoints | undefined {
+): Promise<{ endpoints: HarEndpoints; extend: (merged: Merged) => Merged } | undefined> {
   const { file, filters } = inputs.har ?? { file: undefined, filters: [] };
   if (file === undefined) {
     if (filters.length > 0)
@@ -193,6 +186,10 @@ function loadHar(
       });
     return undefined;
   }
+  const [{ importHar }, { endpointNames, mergeHar }] = await Promise.all([
+    import('./har/har-import.js'),
+    import('./har/merge-har.js'),
+  ]);
   const imported = importHar({
     cwd: inputs.cwd,
     file,
@@ -202,9 +199,15 @@ function loadHar(
     asFlow: false,
     takenNames: endpointNames(raw),
   });
-  if (imported.ok) return imported.value;
-  issues.push(...imported.error);
-  return undefined;
+  if (!imported.ok) {
+    issues.push(...imported.error);
+    return undefined;
+  }
+  const endpoints = imported.value;
+  return {
+    endpoints,
+    extend: (merged) => mergeHar(merged.raw, merged.provenance, endpoints, file),
+  };
 }
 
 /** Merged layers: the raw values and where each came from. */
@@ -214,13 +217,15 @@ type Merged = { raw: Record<string, unknown>; provenance: Provenance };
  * Merges layers, lets `extend` add to the result (the HAR's endpoints), and validates it against
  * the schema; `issues` are the layers' own.
  */
-function validateLayers(
+async function validateLayers(
   layers: readonly Layer[],
   issues: ConfigIssue[],
   extend: (merged: Merged) => Merged,
-): Result<{ config: Config } & Merged, ConfigIssue[]> {
+): Promise<Result<{ config: Config } & Merged, ConfigIssue[]>> {
   const { raw, provenance } = extend(mergeLayers(layers));
-  const parsed = configSchema.safeParse(raw, { reportInput: true });
+  await loadCssSelectors(raw);
+  // jitless: zod would compile a parser (new Function) for each object schema, for one parse.
+  const parsed = configSchemaFor(raw).safeParse(raw, { reportInput: true, jitless: true });
   if (!parsed.success)
     for (const issue of notCovered(toConfigIssues(parsed.error.issues, provenance, raw), issues))
       issues.push(issue);
@@ -230,8 +235,9 @@ function validateLayers(
 
 /**
  * Bundles the scenario (a path relative to the configuration file when the file named it, to the
- * working directory otherwise) and reads its `options` into a layer. esbuild is imported only
- * now: a configuration without a scenario never loads it.
+ * working directory otherwise) and reads its `options` into a layer. esbuild and the child
+ * process that reads the options are imported only now: a configuration without a scenario never
+ * loads them.
  */
 async function loadScenario(
   name: string,
@@ -241,7 +247,13 @@ async function loadScenario(
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
-  const { bundleScenario } = await import('./script/bundle-scenario.js');
+  const [{ bundleScenario }, { readScenarioOptions }, { refusedOptions }, { scenarioFolder }] =
+    await Promise.all([
+      import('./script/bundle-scenario.js'),
+      import('./script/scenario-options.js'),
+      import('./script/options-boundary.js'),
+      import('./script/scenario-folder.js'),
+    ]);
   const bundled = await bundleScenario({
     path,
     shown: source.kind === 'file' ? relative(dirs.cwd, path) || name : name,
@@ -269,14 +281,18 @@ async function loadScenario(
   });
 }
 
-/** Reads the feeder file (relative to the configuration file) into the Plan's records. */
-function loadFeeder(
+/**
+ * Reads the feeder file (relative to the configuration file) into the Plan's records; the
+ * readers (csv-parse among them) are imported only for a configuration with a feeder.
+ */
+async function loadFeeder(
   config: Config,
   baseDir: string,
   provenance: Provenance,
-): Result<FeederPlan | undefined, ConfigIssue[]> {
+): Promise<Result<FeederPlan | undefined, ConfigIssue[]>> {
   const feeder = config.feeder;
   if (feeder === undefined) return ok(undefined);
+  const { readFeeder } = await import('./feeder/read-feeder.js');
   const read = readFeeder({
     path: resolve(baseDir, feeder.file),
     shown: feeder.file,
@@ -298,11 +314,16 @@ function loadFeeder(
   return ok({ file: feeder.file, order: feeder.order, cycle: feeder.cycle, per, ...read.value });
 }
 
-function readFileLayer(
+/**
+ * The configuration file as a layer. The YAML parser is imported only now: a run of flags alone
+ * never loads it.
+ */
+async function readFileLayer(
   path: string,
   shown: string,
   env: Readonly<Record<string, string | undefined>>,
-): { layer?: Layer; issues: ConfigIssue[] } {
+): Promise<{ layer?: Layer; issues: ConfigIssue[] }> {
+  const { readSourceFile } = await import('./sources/file-source.js');
   const doc = readSourceFile(path);
   const rename = (source: Source): Source =>
     source.kind === 'file' ? { ...source, file: shown } : source;

@@ -12,8 +12,7 @@ import { Recorder } from './metrics/recorder.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
-import { ChildHost } from './segment/child-host.js';
-import { SegmentHost } from './segment/segment-host.js';
+import type { ChildHost } from './segment/child-host.js';
 import type { SegmentLink } from './segment/segment-link.js';
 import { splitPlan } from './segment/split-plan.js';
 
@@ -63,6 +62,12 @@ export async function execute(
         : { onSnapshot: options.onProgress, snapshotEveryMs: SNAPSHOT_EVERY_MS }),
     });
   }
+  // The hosts (worker_threads, child_process) only when segments run elsewhere: a run on one
+  // thread never loads them.
+  const [{ SegmentHost }, { ChildHost }] = await Promise.all([
+    import('./segment/segment-host.js'),
+    import('./segment/child-host.js'),
+  ]);
   const memo = new MergeMemo();
   let pending: NodeJS.Timeout | undefined;
   const hosts: SegmentLink[] = [];

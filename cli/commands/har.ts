@@ -73,13 +73,15 @@ export class HarCommand extends BaseCommand {
       { harConfigYaml },
       { renderHarSummary },
       { writeReportFiles },
-      { formatBytes, MAX_CONFIG_BYTES },
+      { MAX_CONFIG_BYTES },
+      { formatBytes },
     ] = await Promise.all([
       import('../../dsl/har/har-import.js'),
       import('../../dsl/har/har-config.js'),
       import('../render/har-summary.js'),
       import('../report-files.js'),
       import('../../dsl/sources/file-source.js'),
+      import('../../dsl/sources/bounded-file.js'),
     ]);
     const imported = importHar({
       cwd: this.context.cwd,

@@ -5,24 +5,24 @@
 import { resolve } from 'node:path';
 import type { ReportPlan } from '../../dsl/plan/plan.js';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
-import { readBoundedFile } from '../../dsl/sources/file-source.js';
+import { readBoundedFile } from '../../dsl/sources/bounded-file.js';
 import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
 import type { BarrageContext } from '../context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { parseRawResult } from '../raw-result-schema.js';
-import { deliverReports } from '../report-outputs.js';
+import { deliverReports, importRenderers } from '../report-outputs.js';
 import { reportFromRaw } from './run-report-builder.js';
 
 /** Largest raw result read (an hour-long segment with many endpoints stays far below it). */
 export const MAX_RAW_BYTES = 256 * 1024 * 1024;
 
 /** Reads, checks, merges, reports; returns the exit code. Throws ConfigError for bad files. */
-export function mergeResults(
+export async function mergeResults(
   context: BarrageContext,
   files: readonly string[],
   paths: ReportPlan,
   jsonOutput: boolean,
-): number {
+): Promise<number> {
   const outcome = mergeRawResults(readResults(context.cwd, files));
   if ('problems' in outcome) {
     throw new ConfigError(
@@ -37,7 +37,8 @@ export function mergeResults(
   }
   const merged = outcome.merged;
   const report = reportFromRaw(merged);
-  const failures = deliverReports(context, paths, merged, report, jsonOutput);
+  const renderers = await importRenderers(paths);
+  const failures = deliverReports(context, paths, merged, report, jsonOutput, renderers);
   if (merged.fatal !== undefined)
     context.stderr.write(`barrage: a segment stopped early: ${merged.fatal}\n`);
   return exitCodeFor({

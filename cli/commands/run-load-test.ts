@@ -27,7 +27,7 @@ import { Redactor } from '../render/redact.js';
 import { abortText } from '../render/report-figures.js';
 import { endpointTable } from '../endpoint-table.js';
 import type { RunReport } from '../render/run-report.js';
-import { deliverReports } from '../report-outputs.js';
+import { deliverReports, importRenderers, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 
 /** The output flags of `run`. */
@@ -44,6 +44,8 @@ export async function runLoadTest(
   output: RunOutput,
 ): Promise<number> {
   const redactor = new Redactor(loaded);
+  // Before the run: an interrupt reports at once, synchronously.
+  const renderers = await importRenderers(loaded.plan.report);
   const stop = new AbortController();
   const hardStop = new AbortController();
   let latest: ShardSnapshot | undefined;
@@ -80,7 +82,7 @@ export async function runLoadTest(
     // Before the first snapshot (in its first half second) the run has recorded nothing yet.
     const collected = latest ?? emptySnapshot(plan, systemClock);
     const raw = toRawResult(loaded, { ...collected, interrupted: true }, { aborted }, redactor);
-    deliver(context, output, plan.report, raw);
+    deliver(context, output, plan.report, raw, renderers);
     context.exitNow(ExitCode.Interrupted);
   };
   const unsubscribe = context.onSignal(interrupt);
@@ -105,7 +107,7 @@ export async function runLoadTest(
     // The terminal is restored before anything is printed below the dashboard.
     view.close();
     const raw = toRawResult(loaded, snapshot, { fatal, aborted }, redactor);
-    const { report, failures } = deliver(context, output, plan.report, raw);
+    const { report, failures } = deliver(context, output, plan.report, raw, renderers);
     if (raw.fatal !== undefined) context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
     return exitCodeFor({
       thresholdsFailed: report.thresholds?.failed ?? 0,
@@ -141,7 +143,9 @@ function deliver(
   output: RunOutput,
   paths: ReportPlan,
   raw: RawResult,
+  renderers: Renderers,
 ): { report: RunReport; failures: number } {
   const report = reportFromRaw(raw);
-  return { report, failures: deliverReports(context, paths, raw, report, output.jsonOutput) };
+  const failures = deliverReports(context, paths, raw, report, output.jsonOutput, renderers);
+  return { report, failures };
 }

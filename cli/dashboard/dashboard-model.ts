@@ -16,6 +16,7 @@
  */
 import type { Plan } from '../../dsl/plan/plan.js';
 import { scenarioEndMs } from '../../dsl/plan/scenario-plan.js';
+import { byName } from '../render/report-figures.js';
 import { describeScenarioLoad } from '../render/scenario-view.js';
 import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';
 import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
@@ -245,7 +246,7 @@ function statusRows(snapshot: ShardSnapshot): CountRow[] {
 
 function errorRows(snapshot: ShardSnapshot): CountRow[] {
   return Object.entries(snapshot.errors)
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .sort(([a, x], [b, y]) => y - x || byName(a, b))
     .map(([key, count]) => ({ key, count, share: count / Math.max(1, snapshot.requests) }));
 }
 

@@ -16,6 +16,7 @@ import type {
   TagBreakdown,
   WsResult,
 } from '../../runtime/run-result.js';
+import { sortedErrors, sortedStatusCodes } from './report-figures.js';
 
 /** The terminal width the tables are sized for. */
 export const TABLE_WIDTH = 80;
@@ -94,20 +95,14 @@ function countTable(
 
 /** Status codes (ascending) with their counts and share of requests; undefined when none. */
 export function renderStatusCodeTable(result: RunResult): string | undefined {
-  const sorted = Object.fromEntries(
-    Object.entries(result.status_codes).sort(([a], [b]) =>
-      a.localeCompare(b, 'en', { numeric: true }),
-    ),
-  );
+  const sorted = Object.fromEntries(sortedStatusCodes(result));
   const table = countTable('status', sorted, result.total);
   return table === undefined ? undefined : `Status codes:\n${table}`;
 }
 
 /** Error kinds (most frequent first) with their counts and share of requests; undefined when none. */
 export function renderErrorTable(result: RunResult): string | undefined {
-  const sorted = Object.fromEntries(
-    Object.entries(result.errors).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)),
-  );
+  const sorted = Object.fromEntries(sortedErrors(result));
   const table = countTable('error', sorted, result.total);
   return table === undefined ? undefined : `Errors:\n${table}`;
 }

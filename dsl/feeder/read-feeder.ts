@@ -12,7 +12,7 @@ import { extname } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
 import type { FeederPlan, FeederTable } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
-import { readBoundedBytes, withBoundedFile } from '../sources/file-source.js';
+import { readBoundedBytes, withBoundedFile } from '../sources/bounded-file.js';
 import { FeederTableBuilder } from './feeder-table-builder.js';
 
 /** Largest feeder file read (records live in memory for the whole run). */

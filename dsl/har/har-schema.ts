@@ -6,7 +6,7 @@
  * leave them out still import. Chrome's private fields (`_resourceType`, `_fromCache`) are read
  * when present.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const text = (what: string) => z.string({ error: `text (${what})` });
 

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { ConfigIssue, Source } from '../issues.js';
 import { isPlainObject } from '../layers.js';
 import { err, ok, type Result } from '../result.js';
-import { readBoundedFile } from '../sources/file-source.js';
+import { readBoundedFile } from '../sources/bounded-file.js';
 import { harCreatorSchema, harEntrySchema, type HarEntry } from './har-schema.js';
 
 /** Largest HAR file read, in bytes. A browser session of a few minutes is usually 1–20 MiB. */

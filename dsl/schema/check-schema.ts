@@ -12,7 +12,7 @@
  * The mapping's keys are checked as a whole (checkRules): exactly one subject, only predicates
  * its subject takes, at most one of them, so each problem is named by its key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../plan/status-set.js';
 import { duration, nonEmpty } from './fields.js';
 import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
@@ -43,16 +43,18 @@ export function statusList(what: string) {
 }
 
 /** `expect`: the statuses that are a success. */
-export const expectSchema = z
-  .strictObject(
-    {
-      status: statusList('statuses that are a success').describe(
-        'Statuses that are a success, others fail as unexpected_status: 200, "2xx", "200-299", or a list',
-      ),
-    },
-    { error: 'a mapping { status: [200, 404] } (statuses that are a success)' },
-  )
-  .describe('Statuses that are a success (default: any status below 400)');
+export function expectSchema() {
+  return z
+    .strictObject(
+      {
+        status: statusList('statuses that are a success').describe(
+          'Statuses that are a success, others fail as unexpected_status: 200, "2xx", "200-299", or a list',
+        ),
+      },
+      { error: 'a mapping { status: [200, 404] } (statuses that are a success)' },
+    )
+    .describe('Statuses that are a success (default: any status below 400)');
+}
 
 /** The parts of a response a check can read, and the predicates each takes at the top level. */
 const SUBJECTS: Readonly<Record<string, readonly string[]>> = {
@@ -71,46 +73,48 @@ const number = (what: string) =>
   z.number({ error: `a number (${what})` }).refine(Number.isFinite, { error: `a finite number` });
 
 /** One check, its keys as written; checkRules() holds the rules between them. */
-const checkSchema = z
-  .strictObject(
-    {
-      name: nonEmpty('check name, counted under it in the checks metric'),
-      status: statusList('statuses the check passes on').optional(),
-      json: jsonPath.optional(),
-      header: nonEmpty('response header name').optional(),
-      css: cssSelector.optional(),
-      attr: nonEmpty('attribute of the element css selects').optional(),
-      body: z
-        .strictObject(
-          {
-            contains: z.string({ error: 'text the body must contain' }).optional(),
-            matches: regexPattern.optional(),
-          },
-          { error: '{ contains: <text> } or { matches: <pattern> }' },
-        )
-        .optional(),
-      duration: z
-        .strictObject(
-          { below: duration('the longest service time that passes') },
-          { error: '{ below: <duration> }, such as { below: 300ms }' },
-        )
-        .optional(),
-      equals: z.json().optional(),
-      matches: regexPattern.optional(),
-      contains: z.string({ error: 'text it must contain' }).optional(),
-      lt: number('less than').optional(),
-      lte: number('at most').optional(),
-      gt: number('more than').optional(),
-      gte: number('at least').optional(),
-    },
-    { error: `a check: a mapping with a name and ${FORMS}` },
-  )
-  .superRefine((check, ctx) => {
-    for (const issue of checkRules(check)) ctx.addIssue({ code: 'custom', ...issue });
-  });
+function checkSchema() {
+  return z
+    .strictObject(
+      {
+        name: nonEmpty('check name, counted under it in the checks metric'),
+        status: statusList('statuses the check passes on').optional(),
+        json: jsonPath().optional(),
+        header: nonEmpty('response header name').optional(),
+        css: cssSelector().optional(),
+        attr: nonEmpty('attribute of the element css selects').optional(),
+        body: z
+          .strictObject(
+            {
+              contains: z.string({ error: 'text the body must contain' }).optional(),
+              matches: regexPattern().optional(),
+            },
+            { error: '{ contains: <text> } or { matches: <pattern> }' },
+          )
+          .optional(),
+        duration: z
+          .strictObject(
+            { below: duration('the longest service time that passes') },
+            { error: '{ below: <duration> }, such as { below: 300ms }' },
+          )
+          .optional(),
+        equals: z.json().optional(),
+        matches: regexPattern().optional(),
+        contains: z.string({ error: 'text it must contain' }).optional(),
+        lt: number('less than').optional(),
+        lte: number('at most').optional(),
+        gt: number('more than').optional(),
+        gte: number('at least').optional(),
+      },
+      { error: `a check: a mapping with a name and ${FORMS}` },
+    )
+    .superRefine((check, ctx) => {
+      for (const issue of checkRules(check)) ctx.addIssue({ code: 'custom', ...issue });
+    });
+}
 
 /** A check as written (the schema's output). */
-export type CheckConfig = z.output<typeof checkSchema>;
+export type CheckConfig = z.output<ReturnType<typeof checkSchema>>;
 
 /** An issue of one check: where (a key of it) and what was expected. */
 interface CheckIssue {
@@ -160,9 +164,14 @@ function checkRules(check: CheckConfig): CheckIssue[] {
   return out;
 }
 
-/** `checks`: named checks of one endpoint's response, each name once. */
+/**
+ * `checks`: named checks of one endpoint's response, each name once. A check's schema is built
+ * when the first check is parsed.
+ */
 export const checksSchema = z
-  .array(checkSchema, { error: `a list of checks, each a mapping with a name and ${FORMS}` })
+  .array(z.lazy(checkSchema), {
+    error: `a list of checks, each a mapping with a name and ${FORMS}`,
+  })
   .superRefine((checks, ctx) => {
     const seen = new Map<string, number>();
     checks.forEach((check, i) => {

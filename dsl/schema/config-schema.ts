@@ -1,8 +1,15 @@
 /**
  * The whole configuration (DESIGN.md §4) as one zod schema: the single source of the Config type,
  * its defaults, and barrage.schema.json. Cross-field rules live in refinements.ts.
+ *
+ * Built in parts, on first use: building zod schemas is most of what loading this costs (about
+ * 30 ms for the whole tree), and a configuration uses few of its parts. An element of a list or a
+ * mapping (an endpoint, a check, an extractor, a scenario…) is a `z.lazy`, built when the first
+ * one is parsed. A top-level key whose value is a mapping (`auth`, `retry`…) is a `z.lazy` too,
+ * and configSchemaFor() leaves it out of the parse when the configuration does not set it: zod
+ * reads every key's schema when it parses an object, which would build it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { authSchema } from './auth-schema.js';
 import { expectSchema } from './check-schema.js';
 import { endpointSchema, flowSchema } from './endpoint-schema.js';
@@ -68,7 +75,10 @@ export const configSchema = z.strictObject(
       .default('GET')
       .describe('Method of the single-request form (no endpoints)'),
     headers: headerMap('headers sent with every request').default({}),
-    body: body().optional().describe('Body of the single-request form; a mapping is sent as JSON'),
+    body: z
+      .lazy(body)
+      .optional()
+      .describe('Body of the single-request form; a mapping is sent as JSON'),
     concurrency: positiveInt('number of workers')
       .optional()
       .describe('Workers (virtual users); default 10'),
@@ -86,7 +96,8 @@ export const configSchema = z.strictObject(
     max_redirects: positiveInt('redirects followed; 0 = none', 0)
       .default(10)
       .describe('Redirects a request follows before it fails as too_many_redirects'),
-    expect: expectSchema
+    expect: z
+      .lazy(expectSchema)
       .optional()
       .describe(
         "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
@@ -96,18 +107,18 @@ export const configSchema = z.strictObject(
       'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
     ),
     endpoints: z
-      .array(endpointSchema, { error: 'a list of endpoints' })
+      .array(z.lazy(endpointSchema), { error: 'a list of endpoints' })
       .min(1, { error: 'at least one endpoint' })
       .max(MAX_ENDPOINTS, { error: `at most ${MAX_ENDPOINTS} endpoints` })
       .optional(),
     flows: z
-      .array(flowSchema, { error: 'a list of flows' })
+      .array(z.lazy(flowSchema), { error: 'a list of flows' })
       .min(1, { error: 'at least one flow' })
       .optional(),
-    feeder: feederSchema.optional(),
-    auth: authSchema.optional(),
-    pattern: patternSchema.optional(),
-    retry: retrySchema.optional(),
+    feeder: z.lazy(feederSchema).optional(),
+    auth: z.lazy(authSchema).optional(),
+    pattern: z.lazy(patternSchema).optional(),
+    retry: z.lazy(retrySchema).optional(),
     scenario: nonEmpty('TypeScript scenario file').optional(),
     scenarios: scenariosSchema.optional(),
     allowed_hosts: z
@@ -138,3 +149,21 @@ export type Config = z.output<typeof configSchema>;
 
 /** Top-level configuration keys, for environment variables and "did you mean". */
 export const CONFIG_KEYS: readonly string[] = Object.keys(configSchema.shape);
+
+type ConfigKey = keyof typeof configSchema.shape;
+
+/**
+ * The schema that parses this merged input: every key but the optional, lazily built ones it does
+ * not set. Left out, such a key adds nothing to the output (it has no default), so the result is
+ * the whole schema's; an unknown key is still refused, by the strict object.
+ */
+export function configSchemaFor(raw: Readonly<Record<string, unknown>>) {
+  const shape = configSchema.shape;
+  const mask: Partial<Record<ConfigKey, true>> = {};
+  for (const key of Object.keys(shape) as ConfigKey[]) {
+    const schema = shape[key];
+    const lazy = schema instanceof z.ZodOptional && schema.def.innerType instanceof z.ZodLazy;
+    if (!lazy || Object.hasOwn(raw, key)) mask[key] = true;
+  }
+  return configSchema.pick(mask);
+}

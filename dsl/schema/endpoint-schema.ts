@@ -1,5 +1,5 @@
 /** One endpoint of DESIGN.md §4: an HTTP request or, for ws:// and wss:// urls, a WebSocket session. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checksSchema, expectSchema } from './check-schema.js';
 import {
   body,
@@ -19,79 +19,87 @@ import { extractMap } from './extractor-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
 
 /** An endpoint entry. */
-export const endpointSchema = z.strictObject(
-  {
-    name: nonEmpty('endpoint name')
-      .optional()
-      .describe('Name in reports and flows; default "METHOD url"'),
-    method: httpMethod().default('GET'),
-    url: template(
-      'endpoint url, relative to target or absolute (http, https, ws, wss)',
-      true,
-    ).describe('Relative to target, or absolute; ws:// and wss:// make a WebSocket session'),
-    headers: headerMap('endpoint headers').optional(),
-    query: formMap('query')
-      .optional()
-      .describe(
-        "Query parameters appended to the url's own query (form-encoded; a list repeats the name)",
+export function endpointSchema() {
+  return z.strictObject(
+    {
+      name: nonEmpty('endpoint name')
+        .optional()
+        .describe('Name in reports and flows; default "METHOD url"'),
+      method: httpMethod().default('GET'),
+      url: template(
+        'endpoint url, relative to target or absolute (http, https, ws, wss)',
+        true,
+      ).describe('Relative to target, or absolute; ws:// and wss:// make a WebSocket session'),
+      headers: headerMap('endpoint headers').optional(),
+      query: formMap('query')
+        .optional()
+        .describe(
+          "Query parameters appended to the url's own query (form-encoded; a list repeats the name)",
+        ),
+      body: body().optional(),
+      form: formMap('form')
+        .optional()
+        .describe(
+          'Fields sent as application/x-www-form-urlencoded (exclusive with body, multipart)',
+        ),
+      multipart: multipartMap()
+        .optional()
+        .describe(
+          'Fields and files ({ file, content_type, filename }) sent as multipart/form-data; files are relative to the configuration file',
+        ),
+      weight: positiveInt('endpoint weight').default(1).describe('Share of the weighted traffic'),
+      setup: flag('setup: run once per worker before the weighted traffic').default(false),
+      extract: extractMap()
+        .optional()
+        .describe(
+          'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
+        ),
+      expect: expectSchema().optional(),
+      checks: checksSchema.optional(),
+      checks_fail_request: flag('a failed check fails the request as check_failed')
+        .optional()
+        .describe('A failed check fails its request as check_failed (default: it does not)'),
+      timeout: duration('endpoint timeout').optional(),
+      max_redirects: positiveInt('redirects followed; 0 = none', 0)
+        .optional()
+        .describe('Redirects this endpoint follows (default: the top-level max_redirects)'),
+      think: thinkTime('pause after this endpoint')
+        .optional()
+        .describe('Pause after the response, as a user reading it: 2s, or a range such as 1s-3s'),
+      session: wsSessionSchema().optional(),
+      messages: z
+        .array(z.lazy(wsMessageSchema), { error: 'a list of WebSocket messages' })
+        .optional()
+        .describe(
+          'WebSocket messages, each sent and answered by the next frame (sugar for session)',
+        ),
+      message_interval: duration('pause between WebSocket messages', true).optional(),
+      subprotocols: z
+        .array(nonEmpty('WebSocket subprotocol'), { error: 'a list of subprotocol names' })
+        .optional(),
+      tags: userTags("the endpoint's samples").describe(
+        "Tags on this endpoint's samples, besides the run's and its scenario's; thresholds can filter on them",
       ),
-    body: body().optional(),
-    form: formMap('form')
-      .optional()
-      .describe(
-        'Fields sent as application/x-www-form-urlencoded (exclusive with body, multipart)',
-      ),
-    multipart: multipartMap()
-      .optional()
-      .describe(
-        'Fields and files ({ file, content_type, filename }) sent as multipart/form-data; files are relative to the configuration file',
-      ),
-    weight: positiveInt('endpoint weight').default(1).describe('Share of the weighted traffic'),
-    setup: flag('setup: run once per worker before the weighted traffic').default(false),
-    extract: extractMap()
-      .optional()
-      .describe(
-        'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
-      ),
-    expect: expectSchema.optional(),
-    checks: checksSchema.optional(),
-    checks_fail_request: flag('a failed check fails the request as check_failed')
-      .optional()
-      .describe('A failed check fails its request as check_failed (default: it does not)'),
-    timeout: duration('endpoint timeout').optional(),
-    max_redirects: positiveInt('redirects followed; 0 = none', 0)
-      .optional()
-      .describe('Redirects this endpoint follows (default: the top-level max_redirects)'),
-    think: thinkTime('pause after this endpoint')
-      .optional()
-      .describe('Pause after the response, as a user reading it: 2s, or a range such as 1s-3s'),
-    session: wsSessionSchema.optional(),
-    messages: z
-      .array(wsMessageSchema, { error: 'a list of WebSocket messages' })
-      .optional()
-      .describe('WebSocket messages, each sent and answered by the next frame (sugar for session)'),
-    message_interval: duration('pause between WebSocket messages', true).optional(),
-    subprotocols: z
-      .array(nonEmpty('WebSocket subprotocol'), { error: 'a list of subprotocol names' })
-      .optional(),
-    tags: userTags("the endpoint's samples").describe(
-      "Tags on this endpoint's samples, besides the run's and its scenario's; thresholds can filter on them",
-    ),
-  },
-  { error: 'an endpoint: a mapping with at least url' },
-);
+    },
+    { error: 'an endpoint: a mapping with at least url' },
+  );
+}
 
 /** A weighted, ordered sequence of endpoint names; one flow per permit. */
-export const flowSchema = z.strictObject(
-  {
-    name: nonEmpty('flow name'),
-    weight: positiveInt('flow weight').default(1),
-    think: thinkTime('pause between steps')
-      .optional()
-      .describe("Pause between steps (an endpoint's own think wins): 2s, or a range such as 1s-3s"),
-    steps: z
-      .array(nonEmpty('endpoint name'), { error: 'a list of endpoint names' })
-      .min(1, { error: 'at least one step' }),
-  },
-  { error: 'a flow: { name, weight, steps: [endpoint names] }' },
-);
+export function flowSchema() {
+  return z.strictObject(
+    {
+      name: nonEmpty('flow name'),
+      weight: positiveInt('flow weight').default(1),
+      think: thinkTime('pause between steps')
+        .optional()
+        .describe(
+          "Pause between steps (an endpoint's own think wins): 2s, or a range such as 1s-3s",
+        ),
+      steps: z
+        .array(nonEmpty('endpoint name'), { error: 'a list of endpoint names' })
+        .min(1, { error: 'at least one step' }),
+    },
+    { error: 'a flow: { name, weight, steps: [endpoint names] }' },
+  );
+}

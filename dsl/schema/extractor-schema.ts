@@ -1,5 +1,5 @@
 /** `extract`: variables read from a response (or a WebSocket frame), each by one extractor. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonEmpty } from './fields.js';
 import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
 
@@ -13,30 +13,32 @@ const EXTRACTOR_FORMS =
  * `{ regex: pattern }` or `{ css: selector, attr?: name }`. A mapping that fits none gets the list
  * of forms, and `attr` without `css` is named as such.
  */
-export const extractorSchema = z.union(
-  [
-    jsonPath,
-    z.strictObject({ json: jsonPath }),
-    z.strictObject({ header: nonEmpty('response header name') }),
-    z.strictObject({ regex: regexPattern }),
-    z.strictObject({
-      css: cssSelector,
-      attr: nonEmpty('attribute of the element css selects').optional(),
-    }),
-  ],
-  {
-    error: (issue) =>
-      isObject(issue.input) && 'attr' in issue.input && !('css' in issue.input)
-        ? '{ css: <selector>, attr: <name> }: attr reads an attribute of the element a css selector finds, so it needs css'
-        : EXTRACTOR_FORMS,
-  },
-);
+function extractorSchema() {
+  return z.union(
+    [
+      jsonPath(),
+      z.strictObject({ json: jsonPath() }),
+      z.strictObject({ header: nonEmpty('response header name') }),
+      z.strictObject({ regex: regexPattern() }),
+      z.strictObject({
+        css: cssSelector(),
+        attr: nonEmpty('attribute of the element css selects').optional(),
+      }),
+    ],
+    {
+      error: (issue) =>
+        isObject(issue.input) && 'attr' in issue.input && !('css' in issue.input)
+          ? '{ css: <selector>, attr: <name> }: attr reads an attribute of the element a css selector finds, so it needs css'
+          : EXTRACTOR_FORMS,
+    },
+  );
+}
 
-/** A mapping of variable names to extractors. */
+/** A mapping of variable names to extractors (their schema built at the first one parsed). */
 export function extractMap() {
   return z.record(
     z.string().regex(VARIABLE_NAME, { error: 'a variable name (letters, digits, _ . -)' }),
-    extractorSchema,
+    z.lazy(extractorSchema),
     { error: 'a mapping of variable names to extractors' },
   );
 }

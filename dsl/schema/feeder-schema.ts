@@ -1,26 +1,28 @@
 /** Data feeders (spec §2.3): records from a file, merged into each worker's variable store. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { flag, nonEmpty } from './fields.js';
 
 /** The `feeder` key. */
-export const feederSchema = z.strictObject(
-  {
-    file: nonEmpty('feeder file, relative to the config file'),
-    format: z
-      .enum(['csv', 'json', 'ndjson'], { error: 'csv, json or ndjson' })
-      .optional()
-      .describe('Default: from the file extension'),
-    order: z
-      .enum(['sequential', 'random', 'shuffle'], { error: 'sequential, random or shuffle' })
-      .default('sequential')
-      .describe('sequential: one global order shared by all workers'),
-    cycle: flag('start over when the records run out; false stops the run').default(true),
-    per: z
-      .enum(['worker', 'iteration'], { error: 'worker or iteration' })
-      .optional()
-      .describe(
-        'worker: one record per worker, taken before its setup endpoints; iteration: a new record each iteration. Default: worker when an endpoint has setup: true, iteration otherwise',
-      ),
-  },
-  { error: 'a feeder mapping: { file, format, order, cycle, per }' },
-);
+export function feederSchema() {
+  return z.strictObject(
+    {
+      file: nonEmpty('feeder file, relative to the config file'),
+      format: z
+        .enum(['csv', 'json', 'ndjson'], { error: 'csv, json or ndjson' })
+        .optional()
+        .describe('Default: from the file extension'),
+      order: z
+        .enum(['sequential', 'random', 'shuffle'], { error: 'sequential, random or shuffle' })
+        .default('sequential')
+        .describe('sequential: one global order shared by all workers'),
+      cycle: flag('start over when the records run out; false stops the run').default(true),
+      per: z
+        .enum(['worker', 'iteration'], { error: 'worker or iteration' })
+        .optional()
+        .describe(
+          'worker: one record per worker, taken before its setup endpoints; iteration: a new record each iteration. Default: worker when an endpoint has setup: true, iteration otherwise',
+        ),
+    },
+    { error: 'a feeder mapping: { file, format, order, cycle, per }' },
+  );
+}

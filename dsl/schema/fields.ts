@@ -2,7 +2,7 @@
  * Field builders shared by the config schemas. Each sets its error text to what the field expects,
  * so a ConfigIssue reads "expected <that text>, got <value>" instead of zod's generic wording.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseDuration } from '../grammar/duration.js';
 import { lineBreaksIn } from '../grammar/line-breaks.js';
 import { parseTemplate } from '../grammar/placeholder.js';

@@ -4,7 +4,7 @@
  * (config-json-schema.ts); a test fails when the committed file is stale (`npm run schema`
  * rewrites it).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { configSchema } from './config-schema.js';
 
 /** The JSON Schema text, stable across runs (2-space indent, trailing newline). */

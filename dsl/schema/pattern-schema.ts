@@ -5,44 +5,46 @@
  *   spike: base until `at`, linear rise to `peak` over `rise`, `peak` for `hold`,
  *          linear fall to base over `fall`, base until `duration`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { duration, positiveNumber } from './fields.js';
 
-const ramp = z.strictObject({
-  type: z.literal('ramp'),
-  from: positiveNumber('rate at the start, per second', true),
-  to: positiveNumber('rate at the end, per second', true),
-  duration: duration('length of the ramp'),
-});
-
-const step = z.strictObject({
-  type: z.literal('step'),
-  steps: z
-    .array(
-      z.strictObject(
-        {
-          rate: positiveNumber('rate of this step, per second', true),
-          duration: duration('length of this step'),
-        },
-        { error: 'a step: { rate, duration }' },
-      ),
-      { error: 'a list of steps' },
-    )
-    .min(1, { error: 'at least one step' }),
-});
-
-const spike = z.strictObject({
-  type: z.literal('spike'),
-  base: positiveNumber('rate outside the spike, per second', true),
-  peak: positiveNumber('rate at the top of the spike, per second'),
-  duration: duration('length of the whole pattern'),
-  at: duration('when the spike starts; default a quarter of duration', true).optional(),
-  rise: duration('time from base to peak; default 0', true).optional(),
-  hold: duration('time at peak; default a tenth of duration', true).optional(),
-  fall: duration('time from peak back to base; default 0', true).optional(),
-});
-
 /** The `pattern` key. */
-export const patternSchema = z.discriminatedUnion('type', [ramp, step, spike], {
-  error: 'a pattern mapping whose type is ramp, step or spike',
-});
+export function patternSchema() {
+  const ramp = z.strictObject({
+    type: z.literal('ramp'),
+    from: positiveNumber('rate at the start, per second', true),
+    to: positiveNumber('rate at the end, per second', true),
+    duration: duration('length of the ramp'),
+  });
+
+  const step = z.strictObject({
+    type: z.literal('step'),
+    steps: z
+      .array(
+        z.strictObject(
+          {
+            rate: positiveNumber('rate of this step, per second', true),
+            duration: duration('length of this step'),
+          },
+          { error: 'a step: { rate, duration }' },
+        ),
+        { error: 'a list of steps' },
+      )
+      .min(1, { error: 'at least one step' }),
+  });
+
+  const spike = z.strictObject({
+    type: z.literal('spike'),
+    base: positiveNumber('rate outside the spike, per second', true),
+    peak: positiveNumber('rate at the top of the spike, per second'),
+    duration: duration('length of the whole pattern'),
+    at: duration('when the spike starts; default a quarter of duration', true).optional(),
+    rise: duration('time from base to peak; default 0', true).optional(),
+    hold: duration('time at peak; default a tenth of duration', true).optional(),
+    fall: duration('time from peak back to base; default 0', true).optional(),
+  });
+
+  return z.discriminatedUnion('type', [ramp, step, spike], {
+    error: 'a pattern mapping whose type is ramp, step or spike',
+  });
+}

@@ -1,5 +1,5 @@
 /** Report files written after the run. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TAG_KEY } from '../plan/metrics.js';
 import { nonEmpty } from './fields.js';
 

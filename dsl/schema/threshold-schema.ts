@@ -10,7 +10,8 @@
  * the issues of the form the value's type picks only when that form raised no transform's issue,
  * so the grammar errors, the misplaced delay and the unknown keys each name their own key.
  */
-import { z, type core } from 'zod';
+import * as z from 'zod';
+import type { core } from 'zod';
 import { parseDuration } from '../grammar/duration.js';
 import type { GrammarError } from '../grammar/grammar-error.js';
 import { parseThreshold } from '../grammar/threshold.js';

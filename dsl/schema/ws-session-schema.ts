@@ -12,7 +12,7 @@
  * matches: <regex> }, or { regex: <pattern> } (the frame's text). The mapping's keys are checked
  * as a whole (stepRules, matchRules), so each problem is named by its key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseTemplate } from '../grammar/placeholder.js';
 import { extractMap } from './extractor-schema.js';
 import { duration, template } from './fields.js';
@@ -22,18 +22,20 @@ import { jsonPath, regexPattern } from './pattern-fields.js';
 const BASE64 = /^base64:(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** A WebSocket message: UTF-8 text (placeholders allowed) or bytes written base64:… */
-export const wsMessageSchema = z.union(
-  [
-    z.strictObject({ text: template('WebSocket text message') }),
-    z.strictObject({
-      binary: z.string().regex(BASE64, {
-        error:
-          'base64:<data> in standard base64, such as base64:AAECAw== (binary WebSocket message)',
+export function wsMessageSchema() {
+  return z.union(
+    [
+      z.strictObject({ text: template('WebSocket text message') }),
+      z.strictObject({
+        binary: z.string().regex(BASE64, {
+          error:
+            'base64:<data> in standard base64, such as base64:AAECAw== (binary WebSocket message)',
+        }),
       }),
-    }),
-  ],
-  { error: '{ text: <string> } or { binary: "base64:<data>" }' },
-);
+    ],
+    { error: '{ text: <string> } or { binary: "base64:<data>" }' },
+  );
+}
 
 const MATCH_FORMS =
   'any, or a match: { json: <path> } with equals: <value> or matches: <regex> (optional), or { regex: <pattern> }';
@@ -67,22 +69,24 @@ function givenKeys(mapping: object): string[] {
     .map(([key]) => key);
 }
 
-const matchObject = z
-  .strictObject(
-    {
-      json: jsonPath.optional(),
-      equals: z.json().optional(),
-      matches: regexPattern.optional(),
-      regex: regexPattern.optional(),
-    },
-    { error: MATCH_FORMS },
-  )
-  .superRefine((match, ctx) => {
-    for (const issue of matchRules(match)) ctx.addIssue({ code: 'custom', ...issue });
-  });
+function matchObject() {
+  return z
+    .strictObject(
+      {
+        json: jsonPath().optional(),
+        equals: z.json().optional(),
+        matches: regexPattern().optional(),
+        regex: regexPattern().optional(),
+      },
+      { error: MATCH_FORMS },
+    )
+    .superRefine((match, ctx) => {
+      for (const issue of matchRules(match)) ctx.addIssue({ code: 'custom', ...issue });
+    });
+}
 
 /** A frame's content as a match reads it (the schema's output). */
-export type FrameMatchConfig = z.output<typeof matchObject>;
+export type FrameMatchConfig = z.output<ReturnType<typeof matchObject>>;
 
 /** One of json or regex; equals or matches only beside json, one of them; equals' placeholders. */
 function matchRules(match: FrameMatchConfig): KeyIssue[] {
@@ -113,11 +117,15 @@ function matchRules(match: FrameMatchConfig): KeyIssue[] {
 }
 
 /** `any` (the first frame) or a match of the frame's content. */
-const frameSelector = z.union([z.literal('any'), matchObject], { error: MATCH_FORMS });
+function frameSelector(match: ReturnType<typeof matchObject>) {
+  return z.union([z.literal('any'), match], { error: MATCH_FORMS });
+}
 
-const sendPayload = z.union([template('WebSocket text message'), wsMessageSchema], {
-  error: 'a text message, { text: <string> } or { binary: "base64:<data>" }',
-});
+function sendPayload() {
+  return z.union([template('WebSocket text message'), wsMessageSchema()], {
+    error: 'a text message, { text: <string> } or { binary: "base64:<data>" }',
+  });
+}
 
 const STEP_KINDS = ['send', 'receive', 'listen', 'pause'] as const;
 const STEP_FORMS =
@@ -130,26 +138,31 @@ const STEP_KEYS: Readonly<Record<(typeof STEP_KINDS)[number], readonly string[]>
   pause: [],
 };
 
-const stepSchema = z
-  .strictObject(
-    {
-      send: sendPayload.optional(),
-      reply: frameSelector.optional(),
-      receive: frameSelector.optional(),
-      listen: duration('how long the session listens').optional(),
-      match: matchObject.optional(),
-      pause: duration('pause of the session').optional(),
-      timeout: duration('wait for the frame').optional(),
-      extract: extractMap().optional(),
-    },
-    { error: STEP_FORMS },
-  )
-  .superRefine((step, ctx) => {
-    for (const issue of stepRules(step)) ctx.addIssue({ code: 'custom', ...issue });
-  });
+function stepSchema() {
+  // One match schema for reply, receive and match: barrage.schema.json then holds its recursive
+  // `equals` (any JSON value) once.
+  const match = matchObject();
+  return z
+    .strictObject(
+      {
+        send: sendPayload().optional(),
+        reply: frameSelector(match).optional(),
+        receive: frameSelector(match).optional(),
+        listen: duration('how long the session listens').optional(),
+        match: match.optional(),
+        pause: duration('pause of the session').optional(),
+        timeout: duration('wait for the frame').optional(),
+        extract: extractMap().optional(),
+      },
+      { error: STEP_FORMS },
+    )
+    .superRefine((step, ctx) => {
+      for (const issue of stepRules(step)) ctx.addIssue({ code: 'custom', ...issue });
+    });
+}
 
 /** One step as written (the schema's output). */
-export type WsStepConfig = z.output<typeof stepSchema>;
+export type WsStepConfig = z.output<ReturnType<typeof stepSchema>>;
 
 /** Exactly one kind; only the keys that kind takes; a send's timeout and extract need a reply. */
 function stepRules(step: WsStepConfig): KeyIssue[] {
@@ -184,10 +197,15 @@ function stepRules(step: WsStepConfig): KeyIssue[] {
   return out;
 }
 
-/** `session`: the steps of each session of a WebSocket endpoint, in order. */
-export const wsSessionSchema = z
-  .array(stepSchema, { error: `a list of steps, each ${STEP_FORMS}` })
-  .min(1, { error: 'at least one step' })
-  .describe(
-    'Steps of each session: send (with reply), receive, listen and pause (see docs/configuration.md, WebSocket endpoints)',
-  );
+/**
+ * `session`: the steps of each session of a WebSocket endpoint, in order; a step's schema is
+ * built at the first step parsed.
+ */
+export function wsSessionSchema() {
+  return z
+    .array(z.lazy(stepSchema), { error: `a list of steps, each ${STEP_FORMS}` })
+    .min(1, { error: 'at least one step' })
+    .describe(
+      'Steps of each session: send (with reply), receive, listen and pause (see docs/configuration.md, WebSocket endpoints)',
+    );
+}

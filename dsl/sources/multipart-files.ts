@@ -8,7 +8,7 @@ import type { ConfigIssue } from '../issues.js';
 import type { Provenance } from '../layers.js';
 import { err, ok, type Result } from '../result.js';
 import type { Config } from '../schema/config-schema.js';
-import { formatBytes, readBoundedBytes } from './file-source.js';
+import { formatBytes, readBoundedBytes } from './bounded-file.js';
 
 /** Largest total of the multipart files of every endpoint. */
 export const MAX_MULTIPART_BYTES = 10 * 1024 * 1024;

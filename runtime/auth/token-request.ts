@@ -8,10 +8,10 @@
  * A failure is described by safe text only: the status, an RFC 6749 §5.2 error code, or the kind
  * of network error. Response bodies, secrets and tokens never reach a failure's text.
  */
-import { Agent, request } from 'undici';
 import type { AuthPlan } from '../../dsl/plan/plan.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
+import type { TokenPool } from './token-pool.js';
 
 /** The oauth2 form of the auth plan. */
 export type OAuth2Plan = Extract<AuthPlan, { type: 'oauth2' }>;
@@ -91,23 +91,15 @@ export function createTokenRequester(
   }
   const body = form.toString();
   const timeout = options.timeoutMs;
-  const agent = new Agent({
-    connect: { timeout, rejectUnauthorized: !options.insecure },
-    // The deadline below covers the whole exchange; these are only a backstop behind it.
-    headersTimeout: timeout + 1000,
-    bodyTimeout: timeout + 1000,
-  });
+  // Opened at the first request: token-pool.ts imports undici's index (it says why).
+  let pool: Promise<TokenPool> | undefined;
+  const open = (): Promise<TokenPool> =>
+    (pool ??= import('./token-pool.js').then((m) => m.openTokenPool(timeout, options.insecure)));
   return {
     send: async (signal) => {
       const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
       try {
-        const response = await request(plan.tokenUrl, {
-          method: 'POST',
-          headers,
-          body,
-          dispatcher: agent,
-          signal: deadline,
-        });
+        const response = await (await open()).post(plan.tokenUrl, headers, body, deadline);
         const text = await readCapped(response.body);
         if (text === undefined) return failed(`response larger than ${MAX_TOKEN_RESPONSE} bytes`);
         return parseTokenResponse(response.statusCode, text);
@@ -117,7 +109,9 @@ export function createTokenRequester(
         return failed(NETWORK_REASONS[kind] ?? `request failed (${kind})`);
       }
     },
-    close: () => agent.destroy(),
+    close: async () => {
+      if (pool !== undefined) await (await pool).close();
+    },
   };
 }
 

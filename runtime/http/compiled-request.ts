@@ -8,7 +8,7 @@
  * when that is allowed (allowed-hosts.ts). A multipart body with placeholders is encoded per
  * request, asynchronously: fill() then answers BODY_PENDING and finishBody() completes it.
  */
-import type { Dispatcher, FormData } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import { checksReadBody } from '../checks/evaluate-check.js';
 import { ResponseVerifier } from '../checks/response-verifier.js';
@@ -190,7 +190,9 @@ export class CompiledRequest {
     }
     const form = multipart.form(vars, random);
     if (form === undefined) return 'missing_variable';
-    out.body = form;
+    // Held here until encoded (Node's global FormData, typed apart from the package's): the body
+    // dispatched is its bytes.
+    out.body = form as unknown as NonNullable<RequestOptions['body']>;
     return BODY_PENDING;
   }
 }

@@ -1,11 +1,12 @@
 /**
  * A multipart/form-data body, encoded by undici (its FormData, and its body serialization
- * through Response, as fetch() sends one), never by hand. That serialization is asynchronous, so a
- * request with such a body is filled in two steps (compiled-request.ts): form() builds the
- * FormData synchronously (a missing variable is known at once), encode() turns it into bytes and
- * the Content-Type that names the boundary. A body without placeholders is encoded once and kept.
+ * through Response, as fetch() sends one), never by hand: Node's own undici, the global FormData
+ * and Response, since importing them from the package loads its whole index at every start. That
+ * serialization is asynchronous, so a request with such a body is filled in two steps
+ * (compiled-request.ts): form() builds the FormData synchronously (a missing variable is known at
+ * once), encode() turns it into bytes and the Content-Type that names the boundary. A body
+ * without placeholders is encoded once and kept.
  */
-import { FormData, Response } from 'undici';
 import type { MultipartPart } from '../../dsl/plan/endpoint-plan.js';
 import type { Random } from '../random.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';

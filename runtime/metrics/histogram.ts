@@ -29,12 +29,15 @@
  *   give equal strings, which lets tests compare encodings directly.
  * - `mean` uses each counter's median equivalent value, so it is within the 0.1 % resolution.
  */
-import {
-  JsHistogram,
-  build,
-  decodeFromCompressedBase64,
-  encodeIntoCompressedBase64,
-} from 'hdr-histogram-js';
+// The library's own modules, not its index (the package has no `exports` map, so deep imports are
+// allowed): the index loads all of it at every start, ~20 ms here. HistogramLogWriter builds an
+// Intl.NumberFormat at load, the WASM histogram decodes a base64 module, encoding.js requires
+// that WASM module too. We need the plain-JS histogram of 64-bit counters and its V2 compressed
+// encoding (JsHistogram.encoding.js adds encodeIntoCompressedBase64 to JsHistogram, inflates
+// with node's zlib).
+import { decompress, doDecode } from 'hdr-histogram-js/dist/JsHistogram.encoding.js';
+import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
+import { constructorFromBucketSize } from 'hdr-histogram-js/dist/JsHistogramFactory.js';
 import { inflateSync } from 'node:zlib';
 import type { LatencySummary } from '../run-result.js';
 import type { EncodedHistogram } from './snapshot.js';
@@ -58,18 +61,14 @@ function asJs(histogram: unknown): MicrosHistogram {
   return histogram;
 }
 
+/** The library's class of 64-bit counters (what its `build()` picks for bitBucketSize 64). */
+const Float64Histogram = constructorFromBucketSize(BIT_BUCKET_SIZE);
+
 /** An empty histogram of microseconds. */
 export function createHistogram(): MicrosHistogram {
-  return asJs(
-    build({
-      lowestDiscernibleValue: LOWEST_US,
-      highestTrackableValue: HIGHEST_US,
-      numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
-      bitBucketSize: BIT_BUCKET_SIZE,
-      useWebAssembly: false,
-      autoResize: false,
-    }),
-  );
+  const histogram = asJs(new Float64Histogram(LOWEST_US, HIGHEST_US, SIGNIFICANT_DIGITS));
+  histogram.autoResize = false;
+  return histogram;
 }
 
 // The counter index of the library, computed without Math.log2/pow (≈ 10× faster):
@@ -113,13 +112,14 @@ export function recordMicros(histogram: MicrosHistogram, us: number): void {
 
 /** Compressed base64 of the histogram; "" when it is empty. */
 export function encodeHistogram(histogram: MicrosHistogram): EncodedHistogram {
-  return histogram.totalCount === 0 ? '' : encodeIntoCompressedBase64(histogram);
+  return histogram.totalCount === 0 ? '' : histogram.encodeIntoCompressedBase64();
 }
 
 /** The histogram an encoding holds; "" gives an empty one. */
 export function decodeHistogram(encoded: EncodedHistogram): MicrosHistogram {
   if (encoded === '') return createHistogram();
-  return asJs(decodeFromCompressedBase64(encoded, BIT_BUCKET_SIZE, false, HIGHEST_US));
+  // What the library's decodeFromCompressedBase64 does for a plain-JS histogram.
+  return asJs(doDecode(decompress(Buffer.from(encoded, 'base64')), BIT_BUCKET_SIZE, HIGHEST_US));
 }
 
 /** Adds every count of `from` into `into` (exact: same layout, index by index). */

@@ -26,13 +26,13 @@ import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { deriveSeed, seededRandom } from '../random.js';
 import { sleepLong } from '../schedule/long-timer.js';
-import { ScriptRunner } from '../script/script-runner.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
 import { startDeadlineSweep } from './deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
+import { importHtmlQuery, readsCss } from '../vars/extract.js';
 import { ScenarioRun } from './scenario-run.js';
-import { createSegmentServices } from './segment-services.js';
+import { createSegmentServices, importServiceModules } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
 
 /** How a segment is driven from outside. */
@@ -65,6 +65,14 @@ export async function runSegment(
   control: SegmentControl,
 ): Promise<SegmentOutcome> {
   const { plan } = spec;
+  // What only some plans use (WebSocket sessions, a TypeScript scenario's bridge, the HTML
+  // parser) is imported for those alone, before dispatch can begin: each costs a start
+  // milliseconds to load.
+  const [modules, scripting] = await Promise.all([
+    importServiceModules(plan),
+    plan.script === undefined ? undefined : import('../script/script-runner.js'),
+    readsCss(plan) ? importHtmlQuery() : undefined,
+  ]);
   await control.ready?.();
   // However far ahead (long-timer.ts); a stop meanwhile ends the wait, and the run with nothing sent.
   if (plan.startAt !== undefined && plan.startAt > clock.wallMs())
@@ -89,15 +97,18 @@ export async function runSegment(
     script?.stop();
   };
   let ended = 0;
-  const { auth, sessions } = createSegmentServices({
-    plan,
-    recorder: segmentRecorder,
-    now,
-    fatal: (message) => {
-      fatal ??= message;
-      stop();
+  const { auth, sessions } = createSegmentServices(
+    {
+      plan,
+      recorder: segmentRecorder,
+      now,
+      fatal: (message) => {
+        fatal ??= message;
+        stop();
+      },
     },
-  });
+    modules,
+  );
   const feeder =
     plan.feeder === undefined
       ? undefined
@@ -139,9 +150,9 @@ export async function runSegment(
   const cut = new AbortController();
   const first = runs[0]!;
   const script =
-    plan.script === undefined
+    plan.script === undefined || scripting === undefined
       ? undefined
-      : new ScriptRunner({
+      : new scripting.ScriptRunner({
           plan,
           script: plan.script,
           recorders: [segmentRecorder, ...runs.map((run) => run.recorder)],

@@ -10,7 +10,7 @@ import { OAuth2Provider } from '../auth/oauth2-provider.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { deriveSeed, seededRandom } from '../random.js';
 import type { SessionRunner } from '../worker/iteration.js';
-import { createSessionRunner } from '../ws/ws-session.js';
+import type { createSessionRunner } from '../ws/ws-session.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
 export interface ServiceContext {
@@ -29,13 +29,33 @@ export interface SegmentServices {
   readonly sessions: (recorder: Recorder) => SessionRunner | undefined;
 }
 
+/** The protocol modules a plan needs, imported before its segment starts (importServiceModules). */
+export interface ServiceModules {
+  /** ws-session.ts, for a plan with ws:// endpoints. */
+  readonly createSessionRunner: typeof createSessionRunner | undefined;
+}
+
+/**
+ * Imports what `plan` needs: the WebSocket modules (and ws) only for ws:// endpoints, since
+ * loading them costs every start a few milliseconds.
+ */
+export async function importServiceModules(plan: Plan): Promise<ServiceModules> {
+  const ws = plan.graph.endpoints.some((e) => e.protocol === 'ws')
+    ? await import('../ws/ws-session.js')
+    : undefined;
+  return { createSessionRunner: ws?.createSessionRunner };
+}
+
 /** Builds the segment's services. */
-export function createSegmentServices(context: ServiceContext): SegmentServices {
+export function createSegmentServices(
+  context: ServiceContext,
+  modules: ServiceModules,
+): SegmentServices {
   const auth = authProvider(context);
   return {
     auth,
     sessions: (recorder) =>
-      createSessionRunner({
+      modules.createSessionRunner?.({
         endpoints: context.plan.graph.endpoints,
         recorder,
         now: context.now,

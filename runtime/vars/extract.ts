@@ -19,15 +19,38 @@
 import { JSONPath } from 'jsonpath-plus';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
-import {
-  compileSelector,
-  elementAttribute,
-  elementText,
-  parseHtml,
-  selectFirst,
-  type HtmlDocument,
-} from './html-query.js';
+import type * as HtmlQuery from './html-query.js';
 import type { VariableStore } from './variable-store.js';
+
+// html-query.ts (htmlparser2, css-select, and the entity tables htmlparser2 decodes at load:
+// about 8 ms of a start) is imported only for a plan that reads HTML: importHtmlQuery().
+let htmlQuery: typeof HtmlQuery | undefined;
+
+/** Imports html-query.ts; a segment whose plan readsCss() does so before dispatch. */
+export async function importHtmlQuery(): Promise<void> {
+  htmlQuery ??= await import('./html-query.js');
+}
+
+/**
+ * True when a plan (or any part of one) has a css extractor or check anywhere: an object with
+ * `from: 'css'` (endpoints, WebSocket steps, checks). Walks with a stack: a plan is plain data.
+ */
+export function readsCss(plan: unknown): boolean {
+  const pending: unknown[] = [plan];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if ((node as { from?: unknown }).from === 'css') return true;
+    for (const item of Object.values(node)) pending.push(item);
+  }
+  return false;
+}
+
+/** The imported module; a css extractor or check without it is a bug of importHtmlQuery. */
+function html(): typeof HtmlQuery {
+  if (htmlQuery === undefined) throw new Error('bug: CSS read before importHtmlQuery()');
+  return htmlQuery;
+}
 
 /** Raw response headers as undici gives them: name, value, name, value… */
 export type RawHeaders = readonly Buffer[] | null;
@@ -63,7 +86,7 @@ export function readsBody(extractors: readonly ExtractorPlan[]): boolean {
 export class ParsedBody {
   #json: unknown;
   #jsonParsed = false;
-  #html: HtmlDocument | undefined;
+  #html: HtmlQuery.HtmlDocument | undefined;
 
   constructor(readonly text: string | undefined) {}
 
@@ -75,8 +98,8 @@ export class ParsedBody {
     return this.#json;
   }
 
-  get html(): HtmlDocument {
-    this.#html ??= parseHtml(this.text ?? '');
+  get html(): HtmlQuery.HtmlDocument {
+    this.#html ??= html().parseHtml(this.text ?? '');
     return this.#html;
   }
 }
@@ -132,9 +155,10 @@ export function cssValue(
   attr: string | undefined,
 ): string | undefined {
   if (body.text === undefined) return undefined;
-  const element = selectFirst(body.html, compileSelector(selector));
+  const query = html();
+  const element = query.selectFirst(body.html, query.compileSelector(selector));
   if (element === null) return undefined;
-  return attr === undefined ? elementText(element) : elementAttribute(element, attr);
+  return attr === undefined ? query.elementText(element) : query.elementAttribute(element, attr);
 }
 
 const patterns = new Map<string, RegExp>();

@@ -3,7 +3,7 @@
  * origin (so connections match the concurrency), and the reusable exchange. The segment's deadline
  * sweep reads `deadlineUs` to abort a request (or a WebSocket session's wait) past its timeout.
  */
-import { Client } from 'undici';
+import Client from 'undici/lib/dispatcher/client.js';
 import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
 import { UserCookies } from '../http/cookie-jar.js';

@@ -77,6 +77,9 @@ t.test('error kinds: most frequent first, share of requests', (t) => {
   t.same(row(table, 'timeout'), ['timeout', '7', '0.7%']);
   t.same(row(table, 'reset'), ['reset', '3', '0.3%']);
   t.ok(table.indexOf('timeout') < table.indexOf('reset'));
+  const ties = renderErrorTable(runResultFixture({ errors: { tls: 2, http_5xx: 2, dns: 2 } }))!;
+  t.ok(ties.indexOf('dns') < ties.indexOf('http_5xx'), 'ties by name');
+  t.ok(ties.indexOf('http_5xx') < ties.indexOf('tls'), 'ties by name');
   t.equal(renderErrorTable(runResultFixture()), undefined);
   t.end();
 });

@@ -2,7 +2,7 @@
 // they read, what leaves a variable unset, large, malformed and hostile bodies.
 import t from 'tap';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import { readsBody, runExtractors } from '../../runtime/vars/extract.js';
+import { importHtmlQuery, readsBody, readsCss, runExtractors } from '../../runtime/vars/extract.js';
 import {
   compileSelector,
   MAX_HTML_DEPTH,
@@ -12,6 +12,9 @@ import {
 import { VariableStore } from '../../runtime/vars/variable-store.js';
 import { ODD_BODIES } from '../helpers/odd-bodies.js';
 import { jsonExtractor } from '../helpers/json-extractor.js';
+
+// A segment imports the HTML parser for a plan with css extractors or checks; these read CSS.
+await importHtmlQuery();
 
 const FORM = `<!doctype html>
 <html><head><title>  Sign in  </title></head>
@@ -174,3 +177,21 @@ t.test('the body is kept for regex and css extractors, not for headers alone', a
   t.ok(readsBody([jsonExtractor('a', '$')]));
   t.notOk(readsBody([{ variable: 'a', from: 'header', header: 'x' }]));
 });
+
+t.test(
+  'readsCss finds a css extractor or check anywhere in plan data, and nothing else',
+  async (t) => {
+    const http = { graph: { endpoints: [{ extract: [css('csrf', 'input')], checks: [] }] } };
+    const check = {
+      graph: { endpoints: [{ checks: [{ subject: { from: 'css', selector: 'h1' } }] }] },
+    };
+    const ws = { graph: { endpoints: [{ session: { steps: [{ extract: [css('x', 'p')] }] } }] } };
+    const none = {
+      graph: { endpoints: [{ extract: [jsonExtractor('id', '$.id')], css: 'not a plan key' }] },
+    };
+    t.equal(readsCss(http), true);
+    t.equal(readsCss(check), true);
+    t.equal(readsCss(ws), true);
+    t.equal(readsCss(none), false);
+  },
+);

@@ -1,0 +1,40 @@
+/**
+ * The keep-alive pool token requests go through (token-request.ts), on undici's Agent and
+ * request(). Imported at a provider's first token request: undici's index brings its whole API
+ * (fetch, mocks, caches…), which costs a start about 15 ms, and a run without oauth2 never needs
+ * it (the workers' Clients come from undici's client module alone: virtual-user.ts).
+ */
+import { Agent, request } from 'undici';
+
+/** What a token endpoint answered: its status and its body as a stream. */
+export interface TokenAnswer {
+  readonly statusCode: number;
+  readonly body: AsyncIterable<Buffer> & { destroy(): void };
+}
+
+/** A pool of connections to token endpoints. */
+export interface TokenPool {
+  /** POSTs `body` with `headers`; rejects on network failures (undici's errors, with codes). */
+  post(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<TokenAnswer>;
+  close(): Promise<void>;
+}
+
+/** A pool whose connect timeout is `timeoutMs`, checking TLS certificates unless `insecure`. */
+export function openTokenPool(timeoutMs: number, insecure: boolean): TokenPool {
+  const agent = new Agent({
+    connect: { timeout: timeoutMs, rejectUnauthorized: !insecure },
+    // The caller's deadline covers the whole exchange; these are only a backstop behind it.
+    headersTimeout: timeoutMs + 1000,
+    bodyTimeout: timeoutMs + 1000,
+  });
+  return {
+    post: (url, headers, body, signal) =>
+      request(url, { method: 'POST', headers, body, dispatcher: agent, signal }),
+    close: () => agent.destroy(),
+  };
+}
