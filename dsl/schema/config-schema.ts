@@ -25,6 +25,7 @@ import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { retrySchema } from './retry-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
+import { metricsSchema } from './metrics-schema.js';
 
 const segment = z
   .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
@@ -92,6 +93,7 @@ export const configSchema = z.strictObject(
         "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
       ),
     thresholds: z.array(thresholdSchema, { error: 'a list of threshold expressions' }).default([]),
+    metrics: metricsSchema,
     tags: userTags('every sample of the run').describe(
       'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
     ),
