@@ -61,6 +61,7 @@ export function toRawResult(
       expression: text(spec.expression),
       tags: Object.fromEntries(Object.entries(spec.tags).map(([k, v]) => [k, text(v)])),
     })),
+    metrics: plan.metrics,
     meta: {
       target: plan.target === undefined ? undefined : text(plan.target),
       ...(plan.namedScenarios
@@ -68,14 +69,7 @@ export function toRawResult(
         : { concurrency: plan.concurrency, load: describeRate(plan.rate) }),
     },
     config: redactor.tree(loaded.raw) as Record<string, unknown>,
-    snapshot:
-      snapshot.endpointNames === undefined
-        ? snapshot
-        : {
-            ...snapshot,
-            endpointNames: snapshot.endpointNames.map(text),
-            endpointTags: (snapshot.endpointTags ?? []).map(tags),
-          },
+    snapshot: redactSnapshot(snapshot, text, tags),
     fatal: fatal === undefined ? undefined : text(fatal),
     ...(aborted === undefined
       ? {}
@@ -83,9 +77,48 @@ export function toRawResult(
   };
 }
 
+/**
+ * A snapshot with its discovered endpoint names and tags redacted, and the tags of its custom
+ * series (a call's tags may hold what a secret became), its scenarios' alike.
+ */
+function redactSnapshot(
+  snapshot: ShardSnapshot,
+  text: (s: string) => string,
+  tags: (of: Tags) => Tags,
+): ShardSnapshot {
+  const custom = snapshot.custom;
+  const scenarios = snapshot.scenarios;
+  return {
+    ...snapshot,
+    ...(snapshot.endpointNames === undefined
+      ? {}
+      : {
+          endpointNames: snapshot.endpointNames.map(text),
+          endpointTags: (snapshot.endpointTags ?? []).map(tags),
+        }),
+    ...(custom === undefined
+      ? {}
+      : {
+          custom: Object.fromEntries(
+            Object.entries(custom).map(([name, metric]) => [
+              name,
+              { ...metric, series: metric.series.map((s) => ({ ...s, tags: tags(s.tags) })) },
+            ]),
+          ),
+        }),
+    ...(scenarios === undefined
+      ? {}
+      : {
+          scenarios: Object.fromEntries(
+            Object.entries(scenarios).map(([name, own]) => [name, redactSnapshot(own, text, tags)]),
+          ),
+        }),
+  };
+}
+
 /** Summarizes, evaluates the thresholds (undefined when none are defined) and assembles. */
 export function reportFromRaw(raw: RawResult): RunReport {
-  const result = summarize(raw.snapshot, raw.endpointNames);
+  const result = summarize(raw.snapshot, raw.endpointNames, raw.metrics);
   const thresholds = evaluateThresholds(raw.thresholds, raw.snapshot, raw.endpointNames, {
     endpoints: raw.endpointTags,
     scenarios: raw.scenarioTags,
