@@ -148,7 +148,18 @@ function compileEndpoint(
       const declared = config.metrics[metric];
       return declared === undefined
         ? []
-        : [{ kind: declared.kind, extractor: extractorPlan(metric, from) }];
+        : [
+            {
+              kind: declared.kind,
+              extractor: extractorPlan(metric, from),
+              tags: {
+                ...config.tags,
+                ...endpoint.tags,
+                endpoint: endpointName(endpoint),
+                method: endpoint.method,
+              },
+            },
+          ];
     }),
     // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
     verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),

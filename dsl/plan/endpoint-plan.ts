@@ -31,6 +31,8 @@ export type ExtractorPlan =
 export interface EndpointMetricPlan {
   readonly kind: MetricKind;
   readonly extractor: ExtractorPlan;
+  /** The samples' tags but `status`: the run's and the endpoint's own, `endpoint`, `method`. */
+  readonly tags: Tags;
 }
 
 /** A pause drawn uniformly from [minMs, maxMs] (equal for a fixed pause), seeded per worker. */

@@ -60,13 +60,17 @@ const declaration = z
 
 /** The top-level `metrics:`: custom metrics by name. */
 export const metricsSchema = z
-  .record(metricName, declaration, { error: 'a mapping of metric names to declarations' })
+  .record(metricName, declaration, {
+    error: (issue) =>
+      issue.code === 'invalid_key' ? NAME : 'a mapping of metric names to declarations',
+  })
   .default({})
   .describe('Custom metrics, by name: { type, unit, description } (docs/configuration.md)');
 
 /** An endpoint's `metrics:`: a declared metric's name → the extractor whose value it adds. */
 export function endpointMetricsMap() {
   return z.record(metricName, extractorSchema, {
-    error: 'a mapping of declared metric names to extractors',
+    error: (issue) =>
+      issue.code === 'invalid_key' ? NAME : 'a mapping of declared metric names to extractors',
   });
 }
