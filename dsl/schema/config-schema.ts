@@ -26,6 +26,7 @@ import { reportSchema } from './report-schema.js';
 import { retrySchema } from './retry-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
 import { metricsSchema } from './metrics-schema.js';
+import { checkThresholds } from './configured-thresholds.js';
 
 const segment = z
   .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
@@ -62,78 +63,85 @@ export const MAX_ENDPOINTS = 500;
 export const DEFAULT_CONCURRENCY = 10;
 
 /** The configuration file's shape, with defaults applied on parse. */
-export const configSchema = z.strictObject(
-  {
-    target: absoluteUrl('base URL of the requests', ['http', 'https', 'ws', 'wss']).optional(),
-    method: httpMethod()
-      .default('GET')
-      .describe('Method of the single-request form (no endpoints)'),
-    headers: headerMap('headers sent with every request').default({}),
-    body: body().optional().describe('Body of the single-request form; a mapping is sent as JSON'),
-    concurrency: positiveInt('number of workers')
-      .optional()
-      .describe('Workers (virtual users); default 10'),
-    duration: duration('length of the run')
-      .optional()
-      .describe('With requests, the first reached ends the run'),
-    requests: positiveInt('total iterations').optional(),
-    rate: positiveNumber('permits per second')
-      .optional()
-      .describe('Absent: workers loop as fast as they can'),
-    timeout: duration('deadline of one request').prefault('10s'),
-    cookies: flag('a cookie jar per virtual user')
-      .default(true)
-      .describe('Each virtual user keeps the cookies it is sent, as a browser does'),
-    max_redirects: positiveInt('redirects followed; 0 = none', 0)
-      .default(10)
-      .describe('Redirects a request follows before it fails as too_many_redirects'),
-    expect: expectSchema
-      .optional()
-      .describe(
-        "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
+export const configSchema = z
+  .strictObject(
+    {
+      target: absoluteUrl('base URL of the requests', ['http', 'https', 'ws', 'wss']).optional(),
+      method: httpMethod()
+        .default('GET')
+        .describe('Method of the single-request form (no endpoints)'),
+      headers: headerMap('headers sent with every request').default({}),
+      body: body()
+        .optional()
+        .describe('Body of the single-request form; a mapping is sent as JSON'),
+      concurrency: positiveInt('number of workers')
+        .optional()
+        .describe('Workers (virtual users); default 10'),
+      duration: duration('length of the run')
+        .optional()
+        .describe('With requests, the first reached ends the run'),
+      requests: positiveInt('total iterations').optional(),
+      rate: positiveNumber('permits per second')
+        .optional()
+        .describe('Absent: workers loop as fast as they can'),
+      timeout: duration('deadline of one request').prefault('10s'),
+      cookies: flag('a cookie jar per virtual user')
+        .default(true)
+        .describe('Each virtual user keeps the cookies it is sent, as a browser does'),
+      max_redirects: positiveInt('redirects followed; 0 = none', 0)
+        .default(10)
+        .describe('Redirects a request follows before it fails as too_many_redirects'),
+      expect: expectSchema
+        .optional()
+        .describe(
+          "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
+        ),
+      thresholds: z
+        .array(thresholdSchema, { error: 'a list of threshold expressions' })
+        .default([]),
+      metrics: metricsSchema,
+      tags: userTags('every sample of the run').describe(
+        'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
       ),
-    thresholds: z.array(thresholdSchema, { error: 'a list of threshold expressions' }).default([]),
-    metrics: metricsSchema,
-    tags: userTags('every sample of the run').describe(
-      'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
-    ),
-    endpoints: z
-      .array(endpointSchema, { error: 'a list of endpoints' })
-      .min(1, { error: 'at least one endpoint' })
-      .max(MAX_ENDPOINTS, { error: `at most ${MAX_ENDPOINTS} endpoints` })
-      .optional(),
-    flows: z
-      .array(flowSchema, { error: 'a list of flows' })
-      .min(1, { error: 'at least one flow' })
-      .optional(),
-    feeder: feederSchema.optional(),
-    auth: authSchema.optional(),
-    pattern: patternSchema.optional(),
-    retry: retrySchema.optional(),
-    scenario: nonEmpty('TypeScript scenario file').optional(),
-    scenarios: scenariosSchema.optional(),
-    allowed_hosts: z
-      .array(nonEmpty('host name'), { error: 'a list of host names' })
-      .optional()
-      .describe('Hosts a scenario may reach besides the target'),
-    report: reportSchema.default({}),
-    insecure: flag('skip TLS certificate verification').default(false),
-    seed: positiveInt('random seed', 0)
-      .optional()
-      .describe('Makes every random choice reproducible'),
-    threads: z
-      .union([positiveInt('worker threads'), z.literal('auto')], {
-        error: 'a positive integer or auto (worker threads)',
-      })
-      .default('auto'),
-    segment: segment.optional().describe('This process runs share i of n (distributed runs)'),
-    start_at: startAt.optional().describe('Wall-clock instant at which dispatch begins'),
-    user_agent: template('User-Agent header', true)
-      .optional()
-      .describe('Default barrage/<version>'),
-  },
-  { error: 'a mapping of configuration keys' },
-);
+      endpoints: z
+        .array(endpointSchema, { error: 'a list of endpoints' })
+        .min(1, { error: 'at least one endpoint' })
+        .max(MAX_ENDPOINTS, { error: `at most ${MAX_ENDPOINTS} endpoints` })
+        .optional(),
+      flows: z
+        .array(flowSchema, { error: 'a list of flows' })
+        .min(1, { error: 'at least one flow' })
+        .optional(),
+      feeder: feederSchema.optional(),
+      auth: authSchema.optional(),
+      pattern: patternSchema.optional(),
+      retry: retrySchema.optional(),
+      scenario: nonEmpty('TypeScript scenario file').optional(),
+      scenarios: scenariosSchema.optional(),
+      allowed_hosts: z
+        .array(nonEmpty('host name'), { error: 'a list of host names' })
+        .optional()
+        .describe('Hosts a scenario may reach besides the target'),
+      report: reportSchema.default({}),
+      insecure: flag('skip TLS certificate verification').default(false),
+      seed: positiveInt('random seed', 0)
+        .optional()
+        .describe('Makes every random choice reproducible'),
+      threads: z
+        .union([positiveInt('worker threads'), z.literal('auto')], {
+          error: 'a positive integer or auto (worker threads)',
+        })
+        .default('auto'),
+      segment: segment.optional().describe('This process runs share i of n (distributed runs)'),
+      start_at: startAt.optional().describe('Wall-clock instant at which dispatch begins'),
+      user_agent: template('User-Agent header', true)
+        .optional()
+        .describe('Default barrage/<version>'),
+    },
+    { error: 'a mapping of configuration keys' },
+  )
+  // Thresholds on declared metrics, checked even when other keys failed (every problem at once).
+  .superRefine(checkThresholds, { when: () => true });
 
 /** The validated configuration, defaults applied, durations in milliseconds. */
 export type Config = z.output<typeof configSchema>;

@@ -7,7 +7,8 @@
  */
 import type { GrammarError } from '../grammar/grammar-error.js';
 import { parseThreshold, type DeclaredMetrics } from '../grammar/threshold.js';
-import { customDeclaration } from '../plan/metrics.js';
+import type { z } from 'zod';
+import { customDeclaration, type CustomMetric } from '../plan/metrics.js';
 import type { ThresholdSpec } from '../plan/threshold-spec.js';
 import { ok, type Result } from '../result.js';
 import type { Config } from './config-schema.js';
@@ -30,4 +31,36 @@ export function configuredThresholds(
     if (!parsed.ok || item.abortOnFail === undefined) return parsed;
     return ok({ ...parsed.value, abortOnFail: item.abortOnFail });
   });
+}
+
+/**
+ * The schema's own check of the thresholds with the declared metrics, for a configuration without
+ * a scenario: it runs even when other keys failed (`when` in config-schema.ts), so every problem
+ * is reported at once. `value` is what parsed so far: items and declarations that failed their
+ * own schema are left out. A scenario's declarations arrive with its options, after a first
+ * validation without them: there, threshold-rules.ts reports on the whole configuration.
+ */
+export function checkThresholds(value: unknown, ctx: z.core.$RefinementCtx<unknown>): void {
+  if (!isRecord(value) || value.scenario !== undefined || !Array.isArray(value.thresholds)) return;
+  const declared: Record<string, ReturnType<typeof customDeclaration>> = {};
+  if (isRecord(value.metrics))
+    for (const [name, metric] of Object.entries(value.metrics))
+      if (isRecord(metric) && typeof metric.kind === 'string')
+        declared[name] = customDeclaration(metric as unknown as CustomMetric);
+  value.thresholds.forEach((item: unknown, i: number) => {
+    if (!isRecord(item) || typeof item.expression !== 'string') return;
+    const parsed = parseThreshold(item.expression, declared);
+    if (parsed.ok) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: parsed.error.message,
+      path: item.mapping === true ? ['thresholds', i, 'threshold'] : ['thresholds', i],
+      input: item.expression,
+      params: { code: 'invalid_threshold' },
+    });
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
