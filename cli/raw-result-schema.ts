@@ -9,6 +9,8 @@
 import * as z from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
+import { METRIC_KINDS, METRIC_UNITS } from '../dsl/plan/metrics.js';
+import { trendEncodingProblem } from '../runtime/metrics/custom-histogram.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';
 import { OTHER_OUTCOME } from '../runtime/metrics/name-bound.js';
 import { RAW_FORMAT, RAW_VERSION, type RawResult } from '../runtime/raw-result.js';
@@ -46,6 +48,19 @@ const histogram = z.string({ error: HISTOGRAM }).superRefine((s, ctx) => {
 });
 
 const counts = z.record(z.string(), count, { error: 'counts by key' });
+
+/** What a custom trend's histogram is expected to be (custom-histogram.ts). */
+const TREND_HISTOGRAM = "a compressed HDR histogram of barrage's custom trend layout";
+const trendHistogram = z.string({ error: TREND_HISTOGRAM }).superRefine((s, ctx) => {
+  const problem = trendEncodingProblem(s);
+  if (problem !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      message: TREND_HISTOGRAM,
+      input: s,
+      params: { actual: problem },
+    });
+});
 
 const segmentRef = z
   .strictObject(
@@ -103,6 +118,42 @@ const second = z.strictObject(
   { error: "a second's figures" },
 );
 
+/** One tag set's samples of a custom metric (runtime/metrics/custom-snapshot.ts). */
+const customSeries = z
+  .strictObject(
+    {
+      tags,
+      samples: count.min(1, { error: 'at least one sample' }),
+      sum: z.number({ error: 'a number' }),
+      trues: count,
+      last: z.number({ error: 'a number' }),
+      lastAt: z.number({ error: 'a time, epoch ms' }).min(0),
+      min: z.number({ error: 'a number' }),
+      max: z.number({ error: 'a number' }),
+      histogram: trendHistogram,
+    },
+    { error: "a custom metric's series" },
+  )
+  .refine((s) => s.trues <= s.samples && s.min <= s.max, {
+    error: 'at most as many true samples as samples, and min ≤ max',
+  });
+
+/** A custom metric's series: a trend's, and only a trend's, carry a histogram. */
+const customMetric = z
+  .strictObject(
+    {
+      kind: z.enum(METRIC_KINDS, { error: `one of ${METRIC_KINDS.join(', ')}` }),
+      series: z.array(customSeries, { error: 'a list of series' }),
+      folded: count,
+      rejected: count,
+    },
+    { error: "a custom metric's figures { kind, series, folded, rejected }" },
+  )
+  .refine((m) => m.series.every((s) => (s.histogram !== '') === (m.kind === 'trend')), {
+    error: "a histogram in every series of a trend and in no other kind's",
+    path: ['series'],
+  });
+
 /** A snapshot's fields; a scenario's own snapshot has them all but `scenarios`. */
 const SNAPSHOT_FIELDS = {
   version: z.literal(1, { error: 'snapshot version 1' }),
@@ -155,6 +206,8 @@ const SNAPSHOT_FIELDS = {
     )
     .optional(),
   interrupted: z.boolean({ error: 'true or false' }),
+  custom: z.record(z.string(), customMetric, { error: 'custom metrics by name' }).exactOptional(),
+  foldedNames: count.exactOptional(),
 };
 
 /** As many endpoint names as endpoint figures, when the names are there. */
@@ -214,6 +267,21 @@ export const rawResultSchema = z
       summaryBy: z.array(z.string(), { error: 'a list of tag keys' }).default([]),
       scenarioTags: z.record(z.string(), tags, { error: "scenarios' tags by name" }).default({}),
       thresholds: z.array(threshold, { error: 'a list of thresholds' }),
+      // Raw files written before custom metrics have none.
+      metrics: z
+        .record(
+          z.string(),
+          z.strictObject(
+            {
+              kind: z.enum(METRIC_KINDS),
+              unit: z.enum(METRIC_UNITS),
+              description: z.string(),
+            },
+            { error: 'a custom metric { kind, unit, description }' },
+          ),
+          { error: 'custom metrics by name' },
+        )
+        .default({}),
       meta: z
         .strictObject(
           { target: z.string().optional(), concurrency: count, load: z.string() },

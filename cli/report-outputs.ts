@@ -81,7 +81,8 @@ export function reportFiles(
 
 /**
  * The one tail of `run` (finished or cut short) and `merge`: prints the report on stdout, writes
- * every requested file, says on stderr which could not be written; returns how many failed.
+ * every requested file, says on stderr which could not be written and what the metrics model's
+ * bounds folded (warnings); returns how many failed.
  */
 export function deliverReports(
   context: Pick<BarrageContext, 'stdout' | 'stderr' | 'cwd' | 'env' | 'isTTY'>,
@@ -96,5 +97,8 @@ export function deliverReports(
   const files = reportFiles(paths, report, raw, context.env, renderers);
   const failures = writeReportFiles(context.cwd, files);
   for (const failure of failures) context.stderr.write(`barrage: ${failure}\n`);
+  // The metrics model's bounds: on stderr too, where a --json-output run's reader looks.
+  for (const warning of report.result.warnings ?? [])
+    context.stderr.write(`barrage: warning: ${warning}\n`);
   return failures.length;
 }

@@ -20,6 +20,7 @@ import type { FeederPlan, Plan, ScriptBundle } from './plan/plan.js';
 import { err, ok, type Result } from './result.js';
 import { configSchemaFor, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
+import type { ScriptMetric } from './script/options-entry.js';
 import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
@@ -112,6 +113,7 @@ async function loadWith(
   let validated = await validateLayers(layers, issues, withHar);
   if (!validated.ok) return err({ issues: validated.error, warnings });
   let script: ScriptBundle | undefined;
+  let scriptMetrics: Readonly<Record<string, ScriptMetric>> = {};
   let scenarioDir = baseDir;
   if (validated.value.config.scenario !== undefined) {
     const scenario = await loadScenario(
@@ -126,6 +128,7 @@ async function loadWith(
     if (!scenario.ok) return err({ issues: scenario.error, warnings });
     script = scenario.value.script;
     scenarioDir = scenario.value.dir;
+    scriptMetrics = scenario.value.metrics ?? {};
     if (scenario.value.layer !== undefined) {
       secrets.addLayer(scenario.value.layer);
       // The scenario's options sit at the file's precedence, below the configuration file.
@@ -138,7 +141,10 @@ async function loadWith(
   const { config, raw, provenance } = validated.value;
   const located = (list: readonly Refinement[]): ConfigIssue[] =>
     list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
-  const refined = located(refineConfig(config));
+  const refined = [
+    ...metricConflicts(config, scriptMetrics, script),
+    ...located(refineConfig(config)),
+  ];
   if (refined.length > 0) return err({ issues: refined, warnings });
   // A feeder file named in the scenario's options is relative to the scenario's (real) folder.
   const feederBase =
@@ -243,7 +249,17 @@ async function loadScenario(
   name: string,
   provenance: Provenance,
   dirs: { readonly cwd: string; readonly baseDir: string; readonly execPath: string },
-): Promise<Result<{ script: ScriptBundle; layer: Layer | undefined; dir: string }, ConfigIssue[]>> {
+): Promise<
+  Result<
+    {
+      script: ScriptBundle;
+      layer: Layer | undefined;
+      dir: string;
+      metrics?: Readonly<Record<string, ScriptMetric>>;
+    },
+    ConfigIssue[]
+  >
+> {
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
@@ -261,23 +277,54 @@ async function loadScenario(
   });
   if (!bundled.ok) return bundled;
   const script = bundled.value;
-  const options = readScenarioOptions(script, dirs.execPath);
-  if (!options.ok) return options;
+  const read = readScenarioOptions(script, dirs.execPath);
+  if (!read.ok) return read;
   const dir = scenarioFolder(path);
-  if (options.value === undefined) return ok({ script, layer: undefined, dir });
+  const { options, metrics } = read.value;
+  const declares = Object.keys(metrics).length > 0;
+  if (options === undefined && !declares) return ok({ script, layer: undefined, dir });
   const at: Source = { kind: 'scenario', file: script.file };
-  const refused = refusedOptions(options.value, dir, at);
+  const refused = refusedOptions(options ?? {}, dir, at);
   if (refused.length > 0) return err(refused);
+  // The metrics its top level declares join the options as `metrics:` (docs/scenarios.md).
+  const own = isPlainObject(options?.metrics) ? options.metrics : {};
+  const values = declares ? { ...options, metrics: { ...metrics, ...own } } : options!;
   return ok({
     script,
+    metrics,
     layer: {
       name: 'scenario',
-      values: options.value,
+      values,
       sourceOf: () => at,
       secretPaths: new Set(),
       secretValues: new Set(),
     },
     dir,
+  });
+}
+
+/**
+ * A metric the scenario declares with one type and the configuration's `metrics:` with another:
+ * the file's declaration wins the merge, so the scenario's add() would feed the wrong kind.
+ */
+function metricConflicts(
+  config: Config,
+  declared: Readonly<Record<string, ScriptMetric>>,
+  script: ScriptBundle | undefined,
+): ConfigIssue[] {
+  if (script === undefined) return [];
+  return Object.entries(declared).flatMap(([name, { type }]) => {
+    const kind = config.metrics[name]?.kind;
+    if (kind === undefined || kind === type) return [];
+    return [
+      {
+        code: 'invalid_value' as const,
+        source: { kind: 'scenario' as const, file: script.file },
+        path: ['metrics', name],
+        expected: `one type per metric: the configuration declares ${name} as a ${kind}`,
+        actual: `new ${type[0]!.toUpperCase()}${type.slice(1)}('${name}') in the scenario`,
+      },
+    ];
   });
 }
 

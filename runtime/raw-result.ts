@@ -6,7 +6,7 @@
  * whether files belong to the same run.
  */
 import { createHash } from 'node:crypto';
-import type { Tags } from '../dsl/plan/metrics.js';
+import type { CustomMetric, Tags } from '../dsl/plan/metrics.js';
 import type { Plan, SegmentRef } from '../dsl/plan/plan.js';
 import type { ThresholdSpec } from '../dsl/plan/threshold-spec.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
@@ -41,6 +41,8 @@ export interface RawResult {
   /** Each named scenario's own tags (`tags:` of the scenario). */
   readonly scenarioTags: Readonly<Record<string, Tags>>;
   readonly thresholds: readonly ThresholdSpec[];
+  /** The custom metrics declared (kind, unit, description), by name: the reports print them. */
+  readonly metrics: Readonly<Record<string, CustomMetric>>;
   readonly meta: RunMeta;
   /** The effective configuration, secrets already redacted. */
   readonly config: Readonly<Record<string, unknown>>;

@@ -5,6 +5,8 @@
  * writes null where a figure has no data.
  */
 
+import type { MetricKind, MetricUnit, Tags } from '../dsl/plan/metrics.js';
+
 /** Latency summary in milliseconds. */
 export interface LatencySummary {
   readonly min: number;
@@ -99,6 +101,30 @@ export interface AuthResult {
   readonly latency_ms: LatencySummary | undefined;
 }
 
+/** A custom metric's figures by its kind (runtime/metrics/summarize-custom.ts). */
+export type CustomFigures =
+  | { readonly count: number; readonly rate: number }
+  | { readonly rate: number; readonly trues: number; readonly total: number }
+  | { readonly value: number; readonly min: number; readonly max: number }
+  | {
+      readonly count: number;
+      readonly avg: number;
+      readonly min: number;
+      readonly max: number;
+      readonly p50: number;
+      readonly p90: number;
+      readonly p95: number;
+      readonly p99: number;
+    };
+
+/** A custom metric: its type and unit, its figures, and each tag set's when its samples had tags. */
+export type CustomMetricResult = {
+  readonly type: MetricKind;
+  readonly unit: MetricUnit;
+  readonly description?: string;
+  readonly by_tags?: readonly ({ readonly tags: Tags } & CustomFigures)[];
+} & CustomFigures;
+
 /** A finished (or interrupted) run. */
 export interface RunResult {
   readonly total: number;
@@ -143,4 +169,8 @@ export interface RunResult {
   readonly scenarios?: Readonly<Record<string, RunResult>>;
   /** Requests by the values of tags the run asked about (summary_by, thresholds' tags). */
   readonly by_tag?: readonly TagBreakdown[];
+  /** Custom metrics by name (absent when none got a sample). */
+  readonly metrics?: Readonly<Record<string, CustomMetricResult>>;
+  /** What the bounds of the metrics model folded or left out (absent when nothing was). */
+  readonly warnings?: readonly string[];
 }

@@ -250,6 +250,47 @@ declare module 'barrage' {
   /** The next feeder record (also stored in vars), or null when the feeder is used up. */
   export function feed(): Record<string, string> | null;
 
+  /**
+   * Custom metrics, as k6's (docs/scenarios.md, Custom metrics): declared at the top level of the
+   * scenario (a declaration inside an iteration throws), fed by `add(value, tags)` inside
+   * iterations. A sample carries the call's tags, its group and its scenario. Names: a letter or
+   * _, then up to 127 letters, digits or _; not a built-in metric's; one type per name.
+   */
+  interface Metric<V> {
+    readonly name: string;
+    add(value: V, tags?: Record<string, string | number | boolean>): void;
+  }
+
+  /** Values summarized by percentiles (p50, p95, avg, min, max…); from 0 to about 9e12. */
+  export class Trend implements Metric<number | boolean> {
+    /** isTime: the values are milliseconds (reports print ms). */
+    constructor(name: string, isTime?: boolean);
+    readonly name: string;
+    readonly isTime: boolean;
+    add(value: number | boolean, tags?: Record<string, string | number | boolean>): void;
+  }
+
+  /** A sum: count is the sum of the values added, rate the sum per second. */
+  export class Counter implements Metric<number | boolean> {
+    constructor(name: string);
+    readonly name: string;
+    add(value: number | boolean, tags?: Record<string, string | number | boolean>): void;
+  }
+
+  /** The share of truthy values added (rate), and their number (count). */
+  export class Rate implements Metric<unknown> {
+    constructor(name: string);
+    readonly name: string;
+    add(value: unknown, tags?: Record<string, string | number | boolean>): void;
+  }
+
+  /** The last value added (value), and the least and most it held (min, max). */
+  export class Gauge implements Metric<number | boolean> {
+    constructor(name: string);
+    readonly name: string;
+    add(value: number | boolean, tags?: Record<string, string | number | boolean>): void;
+  }
+
   /** What an iteration is told about its virtual user. */
   export interface VirtualUser {
     readonly id: number;

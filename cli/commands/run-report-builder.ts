@@ -64,6 +64,7 @@ export function toRawResult(
       expression: text(spec.expression),
       tags: Object.fromEntries(Object.entries(spec.tags).map(([k, v]) => [k, text(v)])),
     })),
+    metrics: plan.metrics,
     meta: {
       target: plan.target === undefined ? undefined : text(plan.target),
       ...(plan.namedScenarios
@@ -71,18 +72,50 @@ export function toRawResult(
         : { concurrency: plan.concurrency, load: describeRate(plan.rate) }),
     },
     config: redactor.tree(loaded.raw) as Record<string, unknown>,
-    snapshot:
-      snapshot.endpointNames === undefined
-        ? snapshot
-        : {
-            ...snapshot,
-            endpointNames: snapshot.endpointNames.map(text),
-            endpointTags: (snapshot.endpointTags ?? []).map(tags),
-          },
+    snapshot: redactSnapshot(snapshot, text, tags),
     fatal: fatal === undefined ? undefined : text(fatal),
     ...(aborted === undefined
       ? {}
       : { aborted: { threshold: text(aborted.threshold), atMs: aborted.atMs } }),
+  };
+}
+
+/**
+ * A snapshot with its discovered endpoint names and tags redacted, and the tags of its custom
+ * series (a call's tags may hold what a secret became), its scenarios' alike.
+ */
+function redactSnapshot(
+  snapshot: ShardSnapshot,
+  text: (s: string) => string,
+  tags: (of: Tags) => Tags,
+): ShardSnapshot {
+  const custom = snapshot.custom;
+  const scenarios = snapshot.scenarios;
+  return {
+    ...snapshot,
+    ...(snapshot.endpointNames === undefined
+      ? {}
+      : {
+          endpointNames: snapshot.endpointNames.map(text),
+          endpointTags: (snapshot.endpointTags ?? []).map(tags),
+        }),
+    ...(custom === undefined
+      ? {}
+      : {
+          custom: Object.fromEntries(
+            Object.entries(custom).map(([name, metric]) => [
+              name,
+              { ...metric, series: metric.series.map((s) => ({ ...s, tags: tags(s.tags) })) },
+            ]),
+          ),
+        }),
+    ...(scenarios === undefined
+      ? {}
+      : {
+          scenarios: Object.fromEntries(
+            Object.entries(scenarios).map(([name, own]) => [name, redactSnapshot(own, text, tags)]),
+          ),
+        }),
   };
 }
 
@@ -116,7 +149,7 @@ export function reportFromRaw(raw: RawResult): RunReport {
   };
   const keys = breakdownKeys(raw);
   const result = {
-    ...summarize(raw.snapshot, raw.endpointNames),
+    ...summarize(raw.snapshot, raw.endpointNames, raw.metrics),
     ...(keys.length === 0
       ? {}
       : { by_tag: keys.map((key) => tagBreakdown(raw.snapshot, table, key)) }),

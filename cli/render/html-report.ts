@@ -11,6 +11,7 @@
  * name containing `</script>` cannot end the block. The configuration shown is RunReport.config,
  * already redacted (secrets never appear: DESIGN.md §9).
  */
+import { customMetricsSection } from './html-custom-metrics.js';
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
@@ -390,6 +391,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     openModel(r),
     websocket(r),
     checks(r),
+    customMetricsSection(r),
     auth(r),
     configuration(report.config),
   ].filter((s): s is string => s !== undefined);

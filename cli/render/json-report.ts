@@ -7,12 +7,14 @@
  * none. A threshold's `actual` is null when its metric got no data (it then fails: DESIGN.md §6).
  * `thresholds.aborted` ({ threshold, at_ms }) is there only when an `abort_on_fail` threshold
  * stopped the run.
- * `latency_distribution` comes last: the service-time latency at fixed percentiles (the curve the
+ * `metrics` (custom metrics, docs/reports.md) and `warnings` come after the scenarios, when there
+ * are any. `latency_distribution` comes before them: the service-time latency at fixed percentiles (the curve the
  * HTML report draws), [] when nothing completed.
  */
 import type {
   AuthResult,
   ChecksResult,
+  CustomMetricResult,
   EndpointResult,
   LatencySummary,
   PercentilePoint,
@@ -169,7 +171,14 @@ export interface JsonResult {
   readonly latency_distribution: readonly JsonPercentilePoint[];
   /** Each named scenario's own figures, in the same form (without thresholds and scenarios). */
   readonly scenarios?: Readonly<Record<string, JsonResult>>;
+  /** Custom metrics by name: type, unit, the kind's figures, and `by_tags` when tagged. */
+  readonly metrics?: Readonly<Record<string, JsonCustomMetric>>;
+  /** What the bounds of the metrics model folded or left out. */
+  readonly warnings?: readonly string[];
 }
+
+/** A custom metric as JSON: its figures rounded to 3 decimals. */
+export type JsonCustomMetric = Readonly<Record<string, unknown>>;
 
 /** `value` rounded to 3 decimals; null when there is no (finite) value. */
 export function round3(value: number | undefined | null): number | null {
@@ -340,7 +349,31 @@ export function toJsonResult(report: RunReport): JsonResult {
             ]),
           ),
         }),
+    ...(r.metrics === undefined ? {} : { metrics: customMetrics(r.metrics) }),
+    ...(r.warnings === undefined ? {} : { warnings: r.warnings }),
   };
+}
+
+/** Custom metrics with every figure rounded to 3 decimals, tags as they are. */
+function customMetrics(
+  metrics: Readonly<Record<string, CustomMetricResult>>,
+): Record<string, JsonCustomMetric> {
+  const rounded = (figures: object): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(figures).map(([k, v]) => [k, typeof v === 'number' ? round3(v) : v]),
+    );
+  return Object.fromEntries(
+    Object.entries(metrics).map(([name, m]) => {
+      const { by_tags: byTags, ...own } = m;
+      return [
+        name,
+        {
+          ...rounded(own),
+          ...(byTags === undefined ? {} : { by_tags: byTags.map((s) => rounded(s)) }),
+        },
+      ];
+    }),
+  );
 }
 
 /** The JSON result as pretty text: 2-space indent, trailing newline. */

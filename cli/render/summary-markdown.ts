@@ -2,13 +2,14 @@
  * The Markdown summary (`--summary-md`, `report.summary_md`, and appended to
  * `$GITHUB_STEP_SUMMARY` when that is set): a heading with the verdict, the headline figures,
  * the thresholds, and the breakdowns that apply (endpoints when there are two or more, status
- * codes, error kinds, checks, WebSocket). GitHub-flavoured tables; ✅/❌ marks.
+ * codes, error kinds, checks, WebSocket, custom metrics and the metrics model's warnings). GitHub-flavoured tables; ✅/❌ marks.
  *
  * User text (endpoint and check names) is escaped so that it stays plain text in a table cell:
  * ASCII punctuation that Markdown or HTML would read (\ ` * _ [ ] < > | ~ & #) gets a backslash,
  * line breaks become spaces. Threshold expressions are code spans. The text ends with a blank line, so that summaries
  * appended one after another (several steps of a job) stay apart.
  */
+import { customMetricRows } from './custom-metrics-table.js';
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
 import {
   abortSeconds,
@@ -201,6 +202,21 @@ function websocket(r: RunResult): string[] {
   ];
 }
 
+/** Custom metrics (custom-metrics-table.ts), and the warnings of the metrics model's bounds. */
+function customMetrics(r: RunResult): string[] {
+  const out: string[] = [];
+  if (r.metrics !== undefined && Object.keys(r.metrics).length > 0) {
+    const rows = customMetricRows(r.metrics).map(([name, type, figures]) => [
+      escapeMarkdown(name.trim()),
+      type,
+      escapeMarkdown(figures),
+    ]);
+    out.push('### Custom metrics', '', ...table(['Metric', 'Type', 'Figures'], rows, []));
+  }
+  for (const warning of r.warnings ?? []) out.push('', `> ⚠️ ${escapeMarkdown(warning)}`);
+  return out;
+}
+
 /** The Markdown summary of a run, ending with a blank line. */
 export function renderSummaryMarkdown(report: RunReport): string {
   const r = report.result;
@@ -215,6 +231,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     counts('Errors', 'Error kind', sortedErrors(r), r.total),
     checks(r),
     websocket(r),
+    customMetrics(r),
   ];
   return (
     blocks

@@ -7,6 +7,7 @@
  * borders. The name column gets TABLE_WIDTH minus everything else, never less than MIN_NAME.
  */
 import Table from 'cli-table3';
+import { renderCustomMetricsTable } from './custom-metrics-table.js';
 import type {
   AuthResult,
   ChecksResult,
@@ -255,7 +256,7 @@ export function renderTagTable(breakdown: TagBreakdown): string {
 
 /**
  * Every breakdown that applies to this run, in order: scenarios, endpoints, status codes, errors,
- * ws, checks, auth.
+ * ws, checks, custom metrics, auth.
  */
 export function renderBreakdowns(result: RunResult): string[] {
   const sections = [
@@ -266,6 +267,7 @@ export function renderBreakdowns(result: RunResult): string[] {
     renderErrorTable(result),
     result.websocket === undefined ? undefined : renderWsTable(result.websocket),
     result.checks === undefined ? undefined : renderChecksTable(result.checks),
+    renderCustomMetricsTable(result.metrics),
     result.auth === undefined ? undefined : renderAuthLine(result.auth),
   ];
   return sections.filter((s): s is string => s !== undefined);

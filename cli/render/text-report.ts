@@ -23,7 +23,8 @@
  * threshold stopped the run, else `Interrupted: …` when it was stopped early; the open model's
  * block (latency from the intended send time, late and dropped permits) when it has anything to
  * say; `Retries: N` when N > 0. Then each breakdown table after a blank line, and last, after a
- * blank line, the warning when every request failed and no threshold could turn that into exit 1.
+ * blank line, the warning when every request failed and no threshold could turn that into exit 1,
+ * and those of the metrics model's bounds (folded tag sets and request names, values left out).
  * Color (ANSI, only when asked): green ✓ lines, red ✗ lines and the warning; nothing else.
  */
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
@@ -184,5 +185,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   for (const section of renderBreakdowns(result)) lines.push('', section);
   for (const warning of [unsentWarning(result), allFailedWarning(report)])
     if (warning !== undefined) lines.push('', paint(warning, RED, options.color));
+  for (const warning of result.warnings ?? [])
+    lines.push('', paint(`WARNING: ${warning}.`, RED, options.color));
   return lines.join('\n') + '\n';
 }

@@ -1,7 +1,10 @@
 /** Config (+ feeder records, + script bundle) → Plan: the only input the runtime needs. */
+import type { GrammarError } from '../grammar/grammar-error.js';
 import { lineBreaksIn } from '../grammar/line-breaks.js';
+import type { Result } from '../result.js';
 import { DEFAULT_CONCURRENCY, type Config } from '../schema/config-schema.js';
 import type { Refinement } from '../schema/refinements.js';
+import { configuredThresholds } from '../schema/configured-thresholds.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
@@ -73,7 +76,8 @@ export function compilePlan(
     graph,
     scenarios: compileScenarios(config, graph, load),
     namedScenarios: config.scenarios !== undefined,
-    thresholds: config.thresholds,
+    thresholds: configuredThresholds(config).map((parsed) => checked(parsed)),
+    metrics: config.metrics,
     tags: config.tags,
     retry:
       config.retry === undefined
@@ -175,4 +179,10 @@ function authPlan(config: Config, env: EnvResolver): Plan['auth'] {
         password: template(auth.password, 'password'),
       };
   }
+}
+
+/** The value of a parse the refinements already passed; a failure here is a bug. */
+function checked<T>(parsed: Result<T, GrammarError>): T {
+  if (!parsed.ok) throw new Error(`a checked threshold failed to parse: ${parsed.error.message}`);
+  return parsed.value;
 }

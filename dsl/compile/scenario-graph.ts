@@ -144,6 +144,23 @@ function compileEndpoint(
     extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]) =>
       extractorPlan(variable, from),
     ),
+    metrics: Object.entries(endpoint.metrics ?? {}).flatMap(([metric, from]) => {
+      const declared = config.metrics[metric];
+      return declared === undefined
+        ? []
+        : [
+            {
+              kind: declared.kind,
+              extractor: extractorPlan(metric, from),
+              tags: {
+                ...config.tags,
+                ...endpoint.tags,
+                endpoint: endpointName(endpoint),
+                method: endpoint.method,
+              },
+            },
+          ];
+    }),
     // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
     verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),
     setup: endpoint.setup,

@@ -1,5 +1,5 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
-import type { Tags } from './metrics.js';
+import type { MetricKind, Tags } from './metrics.js';
 import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
 import type { WsPlan } from './ws-session-plan.js';
@@ -26,6 +26,14 @@ export type ExtractorPlan =
       readonly selector: string;
       readonly attr: string | undefined;
     };
+
+/** A custom metric an endpoint feeds: the value its extractor reads is one sample of it. */
+export interface EndpointMetricPlan {
+  readonly kind: MetricKind;
+  readonly extractor: ExtractorPlan;
+  /** The samples' tags but `status`: the run's and the endpoint's own, `endpoint`, `method`. */
+  readonly tags: Tags;
+}
 
 /** A pause drawn uniformly from [minMs, maxMs] (equal for a fixed pause), seeded per worker. */
 export interface ThinkRange {
@@ -90,6 +98,8 @@ export interface EndpointPlan {
   readonly headers: readonly HeaderPlan[];
   readonly body: BodyPlan | undefined;
   readonly extract: readonly ExtractorPlan[];
+  /** Custom metrics fed from the response (`metrics:`): each extractor's `variable` is the metric. */
+  readonly metrics: readonly EndpointMetricPlan[];
   /** Expected statuses and checks of the response; undefined when it has neither. */
   readonly verify: VerifyPlan | undefined;
   readonly setup: boolean;

@@ -201,3 +201,56 @@ export const AGGREGATES: Readonly<Record<MetricKind, readonly string[]>> = Objec
   counter: ['count', 'rate'],
   gauge: ['value', 'min', 'max'],
 });
+
+/**
+ * What a custom metric's name may be (k6's rule): a letter or "_", then up to 127 letters, digits
+ * or "_"; never a built-in metric's name.
+ */
+export const CUSTOM_METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/**
+ * The largest value a custom trend takes: its histogram (runtime/metrics/custom-histogram.ts)
+ * records value × 1000 up to 2^53 − 1.
+ */
+export const MAX_TREND_VALUE = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
+/** Every kind, as `metrics:` and the TypeScript classes name them. */
+export const METRIC_KINDS = [
+  'trend',
+  'counter',
+  'rate',
+  'gauge',
+] as const satisfies readonly MetricKind[];
+
+/** Every unit a declaration may name. */
+export const METRIC_UNITS = [
+  'ms',
+  'bytes',
+  'count',
+  'ratio',
+  'none',
+] as const satisfies readonly MetricUnit[];
+
+/**
+ * barrage's tags a custom metric's samples may carry: a scenario's `add()` carries its scenario
+ * and group; a YAML endpoint's extractor also its endpoint, method and status.
+ */
+export const CUSTOM_TAGS: readonly BuiltinTag[] = [
+  'endpoint',
+  'method',
+  'status',
+  'scenario',
+  'group',
+];
+
+/** A custom metric as a configuration (or a scenario's top level) declares it. */
+export interface CustomMetric {
+  readonly kind: MetricKind;
+  readonly unit: MetricUnit;
+  readonly description: string;
+}
+
+/** The registry's view of a custom metric: its samples carry CUSTOM_TAGS and the user's tags. */
+export function customDeclaration(metric: CustomMetric): MetricDeclaration {
+  return { ...metric, tags: CUSTOM_TAGS, userTags: true };
+}

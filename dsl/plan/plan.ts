@@ -8,7 +8,7 @@ import type { ScenarioPlan } from './scenario-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
 import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
-import type { Tags } from './metrics.js';
+import type { CustomMetric, Tags } from './metrics.js';
 import type { ThresholdSpec } from './threshold-spec.js';
 
 /** Retry settings (spec §7.3), durations in ms. */
@@ -132,6 +132,8 @@ export interface Plan {
   /** True when the configuration named its scenarios (reports then show each). */
   readonly namedScenarios: boolean;
   readonly thresholds: readonly ThresholdSpec[];
+  /** Custom metrics, by name: `metrics:`, or a scenario's top-level `new Trend()`… */
+  readonly metrics: Readonly<Record<string, CustomMetric>>;
   /** The run's own tags, on every sample (docs/configuration.md, Tags). */
   readonly tags: Tags;
   readonly retry: RetryPlan | undefined;

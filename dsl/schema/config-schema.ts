@@ -32,6 +32,8 @@ import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { retrySchema } from './retry-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
+import { metricsSchema } from './metrics-schema.js';
+import { checkThresholds } from './configured-thresholds.js';
 
 const segment = z
   .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
@@ -103,6 +105,7 @@ export const configSchema = z.strictObject(
         "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
       ),
     thresholds: z.array(thresholdSchema, { error: 'a list of threshold expressions' }).default([]),
+    metrics: metricsSchema,
     tags: userTags('every sample of the run').describe(
       'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',
     ),
@@ -165,5 +168,6 @@ export function configSchemaFor(raw: Readonly<Record<string, unknown>>) {
     const lazy = schema instanceof z.ZodOptional && schema.def.innerType instanceof z.ZodLazy;
     if (!lazy || Object.hasOwn(raw, key)) mask[key] = true;
   }
-  return configSchema.pick(mask);
+  // Thresholds on declared metrics, checked even when other keys failed (every problem at once).
+  return configSchema.pick(mask).superRefine(checkThresholds, { when: () => true });
 }

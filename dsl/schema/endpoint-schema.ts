@@ -16,6 +16,7 @@ import {
   userTags,
 } from './fields.js';
 import { extractMap } from './extractor-schema.js';
+import { endpointMetricsMap } from './metrics-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
 
 /** An endpoint entry. */
@@ -53,6 +54,11 @@ export function endpointSchema() {
         .optional()
         .describe(
           'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
+        ),
+      metrics: endpointMetricsMap()
+        .optional()
+        .describe(
+          'Declared custom metrics fed from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
         ),
       expect: expectSchema().optional(),
       checks: checksSchema.optional(),

@@ -13,7 +13,7 @@ const EXTRACTOR_FORMS =
  * `{ regex: pattern }` or `{ css: selector, attr?: name }`. A mapping that fits none gets the list
  * of forms, and `attr` without `css` is named as such.
  */
-function extractorSchema() {
+export function extractorSchema() {
   return z.union(
     [
       jsonPath(),

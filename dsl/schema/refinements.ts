@@ -6,6 +6,7 @@ import { closest } from '../grammar/did-you-mean.js';
 import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
+import { customMetricRules } from './custom-metric-rules.js';
 import { scenarioRules } from './scenario-rules.js';
 import { thresholdRules } from './threshold-rules.js';
 
@@ -39,6 +40,7 @@ export function refineConfig(config: Config): Refinement[] {
     ...authRules(config),
     ...patternRules(config),
     ...thresholdRules(config),
+    ...customMetricRules(config),
     ...scenarioRules(config),
   ];
 }

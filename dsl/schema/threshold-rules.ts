@@ -8,17 +8,29 @@
  */
 import { closest } from '../grammar/did-you-mean.js';
 import { ERROR_KINDS } from '../plan/error-kinds.js';
-import { BUILTIN_METRICS, isBuiltinMetric, isBuiltinTag } from '../plan/metrics.js';
+import { BUILTIN_METRICS, CUSTOM_TAGS, isBuiltinMetric, isBuiltinTag } from '../plan/metrics.js';
 import { DEFAULT_SCENARIO } from '../plan/scenario-plan.js';
 import type { Config } from './config-schema.js';
+import { configuredThresholds } from './configured-thresholds.js';
 import { endpointName, type Refinement } from './refinements.js';
 
-/** Every threshold's tags checked against the configuration. */
+/** Every threshold parsed with the declared metrics, and its tags checked against the configuration. */
 export function thresholdRules(config: Config): Refinement[] {
   const known = knownValues(config);
   const scripted = config.scenario !== undefined;
   const out: Refinement[] = [];
-  config.thresholds.forEach((threshold, i) => {
+  configuredThresholds(config).forEach((parsed, i) => {
+    if (!parsed.ok) {
+      out.push({
+        code: 'invalid_threshold',
+        path: config.thresholds[i]!.mapping ? ['thresholds', i, 'threshold'] : ['thresholds', i],
+        expected: `a threshold <metric>[{tag=value}]:<aggregate> <op> <number> on a built-in or declared metric`,
+        actual: JSON.stringify(config.thresholds[i]!.expression),
+        hint: parsed.error.message,
+      });
+      return;
+    }
+    const threshold = parsed.value;
     for (const [key, value] of Object.entries(threshold.tags)) {
       // A scenario's calls may tag with any key of the user's own.
       if (scripted && !isBuiltinTag(key)) continue;
@@ -77,7 +89,7 @@ function tagProblem(
       actual: `status=${value}`,
     };
   if (!known.has(key)) {
-    const own = isBuiltinMetric(metric) ? BUILTIN_METRICS[metric].tags : [];
+    const own = isBuiltinMetric(metric) ? BUILTIN_METRICS[metric].tags : CUSTOM_TAGS;
     const keys = [...own, ...[...known.keys()].filter((k) => !isBuiltinTag(k))];
     const guess = closest(key, keys);
     return {

@@ -5,7 +5,11 @@
  *   - 'http_req_duration:p95 < 300'
  *   - { threshold: 'http_req_failed:rate < 0.05', abort_on_fail: true, delay_abort_eval: 10s }
  *
- * Both become one ThresholdSpec; the mapping's `abortOnFail` is set only when abort_on_fail is true.
+ * Both become one ThresholdItem: the expression, and `abortOnFail` only when abort_on_fail is true.
+ * The expression is parsed into its ThresholdSpec at the configuration's level
+ * (configured-thresholds.ts), where the custom metrics `metrics:` declares are known: here the
+ * grammar is checked with the built-in metrics, and an expression whose metric is unknown but
+ * could be a custom metric's name is left to that check, which names the same item.
  * The two forms are checked by refinements and converted once after the union: a zod union keeps
  * the issues of the form the value's type picks only when that form raised no transform's issue,
  * so the grammar errors, the misplaced delay and the unknown keys each name their own key.
@@ -15,8 +19,9 @@ import type { core } from 'zod';
 import { parseDuration } from '../grammar/duration.js';
 import type { GrammarError } from '../grammar/grammar-error.js';
 import { parseThreshold } from '../grammar/threshold.js';
-import type { ThresholdSpec } from '../plan/threshold-spec.js';
-import type { Result } from '../result.js';
+import { CUSTOM_METRIC_NAME } from '../plan/metrics.js';
+import type { AbortOnFail } from '../plan/threshold-spec.js';
+import { ok, type Result } from '../result.js';
 import { flag, type IssueParams } from './fields.js';
 
 const EXPRESSION = 'a threshold such as "http_req_duration:p95 < 300"';
@@ -41,7 +46,26 @@ function grammarText<T>(
   });
 }
 
-const expression = grammarText(EXPRESSION, parseThreshold, 'invalid_threshold');
+/**
+ * The grammar with the built-in metrics; an unknown metric that could be a custom metric's name
+ * passes, for configured-thresholds.ts to judge with the declarations.
+ */
+function builtinGrammar(text: string): Result<string, GrammarError> {
+  const parsed = parseThreshold(text);
+  if (parsed.ok) return ok(text);
+  const metric = /^\s*([^{:<>=!\s]*)/.exec(text)?.[1] ?? '';
+  return parsed.error.part === 'metric' && CUSTOM_METRIC_NAME.test(metric) ? ok(text) : parsed;
+}
+
+const expression = grammarText(EXPRESSION, builtinGrammar, 'invalid_threshold');
+
+/** A `thresholds` item: its expression, parsed later with the declared metrics. */
+export interface ThresholdItem {
+  readonly expression: string;
+  /** True when written as a mapping: its problems are named at its `threshold` key. */
+  readonly mapping: boolean;
+  readonly abortOnFail?: AbortOnFail;
+}
 
 const withAbort = z
   .strictObject(
@@ -74,13 +98,12 @@ const withAbort = z
 /** One `thresholds` item, as written in YAML, JSON or a scenario's options. */
 export const thresholdSchema = z
   .union([expression, withAbort], { error: unionError })
-  .transform((item): ThresholdSpec => {
-    if (typeof item === 'string') return checked(parseThreshold(item));
-    const spec = checked(parseThreshold(item.threshold));
-    if (item.abort_on_fail !== true) return spec;
+  .transform((item): ThresholdItem => {
+    if (typeof item === 'string') return { expression: item, mapping: false };
+    if (item.abort_on_fail !== true) return { expression: item.threshold, mapping: true };
     const delayMs =
       item.delay_abort_eval === undefined ? 0 : checked(parseDuration(item.delay_abort_eval));
-    return { ...spec, abortOnFail: { delayMs } };
+    return { expression: item.threshold, mapping: true, abortOnFail: { delayMs } };
   });
 
 /**

@@ -8,20 +8,45 @@
 import { readFileSync } from 'node:fs';
 import { isolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptBundle } from '../plan/plan.js';
+import { METRIC_CLASSES_SOURCE } from '../plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
 
-/** What the reader prints: the options as JSON text (null when none), or why it failed. */
+/** A metric the scenario's top level declared (`new Trend('name', true)`): its kind and unit. */
+export interface ScriptMetric {
+  readonly type: string;
+  readonly unit: string;
+}
+
+/**
+ * What the reader prints: the options as JSON text (null when none) and the metrics the top level
+ * declared, or why it failed.
+ */
 export type OptionsReply =
-  | { readonly ok: true; readonly text: string | null }
+  | {
+      readonly ok: true;
+      readonly text: string | null;
+      readonly metrics: Readonly<Record<string, ScriptMetric>>;
+    }
   | { readonly ok: false; readonly message: string };
 
 /** Reading the options may take this long (top-level code of the scenario included). */
 const OPTIONS_TIMEOUT_MS = 1000;
 const OPTIONS_MEMORY_MB = 32;
 
-/** Runs the bundle's top level with an API that refuses calls, and returns `options` as JSON. */
+/**
+ * Runs the bundle's top level with an API that refuses calls, and returns `options` and the
+ * metrics declared (dsl/plan/metric-classes.ts) as JSON texts.
+ */
 const READ_OPTIONS = `
 ${REMOVE_GLOBALS_SOURCE}
+const declared = Object.create(null);
+const metricDeclared = (name, kind, unit) => {
+  declared[name] = { type: kind, unit };
+};
+const metricAdd = (name) => {
+  throw new Error(name + '.add(): samples are added inside an iteration, not at the top level of the scenario');
+};
+${METRIC_CLASSES_SOURCE}
 const refuse = (name) => () => { throw new Error(name + ' is not available outside an iteration'); };
 const api = {
   http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),
@@ -29,9 +54,10 @@ const api = {
   ws: { session: refuse('ws.session'), connect: refuse('ws.connect') },
   check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
   vars: { get: refuse('vars.get'), set: refuse('vars.set') },
+  ...metricClasses,
 };
 const options = $0(api).options;
-return options === undefined ? undefined : JSON.stringify(options);`;
+return [options === undefined ? undefined : JSON.stringify(options), JSON.stringify(declared)];`;
 
 function readOptions(script: ScriptBundle): OptionsReply {
   let isolate;
@@ -41,11 +67,15 @@ function readOptions(script: ScriptBundle): OptionsReply {
     const factory = isolate
       .compileScriptSync(script.code, { filename: script.file })
       .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
-    const text: unknown = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
+    const [text, metrics] = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
       result: { copy: true },
       timeout: OPTIONS_TIMEOUT_MS,
-    });
-    return { ok: true, text: typeof text === 'string' ? text : null };
+    }) as [unknown, string];
+    return {
+      ok: true,
+      text: typeof text === 'string' ? text : null,
+      metrics: JSON.parse(metrics) as Record<string, ScriptMetric>,
+    };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   } finally {

@@ -19,3 +19,11 @@ export const group = __barrageApi.group;
 export const vars = __barrageApi.vars;
 /** The next feeder record. */
 export const feed = __barrageApi.feed;
+/** A custom trend: `new Trend(name, isTime)`, then `.add(value, tags)` (docs/scenarios.md). */
+export const Trend = __barrageApi.Trend;
+/** A custom counter: `.add(value, tags)` adds to its sum. */
+export const Counter = __barrageApi.Counter;
+/** A custom rate: `.add(value, tags)` counts a truthy value as true. */
+export const Rate = __barrageApi.Rate;
+/** A custom gauge: `.add(value, tags)` sets its value. */
+export const Gauge = __barrageApi.Gauge;

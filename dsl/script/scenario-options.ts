@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigIssue } from '../issues.js';
 import type { ScriptBundle } from '../plan/plan.js';
 import { err, ok, type Result } from '../result.js';
-import type { OptionsReply } from './options-entry.js';
+import type { OptionsReply, ScriptMetric } from './options-entry.js';
 
 /**
  * The reader's entry: the built file, next to this one in the flat dist/ (tests run sources through
@@ -24,11 +24,19 @@ const ENTRY = fileURLToPath(
 /** A backstop only: the isolate's own timeout (1 s) ends a scenario's runaway top level first. */
 const READER_KILL_MS = 30_000;
 
-/** The scenario's options as plain data, undefined when it exports none; `execPath` runs the reader. */
+/** What a scenario's top level gives the configuration. */
+export interface ScenarioOptions {
+  /** `export const options`, undefined when it exports none. */
+  readonly options: Record<string, unknown> | undefined;
+  /** The metrics it declares (`new Trend('name')`…), by name, as `metrics:` declares them. */
+  readonly metrics: Readonly<Record<string, ScriptMetric>>;
+}
+
+/** The scenario's options and metrics as plain data; `execPath` runs the reader. */
 export function readScenarioOptions(
   script: ScriptBundle,
   execPath: string,
-): Result<Record<string, unknown> | undefined, ConfigIssue[]> {
+): Result<ScenarioOptions, ConfigIssue[]> {
   const child = spawnSync(execPath, ['--no-node-snapshot', ENTRY], {
     input: JSON.stringify({ file: script.file, code: script.code, sourceMap: '' }),
     encoding: 'utf8',
@@ -47,11 +55,12 @@ export function readScenarioOptions(
   }
   if (!reply.ok)
     return err([problem(script, 'options that evaluate without error', reply.message)]);
-  if (reply.text === null) return ok(undefined);
+  const metrics = reply.metrics;
+  if (reply.text === null) return ok({ options: undefined, metrics });
   const value: unknown = JSON.parse(reply.text);
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return err([problem(script, 'an object of configuration keys', JSON.stringify(value))]);
-  return ok(value as Record<string, unknown>);
+  return ok({ options: value as Record<string, unknown>, metrics });
 }
 
 function problem(script: ScriptBundle, expected: string, actual: string): ConfigIssue {

@@ -59,6 +59,7 @@ export class CompiledRequest {
     const needsBody =
       keepBody ||
       readsBody(endpoint.extract) ||
+      readsBody(endpoint.metrics.map((m) => m.extractor)) ||
       (verify !== undefined && checksReadBody(verify.checks));
     this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
     this.verifier =

@@ -229,10 +229,28 @@ export class CachedHistogram {
 /** Cookie of the compressed V2 encoding, and of the V2 encoding inside it (word-size bits masked). */
 const COMPRESSED_COOKIE = 0x1c849304;
 const V2_COOKIE = 0x1c849303;
-/** Our layout's encoding: at most 9 bytes a counter after a 40-byte header. */
-const MAX_INFLATED_BYTES = 40 + 9 * LAYOUT.countsArrayLength;
-/** Its compressed base64 is smaller than the inflated size (deflate never grows it much). */
-const MAX_ENCODED_CHARS = 2 * MAX_INFLATED_BYTES;
+/** What an encoding must be to be read as a histogram of one layout. */
+export interface HistogramLayout {
+  readonly digits: number;
+  readonly lowest: number;
+  readonly highest: number;
+  /** Counters of the layout: its encoding is at most 9 bytes a counter after a 40-byte header. */
+  readonly counters: number;
+  /** How users know it, e.g. "1 µs … 1 h, 3 digits". */
+  readonly shown: string;
+  /** Its total count once decoded (throws when it does not decode). */
+  readonly totalCount: (encoded: string) => number;
+}
+
+/** barrage's latency layout. */
+const MICROS_LAYOUT: HistogramLayout = {
+  digits: SIGNIFICANT_DIGITS,
+  lowest: LOWEST_US,
+  highest: HIGHEST_US,
+  counters: LAYOUT.countsArrayLength,
+  shown: `${LOWEST_US} µs … 1 h, ${SIGNIFICANT_DIGITS} digits`,
+  totalCount: (encoded) => decodeHistogram(encoded).totalCount,
+};
 
 /**
  * Why an encoding read from a file (`barrage merge`) is not a histogram of our layout, or undefined
@@ -242,8 +260,15 @@ const MAX_ENCODED_CHARS = 2 * MAX_INFLATED_BYTES;
  * then the header's digits, lowest and highest values must be ours.
  */
 export function encodedProblem(encoded: string): string | undefined {
+  return layoutProblem(encoded, MICROS_LAYOUT);
+}
+
+/** encodedProblem() for any layout (custom trends have one of their own). */
+export function layoutProblem(encoded: string, layout: HistogramLayout): string | undefined {
   if (encoded === '') return undefined;
-  if (encoded.length > MAX_ENCODED_CHARS)
+  const maxInflated = 40 + 9 * layout.counters;
+  // Its compressed base64 is smaller than the inflated size (deflate never grows it much).
+  if (encoded.length > 2 * maxInflated)
     return `an encoding of ${encoded.length} characters, more than a histogram takes`;
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return 'not base64';
   const bytes = Buffer.from(encoded, 'base64');
@@ -253,21 +278,21 @@ export function encodedProblem(encoded: string): string | undefined {
   if (length <= 0 || 8 + length > bytes.length) return 'a truncated histogram';
   let plain: Buffer;
   try {
-    plain = inflateSync(bytes.subarray(8, 8 + length), { maxOutputLength: MAX_INFLATED_BYTES });
+    plain = inflateSync(bytes.subarray(8, 8 + length), { maxOutputLength: maxInflated });
   } catch {
     return 'a histogram that does not inflate, or inflates larger than one can be';
   }
   if (
     plain.length < 40 ||
     (plain.readInt32BE(0) & ~0xf0) !== V2_COOKIE ||
-    plain.readInt32BE(12) !== SIGNIFICANT_DIGITS ||
-    plain.readBigInt64BE(16) !== BigInt(LOWEST_US) ||
-    plain.readBigInt64BE(24) !== BigInt(HIGHEST_US)
+    plain.readInt32BE(12) !== layout.digits ||
+    plain.readBigInt64BE(16) !== BigInt(layout.lowest) ||
+    plain.readBigInt64BE(24) !== BigInt(layout.highest)
   )
-    return `not a histogram of barrage's layout (${LOWEST_US} µs … 1 h, ${SIGNIFICANT_DIGITS} digits)`;
+    return `not a histogram of barrage's layout (${layout.shown})`;
   try {
-    const histogram = decodeHistogram(encoded);
-    if (!Number.isSafeInteger(histogram.totalCount) || histogram.totalCount <= 0)
+    const total = layout.totalCount(encoded);
+    if (!Number.isSafeInteger(total) || total <= 0)
       return 'a histogram whose counts are not positive integers';
   } catch {
     return 'a histogram that does not decode';

@@ -6,6 +6,8 @@
  */
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 import { addEncoded } from './histogram.js';
+import type { CustomSnapshot } from './custom-snapshot.js';
+import { mergeCustom } from './merge-custom.js';
 import type {
   AuthSnapshot,
   ChecksSnapshot,
@@ -82,7 +84,21 @@ export function mergeSnapshots(
       mergeAuth,
     ),
     interrupted: snapshots.some((s) => s.interrupted),
+    ...mergedCustom(snapshots),
     ...mergeScenarios(snapshots),
+  };
+}
+
+/** Custom metrics and folded names, present only when a shard has them. */
+function mergedCustom(snapshots: readonly ShardSnapshot[]): {
+  custom?: CustomSnapshot;
+  foldedNames?: number;
+} {
+  const custom = mergeCustom(snapshots.map((s) => s.custom));
+  const folded = snapshots.reduce((most, s) => Math.max(most, s.foldedNames ?? 0), 0);
+  return {
+    ...(custom === undefined ? {} : { custom }),
+    ...(folded === 0 ? {} : { foldedNames: folded }),
   };
 }
 

@@ -35,7 +35,8 @@ import type {
   OutcomeSnapshot,
   ShardSnapshot,
 } from './snapshot.js';
-import type { Tags } from '../../dsl/plan/metrics.js';
+import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
+import { CustomSeries } from './custom-series.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
 import { WsFigures } from './ws-figures.js';
 
@@ -213,6 +214,8 @@ export class Recorder {
   #taggedChecks: Map<string, TaggedCount> | undefined;
   readonly #checksByTags = new WeakMap<Tags, Map<string, CheckCount>>();
   readonly #seconds = new SecondSeries();
+  readonly #custom = new CustomSeries();
+  #foldedNames = 0;
 
   constructor(options: RecorderOptions) {
     this.#segment = options.segment;
@@ -403,6 +406,24 @@ export class Recorder {
     return count;
   }
 
+  /**
+   * A sample of a custom metric (a scenario's add(), an endpoint's extractor) with its tags, at
+   * `atUs` µs since dispatch start (a gauge keeps the latest value across merges by it).
+   */
+  recordCustom(name: string, kind: MetricKind, value: number, tags: Tags, atUs: number): void {
+    this.#custom.add(name, kind, value, tags, this.#startedAt + atUs / 1000);
+  }
+
+  /** A value an endpoint's extractor read for a custom metric that is not a sample of it. */
+  recordCustomRejected(name: string, kind: MetricKind): void {
+    this.#custom.reject(name, kind);
+  }
+
+  /** Distinct request names counted under OTHER_NAME so far (the reports warn). */
+  recordFoldedNames(count: number): void {
+    this.#foldedNames = count;
+  }
+
   /** A token fetch of the auth provider and how long it took, in µs. */
   recordAuthFetch(ok: boolean, us: number): void {
     const auth = (this.#auth ??= new AuthFigures());
@@ -450,6 +471,15 @@ export class Recorder {
         this.#checks === undefined ? undefined : checksSnapshot(this.#checks, this.#taggedChecks),
       auth: this.#auth === undefined ? undefined : authSnapshot(this.#auth),
       interrupted: this.#interrupted,
+      ...this.#customSnapshot(),
+    };
+  }
+
+  #customSnapshot(): Pick<ShardSnapshot, 'custom' | 'foldedNames'> {
+    const custom = this.#custom.snapshot();
+    return {
+      ...(custom === undefined ? {} : { custom }),
+      ...(this.#foldedNames === 0 ? {} : { foldedNames: this.#foldedNames }),
     };
   }
 

@@ -5,6 +5,7 @@
  * compressed base64. Snapshots are closed under merge: merging two gives a snapshot again.
  */
 import type { Tags } from '../../dsl/plan/metrics.js';
+import type { CustomSnapshot } from './custom-snapshot.js';
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 
 /** An HDR histogram of microseconds, compressed and base64-encoded ("" when empty). */
@@ -147,6 +148,14 @@ export interface ShardSnapshot {
   readonly checks: ChecksSnapshot | undefined;
   readonly auth: AuthSnapshot | undefined;
   readonly interrupted: boolean;
+  /** Custom metrics (custom-snapshot.ts); absent when none got a sample. */
+  readonly custom?: CustomSnapshot;
+  /**
+   * Distinct TypeScript request names counted under `(other)` past the bound of name-bound.ts, as
+   * the thread that folded most saw them (a merge keeps the most: threads may fold the same
+   * names); absent when none was.
+   */
+  readonly foldedNames?: number;
   /**
    * Each named scenario's own figures (docs/configuration.md, Scenarios), whose merge is the rest
    * of this snapshot; absent in a run of the top-level form.

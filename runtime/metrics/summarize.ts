@@ -17,7 +17,9 @@ import type {
   SeriesPoint,
   WsResult,
 } from '../run-result.js';
+import type { CustomMetric } from '../../dsl/plan/metrics.js';
 import { mergeEndpoints } from './merge-stats.js';
+import { customResults, metricWarnings } from './summarize-custom.js';
 import {
   decodeHistogram,
   percentileMs,
@@ -41,8 +43,14 @@ export function perSecond(count: number, elapsedMs: number): number {
 }
 
 /** The figures of a run from its snapshot; endpoints are named by index from endpointNames. */
-export function summarize(snapshot: ShardSnapshot, endpointNames: readonly string[]): RunResult {
+export function summarize(
+  snapshot: ShardSnapshot,
+  endpointNames: readonly string[],
+  declared: Readonly<Record<string, CustomMetric>> = {},
+): RunResult {
   const latency = decodeHistogram(snapshot.latency);
+  const metrics = customResults(snapshot, declared);
+  const warnings = metricWarnings(snapshot);
   return {
     total: snapshot.requests,
     successes: snapshot.successes,
@@ -82,10 +90,12 @@ export function summarize(snapshot: ShardSnapshot, endpointNames: readonly strin
           scenarios: Object.fromEntries(
             Object.entries(snapshot.scenarios).map(([name, own]) => [
               name,
-              summarize(own, endpointNames),
+              summarize(own, endpointNames, declared),
             ]),
           ),
         }),
+    ...(Object.keys(metrics).length === 0 ? {} : { metrics }),
+    ...(warnings.length === 0 ? {} : { warnings }),
   };
 }
 

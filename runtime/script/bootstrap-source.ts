@@ -24,6 +24,8 @@
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
+ * The metric classes (dsl/plan/metric-classes.ts) may be constructed only while the scenario's
+ * top level runs (init), as k6 requires; their add() is the host operation 'metric'.
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
  * It returns entry(kind, a, b, c, d, e, f), which takes the records the host sends:
  *   RUN      (a token, b iteration, c exec)  runs an iteration of the export named c (the
@@ -47,6 +49,7 @@
  *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
  *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error })
  */
+import { METRIC_CLASSES_SOURCE } from '../../dsl/plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
@@ -122,6 +125,18 @@ const isRegExp = (value) => value instanceof NativeRegExp;
 const pending = new Map();
 let nextId = 0;
 const groups = [];
+// True while the scenario's top level runs: metrics are declared there only.
+let initializing = true;
+const metricDeclared = (name, kind) => {
+  if (!initializing)
+    throw new Error('a ' + kind + ' metric (' + name + ') must be declared at the top level of the scenario, not inside an iteration, setup() or a function they call (as in k6)');
+};
+const metricAdd = (name, kind, value, tags) => {
+  if (initializing)
+    throw new Error(name + '.add(): samples are added inside an iteration, not at the top level of the scenario');
+  call('metric', [name, value, tagsOf(tags), groupName()]);
+};
+${METRIC_CLASSES_SOURCE}
 class Refusal {
   constructor(message) {
     this.message = message;
@@ -574,8 +589,10 @@ const api = Object.freeze({
     },
   }),
   feed: () => call('feed', null),
+  ...metricClasses,
 });
 const scenario = factory(api);
+initializing = false;
 const describe = (error) => {
   try {
     if (error instanceof Error)

@@ -13,7 +13,14 @@ import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
 import { messageSteps, type WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
-import { BUILTIN_TAGS, isBuiltinTag, TAG_KEY, type Tags } from '../../dsl/plan/metrics.js';
+import {
+  BUILTIN_TAGS,
+  isBuiltinTag,
+  MAX_TREND_VALUE,
+  TAG_KEY,
+  type Tags,
+} from '../../dsl/plan/metrics.js';
+import { isTrendValue } from '../metrics/custom-histogram.js';
 import type { StatusSet } from '../../dsl/plan/status-set.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
@@ -69,6 +76,14 @@ interface ConnectArgs {
   readonly group: string | undefined;
   readonly tags: Readonly<Record<string, string>> | undefined;
 }
+
+/** A scenario's add(): the metric's name, the value, the call's tags and its group. */
+type MetricArgs = [
+  string,
+  number,
+  Readonly<Record<string, string>> | undefined,
+  string | undefined,
+];
 
 /** Sockets of ws.connect() a virtual user may have open at once. */
 export const MAX_SOCKETS_PER_USER = 16;
@@ -148,6 +163,8 @@ export interface ScriptOpsDeps {
 /** The host operations of one segment. */
 export class ScriptOps implements SandboxOps {
   readonly #names = new Map<string, number>();
+  /** Names counted under OTHER_NAME, kept up to MAX_FOLDED_NAMES to count them for the warning. */
+  readonly #folded = new Set<string>();
   readonly #target: URL | undefined;
   readonly #hosts: AllowedHosts;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
@@ -241,6 +258,9 @@ export class ScriptOps implements SandboxOps {
         this.deps.user(id).lane.recorder.recordCheck(name, pass, ownTags({ group, tags }));
         return undefined;
       }
+      case 'metric':
+        this.#metric(this.deps.user(id), args as MetricArgs);
+        return undefined;
       case 'vars.get':
         return vu.vars.get(args as string);
       case 'vars.set': {
@@ -271,6 +291,27 @@ export class ScriptOps implements SandboxOps {
           return this.#socketCall(this.deps.user(id), op, args as unknown[]);
         throw new Error(`unknown operation ${op}`);
     }
+  }
+
+  /**
+   * A sample of a custom metric (a scenario's add()): the metric must be declared (the plan has
+   * what the scenario's top level declared), the value a number its kind takes; its tags are the
+   * call's and its group, its scenario the lane's recorder's.
+   */
+  #metric(user: ScriptUser, [name, value, tags, group]: MetricArgs): void {
+    const metric = Object.hasOwn(this.deps.plan.metrics, name)
+      ? this.deps.plan.metrics[name]
+      : undefined;
+    if (metric === undefined)
+      throw new Error(
+        `${name} is not a declared metric: declare it at the top level of the scenario`,
+      );
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new Error(`${name}.add(): the value must be a finite number`);
+    if (metric.kind === 'trend' && !isTrendValue(value))
+      throw new Error(`${name}.add(${value}): a trend value must be from 0 to ${MAX_TREND_VALUE}`);
+    const own = ownTags({ group, tags });
+    user.lane.recorder.recordCustom(name, metric.kind, value, own, this.deps.now());
   }
 
   #feed(vu: VirtualUser): Record<string, string> | null {
@@ -368,6 +409,7 @@ export class ScriptOps implements SandboxOps {
         headers,
         body,
         extract: [],
+        metrics: [],
         verify: verifyOf(expectOf(args.expect, this.deps.script.expect)),
         setup: false,
         weight: 1,
@@ -519,6 +561,7 @@ export class ScriptOps implements SandboxOps {
       ],
       body: undefined,
       extract: [],
+      metrics: [],
       verify: undefined,
       setup: false,
       weight: 1,
@@ -557,17 +600,31 @@ export class ScriptOps implements SandboxOps {
    * The endpoint index of a name and its own tags: one per distinct pair, MAX_NAMES at most; later
    * ones are counted under OTHER_NAME, untagged (docs/scenarios.md, Tags).
    */
+  /** A name (and tags) counted under OTHER_NAME: the reports warn how many there were. */
+  #fold(key: string): void {
+    if (this.#folded.has(key) || this.#folded.size >= MAX_FOLDED_NAMES) return;
+    this.#folded.add(key);
+    for (const recorder of this.deps.recorders) recorder.recordFoldedNames(this.#folded.size);
+  }
+
   #index(name: string, tags: Tags): number {
     const key = endpointKey(name, tags);
     const known = this.#names.get(key);
     if (known !== undefined) return known;
-    if (this.#names.size >= MAX_NAMES) return this.#index(OTHER_NAME, {});
+    // OTHER_NAME itself is the one name past the bound (else the call below would never end).
+    if (this.#names.size >= MAX_NAMES && name !== OTHER_NAME) {
+      this.#fold(key);
+      return this.#index(OTHER_NAME, {});
+    }
     let index = -1;
     for (const recorder of this.deps.recorders) index = recorder.addEndpoint(name, tags);
     this.#names.set(key, index);
     return index;
   }
 }
+
+/** Distinct folded names counted for the reports' warning (a bound on the set that counts them). */
+const MAX_FOLDED_NAMES = 10_000;
 
 /**
  * A call's own tags: its group (`group()` names, joined by " › ") and its `tags` option, whose

@@ -23,6 +23,7 @@
  *
  * No data (no requests; an empty histogram; no WebSocket session; no check) gives actual null
  * and fails: a gate that passes on nothing hides a broken test (k6 passes it; we do not).
+ * Custom metrics are read by measure-custom.ts, from the same sources.
  * Comparisons use the unrounded value; `==` holds within a relative 1e-9:
  *   |actual − expected| <= 1e-9 · max(|actual|, |expected|)
  */
@@ -47,6 +48,7 @@ import type {
   WsSnapshot,
 } from '../metrics/snapshot.js';
 import { perSecond } from '../metrics/summarize.js';
+import { measureCustom } from './measure-custom.js';
 import type { ThresholdResult } from './threshold-result.js';
 
 /** Relative tolerance of `==`. */
@@ -100,11 +102,12 @@ export function thresholdHolds(
 /** The measured value of a spec, or null when its metric got no data. */
 function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTable): number | null {
   const metric = spec.metric;
-  if (!isBuiltinMetric(metric)) return null;
   const sources = sourcesOf(spec.tags, snapshot, table);
   if (sources.length === 0) return null;
   const elapsedMs =
     spec.tags.scenario === undefined ? snapshot.elapsedMs : sources[0]!.own.elapsedMs;
+  // Custom metrics (measure-custom.ts) have their own path; the switch stays over built-ins.
+  if (!isBuiltinMetric(metric)) return measureCustom(spec, sources, elapsedMs);
   switch (metric) {
     case 'http_req_duration':
     case 'http_req_failed':

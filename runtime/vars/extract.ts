@@ -128,6 +128,21 @@ function extractAll(
   return undefined;
 }
 
+/**
+ * What one extractor finds, as it is: a JSON value keeps its type (a number stays a number), the
+ * others give text; undefined when it finds nothing. Reading a hostile body may throw (see above).
+ */
+export function extractedValue(
+  extractor: ExtractorPlan,
+  parsed: ParsedBody,
+  headers: RawHeaders,
+): unknown {
+  if (extractor.from !== 'json') return extractOne(extractor, parsed, headers);
+  return parsed.json === undefined
+    ? undefined
+    : firstJsonValue(parsed.json, extractor.evaluatorPath);
+}
+
 /** The text value of a header, regex or CSS extractor. */
 function extractOne(
   extractor: Exclude<ExtractorPlan, { from: 'json' }>,

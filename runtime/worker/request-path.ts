@@ -2,7 +2,8 @@
  * The request path (DESIGN.md §3): one logical request of a virtual user, used alike by YAML
  * iterations (iteration.ts) and TypeScript scenarios' http calls (script-ops.ts): build it from
  * the compiled parts, inject authorization, send it under one deadline, follow its redirects,
- * retry when the spec allows, record it, run its extractors or its verifier.
+ * retry when the spec allows, record it, run its extractors or its verifier, and feed its
+ * custom metrics (extract-metrics.ts).
  * A permit's request is one logical request: retries are counted apart and the latency recorded
  * is the final attempt's (service time), while the intended-time latency runs from the permit's
  * scheduled time to the final completion.
@@ -41,6 +42,7 @@ import { fillHop, REDIRECT_STATUSES, redirectTarget } from '../http/redirect-hop
 import type { Recorder } from '../metrics/recorder.js';
 import { setLongTimeout } from '../schedule/long-timer.js';
 import { runExtractors } from '../vars/extract.js';
+import { recordEndpointMetrics } from '../vars/extract-metrics.js';
 import { unsentCause } from '../vars/unsent-cause.js';
 import type { VariableStore } from '../vars/variable-store.js';
 import { InFlight } from './in-flight.js';
@@ -310,6 +312,15 @@ export class RequestPath {
       flight.hopBytesIn + exchange.bytesIn,
       flight.bytesOut + flight.hopBytesOut,
     );
+    if (endpoint.metrics.length > 0 && exchange.status > 0)
+      recordEndpointMetrics(
+        endpoint.metrics,
+        exchange.body(),
+        exchange.headers,
+        exchange.status,
+        this.deps.recorder,
+        flight.endUs,
+      );
     flight.done(kind === undefined);
   }
 

@@ -223,6 +223,41 @@ t.test('25+ corrupted or crafted raw files: each refused clearly', async (t) => 
       ]),
       /expected a raw result in UTF-8, got bytes that are not UTF-8/,
     ],
+    [
+      'custom-layout.json',
+      edit((r) => {
+        // A latency histogram (µs, 1 h) where a custom trend's layout (0 … 2^53) belongs.
+        const latency = r.snapshot.latency as string;
+        r.snapshot.custom = {
+          size: {
+            kind: 'trend',
+            series: [
+              {
+                tags: {},
+                samples: 1,
+                sum: 1,
+                trues: 1,
+                last: 1,
+                lastAt: 1,
+                min: 1,
+                max: 1,
+                histogram: latency,
+              },
+            ],
+            folded: 0,
+            rejected: 0,
+          },
+        };
+      }),
+      /snapshot\.custom\.size\.series\[0\]\.histogram: expected a compressed HDR histogram of barrage's custom trend layout, got not a histogram of barrage's layout \(custom trends/,
+    ],
+    [
+      'custom-kind.json',
+      edit((r) => {
+        r.snapshot.custom = { hits: { kind: 'summary', series: [], folded: 0, rejected: 0 } };
+      }),
+      /snapshot\.custom\.hits\.kind: expected one of trend, counter, rate, gauge/,
+    ],
   ];
   for (const [name, content] of cases) writeFileSync(join(dir, name), content);
   execFileSync('mkfifo', [join(dir, 'fifo.json')]);

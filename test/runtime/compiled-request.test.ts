@@ -23,6 +23,7 @@ function endpoint(headers: HeaderPlan[], more: Partial<EndpointPlan> = {}): Endp
     headers,
     body: undefined,
     extract: [],
+    metrics: [],
     verify: undefined,
     setup: false,
     weight: 1,

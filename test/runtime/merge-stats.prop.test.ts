@@ -2,7 +2,8 @@
  * "Merged shards = one run" (STYLE.md rule 10): the same events recorded by one Recorder or split
  * at random across k Recorders and merged give the same snapshot — same counters, same histogram
  * counts (so the same percentiles), same series. Merging is associative and commutative, and the
- * histogram encoding keeps every count.
+ * histogram encoding keeps every count. Custom metrics (counters, rates, gauges, trends, with
+ * and without tags) are among the events.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -64,7 +65,17 @@ type Event =
       readonly tags: Readonly<Record<string, string>> | undefined;
     }
   | { readonly type: 'auth'; readonly ok: boolean; readonly us: number }
-  | { readonly type: 'snapshot'; readonly atUs: number };
+  | { readonly type: 'snapshot'; readonly atUs: number }
+  | {
+      readonly type: 'custom';
+      readonly metric: keyof typeof CUSTOM_KINDS;
+      readonly value: number;
+      readonly tag: string | undefined;
+      readonly atUs: number;
+    };
+
+/** Custom metrics of every kind (integer values: their sums are exact in any order). */
+const CUSTOM_KINDS = { hits: 'counter', ok: 'rate', level: 'gauge', size: 'trend' } as const;
 
 const micros = fc.oneof(
   fc.integer({ min: 0, max: 3_000 }),
@@ -158,6 +169,16 @@ const event: fc.Arbitrary<Event> = fc.oneof(
       atUs: fc.integer({ min: 0, max: END_OF_RUN_US }),
     }),
   },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant('custom' as const),
+      metric: fc.constantFrom('hits' as const, 'ok' as const, 'level' as const, 'size' as const),
+      value: fc.oneof(fc.nat(1000), fc.constant(0), fc.integer({ min: 0, max: 2 ** 40 })),
+      tag: fc.constantFrom(undefined, 'a', 'b'),
+      atUs: fc.integer({ min: 0, max: END_OF_RUN_US }),
+    }),
+  },
 );
 
 function play(r: Recorder, e: Event): void {
@@ -208,6 +229,11 @@ function play(r: Recorder, e: Event): void {
       // Live snapshots in the middle must not change the final figures.
       r.snapshot(e.atUs);
       return;
+    case 'custom': {
+      const kind = CUSTOM_KINDS[e.metric];
+      const value = kind === 'rate' ? Number(e.value !== 0) : e.value;
+      return r.recordCustom(e.metric, kind, value, e.tag === undefined ? {} : { t: e.tag }, e.atUs);
+    }
   }
 }
 
@@ -220,7 +246,9 @@ function shardOf(
   const r = new Recorder({
     endpointCount: ENDPOINTS,
     segment: { index, count },
-    startedAt: 1_000 + index,
+    // One dispatch start for every shard, as the threads of a run share: a gauge's latest value
+    // is judged by the time it was set.
+    startedAt: 1_000,
     openModel,
   });
   for (const e of events) play(r, e);
@@ -234,6 +262,16 @@ function withoutSegments(s: ShardSnapshot): Omit<ShardSnapshot, 'segments' | 'st
 
 const split = fc
   .tuple(fc.array(event, { maxLength: 120 }), fc.integer({ min: 1, max: 5 }), fc.boolean())
+  // A custom sample's time is its place in the run (distinct ms), as one recorder sees it: two
+  // gauge values set in the same ms are told apart by the greater one only across shards.
+  .map(([events, k, openModel]) =>
+    fc.tuple(
+      fc.constant(events.map((e, j) => (e.type === 'custom' ? { ...e, atUs: j * 1000 } : e))),
+      fc.constant(k),
+      fc.constant(openModel),
+    ),
+  )
+  .chain((tuple) => tuple)
   .chain(([events, k, openModel]) =>
     fc.tuple(
       fc.constant(events),
