@@ -184,7 +184,7 @@ const metricAndAggregate = fc.constantFrom(...Object.keys(BUILTIN_METRICS)).chai
 /** A tag value: anything non-empty without "}", "," or "=". */
 const tagValue = fc
   .string({ unit: 'binary', minLength: 1, maxLength: 12 })
-  .filter((v) => v !== '' && !/[},=]/.test(v));
+  .filter((v) => v !== '' && !/[},="]/.test(v));
 
 t.test('generated threshold expressions parse back to their parts', (t) => {
   const expression = fc.record({
@@ -197,7 +197,8 @@ t.test('generated threshold expressions parse back to their parts', (t) => {
   fc.assert(
     fc.property(expression, ({ target, endpoint, operator, expected, spaces }) => {
       const { metric, aggregate, percentile } = target;
-      const tagged = endpoint !== undefined && metric !== 'checks';
+      const own: readonly string[] = BUILTIN_METRICS[metric as keyof typeof BUILTIN_METRICS].tags;
+      const tagged = endpoint !== undefined && own.includes('endpoint');
       const [lead, beforeOp, afterOp, tail] = spaces;
       const tags = tagged ? `{endpoint=${endpoint}}` : '';
       const text = `${lead}${metric}${tags}:${aggregate}${beforeOp}${operator}${afterOp}${String(expected)}${tail}`;
@@ -379,5 +380,17 @@ t.test('an accepted JSONPath name reads its key, alone, listed, mixed or under .
     { numRuns: 3000 },
   );
   t.ok(accepted > 10_000, `${accepted} accepted paths read the right key`);
+  t.end();
+});
+
+t.test('any tag value, quoted with its " and \\ escaped, parses back to itself', (t) => {
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }), (value) => {
+      const quoted = `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+      const parsed = parseThreshold(`http_req_failed{endpoint=${quoted},team=a}:rate < 1`);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      return parsed.value.tags.endpoint === value && parsed.value.tags.team === 'a';
+    }),
+  );
   t.end();
 });
