@@ -27,7 +27,8 @@ t.test('each recording becomes a config that validates', async (t) => {
     t.equal(har.stdout, '', 'with -o, nothing on stdout');
     t.match(har.stderr, `wrote ${out}`);
     t.notMatch(readFileSync(join(dir, out), 'utf8') + har.stderr, SECRETS, `${name}: no secret`);
-    const validate = await runInProcess(['validate', out], { cwd: dir });
+    const env = { PASSWORD: 'from-the-environment' };
+    const validate = await runInProcess(['validate', out], { cwd: dir, env });
     t.equal(validate.code, 0, `${name} validates: ${validate.stderr}`);
     t.match(validate.stdout, 'Configuration is valid');
   }
@@ -99,7 +100,10 @@ t.test('--as-flow writes a flow in recorded order; --target sets the target', as
   t.equal(config.flows[0]?.name, 'recording');
   t.equal(config.flows[0]?.steps.length, 9);
   t.match(result.stderr, /replayed against http:\/\/127\.0\.0\.1:9/);
-  const validate = await runInProcess(['validate', 'flow.yaml'], { cwd: dir });
+  const validate = await runInProcess(['validate', 'flow.yaml'], {
+    cwd: dir,
+    env: { PASSWORD: 'from-the-environment' },
+  });
   t.equal(validate.code, 0, validate.stderr);
   t.match(validate.stdout, /flow recording .*GET \/dashboard → GET \/assets\/app\.css/);
 });
@@ -139,7 +143,6 @@ const BAD: readonly [string, Record<string, string>, string[], RegExp][] = [
       'bad.har': JSON.stringify({
         log: {
           entries: [
-            { request: { method: 'GET', url: 'http://h/' }, response: { status: 200 } },
             { request: { url: 'http://h/' }, response: { status: 200 } },
             { request: { method: 'GET', url: 'http://h/' } },
           ],
@@ -147,7 +150,22 @@ const BAD: readonly [string, Record<string, string>, string[], RegExp][] = [
       }),
     },
     ['har', 'bad.har'],
-    /2 problems.*\n.*bad\.har log\.entries\[1\]: request\.method: expected text \(request method\), got nothing\n.*bad\.har log\.entries\[2\]: response: expected a mapping with status \(response\), got nothing/,
+    /3 problems.*\n.*bad\.har: expected a recording with at least one replayable request, got none of 2 entries: 1 not replayable: malformed entry \(request\.method.*\n.*bad\.har log\.entries\[0\]: request\.method: expected text \(request method\), got nothing\n.*bad\.har log\.entries\[1\]: response: expected a mapping with status \(response\), got nothing/,
+  ],
+  [
+    'nothing replayable, no filter given',
+    {
+      'ws.har': JSON.stringify({
+        log: {
+          entries: [
+            { request: { method: 'GET', url: 'wss://h/live' }, response: { status: 101 } },
+            { request: { method: 'GET', url: 'http://h/x' }, response: { status: -1 } },
+          ],
+        },
+      }),
+    },
+    ['har', 'ws.har'],
+    /ws\.har: expected a recording with at least one replayable request, got none of 2 entries: 1 not replayable: WebSocket .*, 1 not replayable: no response/,
   ],
   [
     'a malformed filter',
