@@ -1,68 +1,26 @@
 /**
  * A real checkout recorded with headless Chromium against the session app (express 5,
- * express-session, csrf-sync): login form with its CSRF token → dashboard (a new token, in a meta
- * tag) → product list → add to cart → order (a server-generated id) → checkout (that id in the url
- * and the body, the token in X-CSRF-Token). `barrage har` turns the recording into a flow, and the
+ * express-session, csrf-sync; test/helpers/record-checkout.ts says what the user does).
+ * `barrage har` turns the recording into a flow, and the
  * flow replays against a fresh app (other port, other secret, so other tokens and ids) with no
  * hand edits but the password from the environment: 0 failures, every checkout paid. The same
  * recording without correlation (the recorded values sent again) is refused by the server.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { parse } from 'yaml';
+import { CHECKOUT_USERS, CHROMIUM, recordCheckout } from '../helpers/record-checkout.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startSessionApp, type SessionApp } from '../helpers/session-app.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 // Outside CI a machine without Debian's chromium skips; in CI (.ci/run installs it) it must run.
 const skip =
   process.env.CI === undefined && !existsSync(CHROMIUM)
     ? 'chromium is missing: apt-get install chromium (bash .ci/run does)'
     : false;
 
-const USERS = { alice: 'pw-alice-1' };
-
-/** The shopping the user does on the dashboard, as the page's own script would. */
-const SHOP = `(async () => {
-  const token = document.querySelector('meta[name="csrf-token"]').content;
-  const json = { 'Content-Type': 'application/json', 'X-CSRF-Token': token };
-  const products = await (await fetch('/api/products')).json();
-  await fetch('/api/cart', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ productId: products[2].id }),
-  });
-  const order = await (await fetch('/api/orders', { method: 'POST', headers: json, body: '{}' })).json();
-  const paid = await fetch('/api/orders/' + order.orderId + '/checkout', {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ orderId: order.orderId, payment: 'card' }),
-  });
-  return (await paid.json()).status;
-})()`;
-
-/** Records login → list → cart → order → checkout into `path`. */
-async function record(app: SessionApp, path: string): Promise<string> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  try {
-    const context = await browser.newContext({ recordHar: { path, content: 'embed' } });
-    const page = await context.newPage();
-    await page.goto(`${app.url}/login`);
-    await page.fill('input[name=username]', 'alice');
-    await page.fill('input[name=password]', USERS.alice);
-    await Promise.all([page.waitForURL('**/dashboard'), page.click('button')]);
-    const status = await page.evaluate(SHOP);
-    await context.close();
-    return String(status);
-  } finally {
-    await browser.close();
-  }
-}
+const USERS = CHECKOUT_USERS;
 
 /** A fresh app, closed when the test ends. */
 async function freshApp(t: Test): Promise<SessionApp> {
@@ -74,7 +32,7 @@ async function freshApp(t: Test): Promise<SessionApp> {
 t.test('a recorded checkout replays with 0 failures after barrage har', { skip }, async (t) => {
   const dir = t.testdir({});
   const recorded = await freshApp(t);
-  t.equal(await record(recorded, join(dir, 'checkout.har')), 'paid', 'the recording paid');
+  t.equal(await recordCheckout(recorded, join(dir, 'checkout.har')), 'paid', 'the recording paid');
   t.equal(recorded.stats.checkouts, 1);
 
   const har = await runCli(['har', 'checkout.har', '-o', 'flow.yaml'], { cwd: dir });
