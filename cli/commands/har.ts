@@ -75,39 +75,8 @@ export class HarCommand extends BaseCommand {
   async run(): Promise<number> {
     const issues: ConfigIssue[] = [];
     const asFlow = this.as !== 'endpoints';
-    if (this.as !== undefined && !['flow', 'endpoints'].includes(this.as))
-      issues.push({
-        code: 'invalid_value',
-        source: { kind: 'flag', flag: '--as' },
-        path: [],
-        expected: 'flow or endpoints',
-        actual: JSON.stringify(this.as),
-      });
-    if (this.asFlow && this.as === 'endpoints')
-      issues.push({
-        code: 'invalid_value',
-        source: { kind: 'flag', flag: '--as-flow' },
-        path: [],
-        expected: 'either --as-flow or --as endpoints',
-        actual: 'both',
-      });
     const thinkScale = this.thinkScale === undefined ? 1 : Number(this.thinkScale);
-    if (!/^\d+(?:\.\d+)?$/.test(this.thinkScale ?? '1') || thinkScale > 100)
-      issues.push({
-        code: 'invalid_value',
-        source: { kind: 'flag', flag: '--think-scale' },
-        path: [],
-        expected: 'a number from 0 to 100 (1: the recorded pauses; 0: none)',
-        actual: JSON.stringify(this.thinkScale),
-      });
-    if (this.target !== undefined && !isHttpUrl(this.target))
-      issues.push({
-        code: 'invalid_value',
-        source: { kind: 'flag', flag: '--target' },
-        path: ['target'],
-        expected: 'an absolute http or https URL (base URL of the requests)',
-        actual: JSON.stringify(this.target),
-      });
+    issues.push(...this.#shapeIssues(thinkScale));
     const [
       { importHar },
       { harConfigYaml },
@@ -159,6 +128,44 @@ export class HarCommand extends BaseCommand {
     if (failures.length === 0)
       this.context.stderr.write(`wrote ${this.output}; run it with: barrage run ${this.output}\n`);
     return failures.length === 0 ? ExitCode.Ok : ExitCode.Failed;
+  }
+
+  /** Problems of the flags: --as, --as-flow, --think-scale, --target. */
+  #shapeIssues(thinkScale: number): ConfigIssue[] {
+    const issues: ConfigIssue[] = [];
+    if (this.as !== undefined && !['flow', 'endpoints'].includes(this.as))
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--as' },
+        path: [],
+        expected: 'flow or endpoints',
+        actual: JSON.stringify(this.as),
+      });
+    if (this.asFlow && this.as === 'endpoints')
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--as-flow' },
+        path: [],
+        expected: 'either --as-flow or --as endpoints',
+        actual: 'both',
+      });
+    if (!/^\d+(?:\.\d+)?$/.test(this.thinkScale ?? '1') || thinkScale > 100)
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--think-scale' },
+        path: [],
+        expected: 'a number from 0 to 100 (1: the recorded pauses; 0: none)',
+        actual: JSON.stringify(this.thinkScale),
+      });
+    if (this.target !== undefined && !isHttpUrl(this.target))
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--target' },
+        path: ['target'],
+        expected: 'an absolute http or https URL (base URL of the requests)',
+        actual: JSON.stringify(this.target),
+      });
+    return issues;
   }
 
   /** The configuration as YAML, headed by a comment saying where it came from. */

@@ -180,10 +180,7 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
     flowSteps,
     summary: {
       file: har.file,
-      creator:
-        har.creator === undefined
-          ? undefined
-          : `${har.creator.name}${har.creator.version === undefined ? '' : ` ${har.creator.version}`}`,
+      creator: creatorOf(har),
       entries: har.entries.length,
       kept: kept.length,
       endpoints: endpoints.length,
@@ -204,6 +201,13 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
       thinking: endpoints.filter((e) => e.think !== undefined).length,
     },
   };
+}
+
+/** "Firefox 128.0": the recording tool, when the file names it. */
+function creatorOf(har: HarFile): string | undefined {
+  if (har.creator === undefined) return undefined;
+  const { name, version } = har.creator;
+  return version === undefined ? name : `${name} ${version}`;
 }
 
 /** The recorded page: the target's host if recorded, else the first document, else the first entry. */

@@ -108,6 +108,21 @@ t.test('--as-flow writes a flow in recorded order; --target sets the target', as
   t.match(validate.stdout, /flow recording .*GET \/dashboard → GET \/assets\/app\.css/);
 });
 
+t.test('--as endpoints writes the weighted mix, without a flow', async (t) => {
+  const dir = workdir(t);
+  const result = await runInProcess(['har', 'firefox.har', '--as', 'endpoints'], { cwd: dir });
+  t.equal(result.code, 0, result.stderr);
+  const config = parse(result.stdout) as { flows?: unknown; endpoints: { weight?: number }[] };
+  t.equal(config.flows, undefined);
+  t.ok(
+    config.endpoints.some((e) => e.weight === 2),
+    'identical requests are one weighted endpoint',
+  );
+  t.match(result.stdout, /a weight is how many times a request was recorded/);
+  t.notMatch(result.stdout, /\$env/, 'no credentials from the environment without correlation');
+  t.match(result.stderr, /kept as \d+ endpoints \(weight = times recorded\)/);
+});
+
 /** A HAR with entries whose bodies add up past the 4 MiB configuration limit. */
 function hugeBodies(): string {
   const body = 'x'.repeat(1024 * 1024);
@@ -190,6 +205,18 @@ const BAD: readonly [string, Record<string, string>, string[], RegExp][] = [
     {},
     ['har', 'chromium-shop.har', '--target', 'shop.test'],
     /--target: target: expected an absolute http or https URL/,
+  ],
+  [
+    'a bad --as',
+    {},
+    ['har', 'chromium-shop.har', '--as', 'flows'],
+    /--as: expected flow or endpoints, got "flows"/,
+  ],
+  [
+    'a bad --think-scale',
+    {},
+    ['har', 'chromium-shop.har', '--think-scale', 'fast'],
+    /--think-scale: expected a number from 0 to 100 .*, got "fast"/,
   ],
   [
     'a config over the size limit',
