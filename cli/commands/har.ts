@@ -14,12 +14,15 @@ export class HarCommand extends BaseCommand {
     details: `
       Reads a HAR file (as Chrome, Firefox or a proxy exports it; docs/har.md gives its size limit),
       keeps the entries that match every --har-filter, and writes a configuration whose endpoints
-      replay them: method, url, headers and body. Identical requests become one endpoint whose
-      weight is how many times it was recorded. Without a host criterion only the recorded page's
-      host is kept, so a replay never loads third-party servers by accident. Cookies,
-      Authorization and token-like headers, query parameters and body fields are dropped unless
-      --keep-secrets. The YAML goes to stdout (or -o FILE); the summary of what was kept and
-      skipped goes to stderr.
+      replay them: method, url, headers and body. By default (--as flow) one flow replays them in
+      recorded order with the user's pauses, and values the server gave (CSRF tokens, order ids)
+      are read from each response and sent back where the browser sent them (--no-correlate
+      sends the recorded ones). --as endpoints writes a weighted mix instead: identical requests
+      become one endpoint whose weight is how many times it was recorded. Without a host
+      criterion only the recorded page's host is kept, so a replay never loads third-party
+      servers by accident. Cookies, Authorization and token-like headers, query parameters and
+      body fields are dropped unless --keep-secrets; passwords come from {{$env NAME}}. The YAML
+      goes to stdout (or -o FILE); the summary of what was kept and skipped goes to stderr.
 
       Filter criteria: host:, method:, type: (response media type), status:, path: with * globs
       and a|b alternatives, "static" (images, fonts, CSS, JavaScript), each negated with a
@@ -38,7 +41,8 @@ export class HarCommand extends BaseCommand {
         'Keep a second host',
         "$0 har session.har --har-filter 'host:shop.example.com|api.example.com'",
       ],
-      ['Replay in recorded order', '$0 har session.har --as-flow -o flow.yaml'],
+      ['The recorded mix, weighted', '$0 har session.har --as endpoints -o mix.yaml'],
+      ['Pauses at half the recorded length', '$0 har session.har --think-scale 0.5'],
     ],
   });
 
@@ -50,8 +54,18 @@ export class HarCommand extends BaseCommand {
   keepSecrets = Option.Boolean('--keep-secrets', false, {
     description: 'Keep cookies, Authorization and token-like fields (do not share the output)',
   });
+  as = Option.String('--as', {
+    description: 'flow (default: the session in recorded order) or endpoints (a weighted mix)',
+  });
   asFlow = Option.Boolean('--as-flow', false, {
-    description: 'Also write a flow that replays the kept requests in recorded order',
+    description: 'The same as --as flow (the default)',
+  });
+  correlate = Option.Boolean('--correlate', true, {
+    description:
+      'Read values the server gave from its responses (--no-correlate: send the recorded ones)',
+  });
+  thinkScale = Option.String('--think-scale', {
+    description: 'Multiply the recorded pauses of the flow (default 1; 0: none)',
   });
   target = Option.String('--target', {
     description: "Base URL to replay against (default: the recorded page's origin)",
@@ -60,14 +74,9 @@ export class HarCommand extends BaseCommand {
   /** Imports, writes the YAML, prints the summary. */
   async run(): Promise<number> {
     const issues: ConfigIssue[] = [];
-    if (this.target !== undefined && !isHttpUrl(this.target))
-      issues.push({
-        code: 'invalid_value',
-        source: { kind: 'flag', flag: '--target' },
-        path: ['target'],
-        expected: 'an absolute http or https URL (base URL of the requests)',
-        actual: JSON.stringify(this.target),
-      });
+    const asFlow = this.as !== 'endpoints';
+    const thinkScale = this.thinkScale === undefined ? 1 : Number(this.thinkScale);
+    issues.push(...this.#shapeIssues(thinkScale));
     const [
       { importHar },
       { harConfigYaml },
@@ -89,7 +98,9 @@ export class HarCommand extends BaseCommand {
       filters: this.filters ?? [],
       target: this.target,
       keepSecrets: this.keepSecrets,
-      asFlow: this.asFlow,
+      asFlow,
+      correlate: this.correlate,
+      thinkScale,
       takenNames: [],
     });
     if (!imported.ok) issues.push(...imported.error);
@@ -121,24 +132,93 @@ export class HarCommand extends BaseCommand {
     return failures.length === 0 ? ExitCode.Ok : ExitCode.Failed;
   }
 
+  /** Problems of the flags: --as, --as-flow, --think-scale, --target. */
+  #shapeIssues(thinkScale: number): ConfigIssue[] {
+    const issues: ConfigIssue[] = [];
+    if (this.as !== undefined && !['flow', 'endpoints'].includes(this.as))
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--as' },
+        path: [],
+        expected: 'flow or endpoints',
+        actual: JSON.stringify(this.as),
+      });
+    if (this.asFlow && this.as === 'endpoints')
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--as-flow' },
+        path: [],
+        expected: 'either --as-flow or --as endpoints',
+        actual: 'both',
+      });
+    if (!/^\d+(?:\.\d+)?$/.test(this.thinkScale ?? '1') || thinkScale > 100)
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--think-scale' },
+        path: [],
+        expected: 'a number from 0 to 100 (1: the recorded pauses; 0: none)',
+        actual: JSON.stringify(this.thinkScale),
+      });
+    if (this.target !== undefined && !isHttpUrl(this.target))
+      issues.push({
+        code: 'invalid_value',
+        source: { kind: 'flag', flag: '--target' },
+        path: ['target'],
+        expected: 'an absolute http or https URL (base URL of the requests)',
+        actual: JSON.stringify(this.target),
+      });
+    return issues;
+  }
+
   /** The configuration as YAML, headed by a comment saying where it came from. */
   #yaml(converted: HarEndpoints, toYaml: (converted: HarEndpoints) => string): string {
     const { summary } = converted;
     const filters = (this.filters ?? []).map((f) => ` --har-filter '${oneLine(f)}'`).join('');
-    const flags = `${filters}${this.asFlow ? ' --as-flow' : ''}${this.keepSecrets ? ' --keep-secrets' : ''}`;
+    const flags = [
+      filters,
+      this.as === undefined ? '' : ` --as ${oneLine(this.as)}`,
+      this.correlate ? '' : ' --no-correlate',
+      this.thinkScale === undefined ? '' : ` --think-scale ${oneLine(this.thinkScale)}`,
+      this.keepSecrets ? ' --keep-secrets' : '',
+    ].join('');
     const secrets =
       summary.secrets.length === 0
         ? ''
         : summary.secretsKept
           ? '\n# It holds the recorded secrets (--keep-secrets): do not commit or share it.'
           : '\n# Secrets (cookies, Authorization, tokens) were dropped: add auth or headers to replay a login.';
+    const shape =
+      summary.flowSteps === undefined
+        ? 'a weight is how many times a request was recorded.'
+        : `the flow "recording" replays them in recorded order.`;
     const head =
       `# Generated by: barrage har ${oneLine(this.file)}${flags}\n` +
-      `# ${summary.kept} of ${summary.entries} recorded entries as ${summary.endpoints} endpoints; a weight is how many times a request was recorded.` +
+      `# ${summary.kept} of ${summary.entries} recorded entries as ${summary.endpoints} endpoints; ${shape}` +
       secrets +
+      correlationNote(summary) +
       '\n';
     return head + toYaml(converted);
   }
+}
+
+/** What correlation found, and the environment variables to set, as comment lines. */
+function correlationNote(summary: HarEndpoints['summary']): string {
+  const correlated = summary.dynamic.filter((d) => d.correlated);
+  const lines: string[] = [];
+  if (summary.dynamic.length > 0)
+    lines.push(
+      `# ${correlated.length} of ${summary.dynamic.length} values the server gave are read from its responses (extract) and sent back as {{name}}: ${correlated.map((d) => d.name).join(', ') || 'none'}.`,
+    );
+  const others = summary.dynamic.filter((d) => !d.correlated);
+  if (others.length > 0)
+    lines.push(
+      `# Not correlated (no extractor reads them; the cookie jar sends cookies back): ${others.map((d) => d.where).join(', ')}.`,
+    );
+  if (summary.credentials.length > 0)
+    lines.push(
+      `# Credentials come from the environment: set ${summary.credentials.join(', ')} before running it.`,
+    );
+  return lines.map((line) => `\n${oneLine(line)}`).join('');
 }
 
 /** Text fit for a one-line YAML comment. */

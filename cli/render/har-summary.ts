@@ -26,7 +26,7 @@ const FROM: Readonly<Record<NonNullable<HarSummary['page']>['from'], string>> = 
 export function renderHarSummary(summary: HarSummary): string {
   const creator = summary.creator === undefined ? '' : ` (${summary.creator})`;
   const lines = [
-    `HAR ${summary.file}${creator}: ${plural(summary.entries, 'entry', 'entries')}, ${summary.kept} kept as ${plural(summary.endpoints, 'endpoint', 'endpoints')} (weight = times recorded)`,
+    `HAR ${summary.file}${creator}: ${plural(summary.entries, 'entry', 'entries')}, ${summary.kept} kept as ${plural(summary.endpoints, 'endpoint', 'endpoints')}${summary.flowSteps === undefined ? ' (weight = times recorded)' : ''}`,
   ];
   const add = (text: string): void => {
     lines.push(`  ${text}`);
@@ -71,7 +71,20 @@ export function renderHarSummary(summary: HarSummary): string {
       `${plural(summary.bodiesMissing, 'request body was', 'request bodies were')} not in the recording: sent without a body (export the HAR with content)`,
     );
   if (summary.flowSteps !== undefined)
-    add(`flow "recording": ${plural(summary.flowSteps, 'step', 'steps')} in recorded order`);
+    add(
+      `flow "recording": ${plural(summary.flowSteps, 'step', 'steps')} in recorded order; think times on ${plural(summary.thinking, 'endpoint', 'endpoints')} from the recorded pauses (--think-scale)`,
+    );
+  if (summary.dynamic.length > 0) {
+    const correlated = summary.dynamic.filter((d) => d.correlated);
+    const others = summary.dynamic.filter((d) => !d.correlated);
+    const list = (values: typeof correlated): string =>
+      values.map((d) => `${d.name} (${d.where}, ${d.uses}×)`).join(', ');
+    add(
+      `dynamic values: ${summary.dynamic.length} found, ${correlated.length} correlated (extracted, sent back as {{name}}): ${list(correlated) || 'none'}${others.length > 0 ? `; not correlated: ${list(others)}` : ''}`,
+    );
+  }
+  if (summary.credentials.length > 0)
+    add(`credentials from the environment: set ${summary.credentials.join(', ')} before running`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,9 +1,10 @@
 /**
  * Converted endpoints → configuration values (DESIGN.md §4 keys): what `barrage har` writes as
  * YAML and what `run --har` merges into the loaded configuration. Keys come in reading order:
- * name, method, url, weight, headers, body.
+ * name, method, url, weight, headers, body (or form), extract, think. In the YAML, an endpoint
+ * whose response a later request reads from says so in a comment above it.
  */
-import { stringify } from 'yaml';
+import { Document, isMap, isSeq } from 'yaml';
 import { escapeInterpolation } from '../sources/interpolate.js';
 import type { HarEndpoint, HarEndpoints } from './har-to-endpoints.js';
 
@@ -13,13 +14,19 @@ export const RECORDED_FLOW = 'recording';
 /** One endpoint entry; its weight is how many times the request was recorded (not in a flow). */
 export function endpointConfig(endpoint: HarEndpoint, weighted: boolean): Record<string, unknown> {
   const headers = Object.keys(endpoint.headers).length > 0 ? { headers: endpoint.headers } : {};
+  const { body } = endpoint;
+  let sent = {};
+  if (typeof body === 'string') sent = { body };
+  else if (body !== undefined) sent = 'form' in body ? { form: body.form } : { body: body.json };
   return {
     name: endpoint.name,
     method: endpoint.method,
     url: endpoint.url,
     ...(weighted && endpoint.count > 1 ? { weight: endpoint.count } : {}),
     ...headers,
-    ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
+    ...sent,
+    ...(Object.keys(endpoint.extract).length > 0 ? { extract: endpoint.extract } : {}),
+    ...(endpoint.think === undefined ? {} : { think: endpoint.think }),
   };
 }
 
@@ -37,9 +44,26 @@ function harConfig(converted: HarEndpoints): Record<string, unknown> {
   }) as Record<string, unknown>;
 }
 
-/** The configuration file as YAML: no folded lines, no anchors for repeated values. */
+/**
+ * The configuration file as YAML: no folded lines, no anchors for repeated values; above each
+ * endpoint that extracts, where each value is read and how many requests send it back.
+ */
 export function harConfigYaml(converted: HarEndpoints): string {
-  return stringify(harConfig(converted), { lineWidth: 0, aliasDuplicateObjects: false });
+  const document = new Document(harConfig(converted), { aliasDuplicateObjects: false });
+  const endpoints = document.get('endpoints');
+  if (isSeq(endpoints))
+    endpoints.items.forEach((node, i) => {
+      const endpoint = converted.endpoints[i];
+      if (!isMap(node) || endpoint === undefined) return;
+      const lines = Object.keys(endpoint.extract).flatMap((name) => {
+        const value = converted.summary.dynamic.find((d) => d.name === name && d.correlated);
+        if (value === undefined) return [];
+        const uses = value.uses === 1 ? '1 later request' : `${value.uses} later requests`;
+        return [` {{${name}}}: the server's ${value.where}, sent back by ${uses}`];
+      });
+      if (lines.length > 0) node.commentBefore = lines.join('\n');
+    });
+  return document.toString({ lineWidth: 0 });
 }
 
 /** A copy with every string escaped (keys are config keys and header names: never a "${"). */

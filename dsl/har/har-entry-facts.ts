@@ -5,12 +5,13 @@
  * | Entry                                   | Reason                                             |
  * |-----------------------------------------|----------------------------------------------------|
  * | URL that does not parse                 | invalid URL                                        |
- * | ws:// or wss://                         | WebSocket (write a ws endpoint by hand)            |
+ * | ws:// or wss://, or an http(s) upgrade  | WebSocket (write a ws endpoint by hand)            |
+ * | (status 101 or Upgrade: websocket)      |                                                    |
  * | any other non-http(s) scheme            | <scheme> URL (data:, blob:, chrome-extension:…)    |
  * | CONNECT                                 | CONNECT tunnel (a proxy's, not the application's)  |
  * | method that is not letters only         | method not supported                               |
  * | Chrome's _fromCache                     | served from the browser cache                      |
- * | response status 0                       | no response (blocked, cancelled or failed)         |
+ * | response status 0 or -1 (Playwright)    | no response (blocked, cancelled or failed)         |
  */
 import type { HarEntryFacts } from '../grammar/har-filter.js';
 import type { HarEntry } from './har-schema.js';
@@ -41,7 +42,7 @@ export function entryFacts(entry: HarEntry): Replayable | { readonly reason: str
   } catch {
     return { reason: 'invalid URL' };
   }
-  if (url.protocol === 'ws:' || url.protocol === 'wss:')
+  if (url.protocol === 'ws:' || url.protocol === 'wss:' || isWebSocketUpgrade(entry))
     return { reason: 'WebSocket (write a ws endpoint by hand)' };
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { reason: `${url.protocol} URL` };
@@ -50,7 +51,8 @@ export function entryFacts(entry: HarEntry): Replayable | { readonly reason: str
   if (!METHOD.test(method)) return { reason: 'method not supported' };
   if (entry._fromCache !== undefined)
     return { reason: 'served from the browser cache (never reached the server)' };
-  if (entry.response.status === 0)
+  // Playwright writes -1 for a request that got no response.
+  if (entry.response.status <= 0)
     return { reason: 'no response (blocked, cancelled or failed in the browser)' };
   const type = mediaType(entry);
   const resource = entry._resourceType?.toLowerCase();
@@ -75,6 +77,14 @@ export function entryFacts(entry: HarEntry): Replayable | { readonly reason: str
       isStatic,
     },
   };
+}
+
+/** A WebSocket handshake recorded with its http(s) url (mitmproxy): a 101, or Upgrade: websocket. */
+function isWebSocketUpgrade(entry: HarEntry): boolean {
+  if (entry.response.status === 101) return true;
+  return entry.request.headers.some(
+    (h) => h.name.toLowerCase() === 'upgrade' && h.value.trim().toLowerCase() === 'websocket',
+  );
 }
 
 /** The response's media type without parameters, lower case: content.mimeType, else the header. */

@@ -20,8 +20,7 @@
  * Accept-Encoding is kept: the server compresses as it does for the browser, so its compression
  * work and the real transfer sizes are what the load measures. barrage never decompresses.
  */
-import { isTokenLikeName } from '../secrets.js';
-import { isCredentialValue } from './har-secrets.js';
+import { isCredentialValue, isHarSecretName } from './har-secrets.js';
 
 /** Why a header is not replayed. */
 export type DroppedHeaderCategory =
@@ -69,6 +68,6 @@ export function dropReason(name: string, value: string): DroppedHeaderCategory |
     return 'browser';
   if (lower === 'user-agent') return 'user-agent';
   if (TRACE.has(lower) || lower.startsWith('x-b3-')) return 'trace';
-  if (isTokenLikeName(name) || isCredentialValue(value)) return 'secret';
+  if (isHarSecretName(name) || isCredentialValue(value)) return 'secret';
   return undefined;
 }

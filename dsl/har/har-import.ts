@@ -1,7 +1,8 @@
 /**
  * The front door of HAR import, shared by `barrage har` and `run --har`/`validate --har`: reads
  * the recording, parses every filter expression, converts, and refuses a result that keeps
- * nothing. Every problem (file, entries, each filter) comes back at once as ConfigIssues.
+ * nothing (naming the filter only when a filter removed something, and listing malformed entries'
+ * problems). Every problem (file, entries, each filter) comes back at once as ConfigIssues.
  */
 import { resolve } from 'node:path';
 import { parseHarFilter, type HarCriterion } from '../grammar/har-filter.js';
@@ -21,6 +22,10 @@ export interface HarImportInputs {
   readonly target: string | undefined;
   readonly keepSecrets: boolean;
   readonly asFlow: boolean;
+  /** Correlate dynamic values in the flow (default true; `barrage har --no-correlate` turns it off). */
+  readonly correlate?: boolean;
+  /** Multiplies the flow's recorded pauses (default 1; 0: none). */
+  readonly thinkScale?: number;
   /** Endpoint names already in use. */
   readonly takenNames: readonly string[];
 }
@@ -53,15 +58,21 @@ export function importHar(inputs: HarImportInputs): Result<HarEndpoints, ConfigI
     target: inputs.target,
     keepSecrets: inputs.keepSecrets,
     asFlow: inputs.asFlow,
+    correlate: inputs.correlate ?? true,
+    thinkScale: inputs.thinkScale ?? 1,
     takenNames: inputs.takenNames,
   });
   if (converted.endpoints.length > 0) return ok(converted);
+  const filtered = converted.summary.filtered.length > 0;
   return err([
+    ...har.value.issues,
     {
       code: 'har_error',
-      source: inputs.filters.length > 0 ? FILTER_FLAG : harSource(inputs.file),
+      source: filtered ? FILTER_FLAG : harSource(inputs.file),
       path: [],
-      expected: 'a filter that keeps at least one recorded request',
+      expected: filtered
+        ? 'a filter that keeps at least one recorded request'
+        : 'a recording with at least one replayable request',
       actual: nothingKept(converted.summary),
     },
   ]);

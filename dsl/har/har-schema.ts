@@ -3,7 +3,8 @@
  * reads, as written by Chrome, Firefox, Playwright and proxies. Everything else in an entry
  * (timings, cookies arrays, response bodies…) is ignored and dropped on parse. The fields the
  * spec requires and barrage needs are required here; the rest are optional so that tools that
- * leave them out still import. Chrome's private fields (`_resourceType`, `_fromCache`) are read
+ * leave them out still import. An entry that fails this schema is skipped and counted by its
+ * problem (read-har.ts), so one malformed third-party entry does not refuse the whole file. Chrome's private fields (`_resourceType`, `_fromCache`) are read
  * when present.
  */
 import * as z from 'zod';
@@ -52,13 +53,21 @@ export const harEntrySchema = z.object(
         headers: z.array(nameValue('header'), { error: 'a list of headers' }).default([]),
         content: z
           .object(
-            { mimeType: text('response media type').optional() },
+            {
+              mimeType: text('response media type').optional(),
+              // The body, read only to find values later requests reuse (har-correlate.ts).
+              text: z.string().optional().catch(undefined),
+              encoding: z.string().optional().catch(undefined),
+            },
             { error: 'a mapping (response content)' },
           )
           .optional(),
       },
       { error: 'a mapping with status (response)' },
     ),
+    /** When the request started (ISO 8601) and how long it took (ms): the user's think times. */
+    startedDateTime: z.string().optional().catch(undefined),
+    time: z.number().optional().catch(undefined),
     /** Chrome: document, stylesheet, image, font, script, fetch, xhr, websocket… */
     _resourceType: z.string().optional().catch(undefined),
     /** Chrome: "memory" or "disk" when the browser's cache answered (nothing reached the server). */

@@ -1,15 +1,59 @@
 /**
- * What counts as a secret in a recording, and taking secrets out of query strings and bodies.
+ * What counts as a secret in a recording (har-fields.ts takes them out of queries and bodies,
+ * har-headers.ts out of headers).
  * A recording is full of credentials (session cookies, bearer tokens, CSRF tokens, passwords in
  * login forms); a generated configuration is meant to be committed and shared, so by default they
  * are dropped and only their names are reported. The rules err on the side of dropping: a
  * non-secret field taken out by mistake shows in the summary and costs one edit; a leaked token
  * costs much more.
  *
- * Which names are token-like is the configuration's rule (dsl/secrets.ts isTokenLikeName).
- * A value is credential-like when it starts with an HTTP auth scheme ("Bearer …") or is a JWT.
+ * Which names are token-like is the configuration's rule (dsl/secrets.ts isTokenLikeName), plus,
+ * for a recording, any name with the word "key" (access_key, apiKey, key_id): a recording's
+ * parameters are anyone's naming, so the rule is wider here. A value is credential-like when it
+ * starts with an HTTP auth scheme ("Bearer …") or is a JWT. A value equal to a dropped secret's
+ * (a cookie's value echoed in a tracking pixel's query) is dropped too: see SecretValues.
  */
 import { isTokenLikeName } from '../secrets.js';
+
+/** True for a header, query parameter or body field name that a recording's secrets go by. */
+export function isHarSecretName(name: string): boolean {
+  if (isTokenLikeName(name)) return true;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((w) => w === 'key' || w.endsWith('apikey') || w.endsWith('accesskey'));
+}
+
+/** A field the user must supply (a password, not a token the server issued): from ${ENV}. */
+export function isCredentialField(name: string): boolean {
+  return /pass(?:word|wd|code)|^(?:pwd|pin)$/i.test(name);
+}
+
+/** Shortest value whose echo under another name is taken for the secret itself. */
+const MIN_ECHO_LENGTH = 6;
+
+/**
+ * The values of a recording's secrets (cookie values, credentials, token-like fields), so that
+ * the same value under another name (a tracking pixel's `?u=<session id>`) is dropped too.
+ */
+export class SecretValues {
+  readonly #values = new Set<string>();
+
+  /** Remembers a secret's value (short ones are too likely to be something else). */
+  add(value: string): void {
+    const trimmed = value.trim();
+    if (trimmed.length >= MIN_ECHO_LENGTH) this.#values.add(trimmed);
+  }
+
+  /** True when the value is (or, as "Bearer x", carries) a remembered secret. */
+  has(value: string): boolean {
+    const trimmed = value.trim();
+    if (this.#values.has(trimmed)) return true;
+    const credential = /^\S+\s+(\S+)$/.exec(trimmed)?.[1];
+    return credential !== undefined && this.#values.has(credential);
+  }
+}
 
 const CREDENTIAL_VALUE =
   /^(?:(?:Bearer|Basic|Digest|Negotiate|NTLM)\s+\S|eyJ[\w-]{4,}\.[\w-]{4,}\.)/i;
@@ -17,86 +61,4 @@ const CREDENTIAL_VALUE =
 /** True for a value that is a credential whatever its name: "Bearer …", "Basic …", a JWT. */
 export function isCredentialValue(value: string): boolean {
   return CREDENTIAL_VALUE.test(value.trim());
-}
-
-/** Text with secret fields taken out, and the names of what was taken. */
-export interface Stripped {
-  readonly text: string;
-  readonly dropped: readonly string[];
-}
-
-/**
- * Drops token-like parameters from a query string ("a=1&token=x" → "a=1"). Kept parameters stay
- * byte for byte as recorded (no re-encoding); names are compared decoded.
- */
-export function stripQuery(search: string): Stripped {
-  if (search === '') return { text: search, dropped: [] };
-  const dropped: string[] = [];
-  const kept = search
-    .replace(/^\?/, '')
-    .split('&')
-    .filter((pair) => {
-      const [rawName = '', ...rest] = pair.split('=');
-      const name = decodeLoosely(rawName);
-      if (isTokenLikeName(name) || isCredentialValue(decodeLoosely(rest.join('=')))) {
-        dropped.push(name);
-        return false;
-      }
-      return true;
-    });
-  if (dropped.length === 0) return { text: search, dropped };
-  return { text: kept.length === 0 ? '' : `?${kept.join('&')}`, dropped };
-}
-
-/**
- * Drops token-like fields from a JSON body (at any depth) or a form-urlencoded body. Other bodies
- * (multipart, text, binary) are returned unchanged: their secrets cannot be found reliably.
- * A body is re-serialized only when something was dropped, so untouched bodies stay as recorded.
- */
-export function stripBody(body: string, mimeType: string): Stripped {
-  if (/x-www-form-urlencoded/i.test(mimeType)) {
-    const stripped = stripQuery(body);
-    return { text: stripped.text.replace(/^\?/, ''), dropped: stripped.dropped };
-  }
-  if (!/json/i.test(mimeType) && !/^\s*[[{]/.test(body)) return { text: body, dropped: [] };
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return { text: body, dropped: [] };
-  }
-  const dropped: string[] = [];
-  const cleaned = dropJsonSecrets(value, dropped);
-  return dropped.length === 0
-    ? { text: body, dropped }
-    : { text: JSON.stringify(cleaned), dropped };
-}
-
-/** A copy of a JSON value without token-like keys or credential-like string values. */
-function dropJsonSecrets(value: unknown, dropped: string[]): unknown {
-  if (Array.isArray(value)) return value.map((item) => dropJsonSecrets(item, dropped));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (isTokenLikeName(key) || (typeof item === 'string' && isCredentialValue(item))) {
-      dropped.push(key);
-      continue;
-    }
-    Object.defineProperty(out, key, {
-      value: dropJsonSecrets(item, dropped),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-/** decodeURIComponent with "+" as a space, returning the input when it is malformed. */
-function decodeLoosely(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
 }

@@ -2,7 +2,8 @@
  * Recorded entries + filter criteria → endpoints, and the summary of what was kept and why the
  * rest was not. Decisions, in order, for each entry (the first that applies wins):
  *
- * 1. Not replayable (har-entry-facts.ts: not http(s), CONNECT, from cache, no response): skipped.
+ * 1. Malformed (read-har.ts) or not replayable (har-entry-facts.ts: not http(s), a WebSocket,
+ *    CONNECT, from cache, no response): skipped and counted by reason.
  * 2. No host criterion among the filters: only the page's host is kept; others are "other hosts",
  *    so a replay never loads a CDN or an analytics server by accident. The page's host is the
  *    target's host when the recording has requests to it, else the host of the first document
@@ -17,7 +18,9 @@
  * with " #2", " #3"… in recorded order.
  */
 import { criterionHolds, type HarCriterion } from '../grammar/har-filter.js';
+import { correlate, NO_CORRELATION, type Correlation, type DynamicValue } from './har-correlate.js';
 import { entryFacts, type Replayable } from './har-entry-facts.js';
+import { DROP_SECRETS, secretValuesOf, type FieldRules } from './har-fields.js';
 import type { DroppedHeaderCategory } from './har-headers.js';
 import {
   toHarRequest,
@@ -25,6 +28,9 @@ import {
   type RequestContext,
   type RequestNotes,
 } from './har-request.js';
+import type { HarExtractor } from './har-response-values.js';
+import type { HarEntry } from './har-schema.js';
+import { recordedPauses, thinkOf } from './har-think.js';
 import type { HarFile } from './read-har.js';
 
 /** How to convert. */
@@ -34,6 +40,10 @@ export interface HarOptions {
   readonly target: string | undefined;
   readonly keepSecrets: boolean;
   readonly asFlow: boolean;
+  /** Correlate dynamic values (a flow only: an extractor must run before its value is used). */
+  readonly correlate: boolean;
+  /** Multiplies the recorded pauses of a flow's steps (0: none). */
+  readonly thinkScale: number;
   /** Endpoint names the configuration the endpoints join already uses. */
   readonly takenNames: readonly string[];
 }
@@ -45,6 +55,10 @@ export interface HarEndpoint extends HarRequest {
   readonly count: number;
   /** Index in log.entries of its first recording. */
   readonly entry: number;
+  /** Variables read from its response for later requests (correlation). */
+  readonly extract: Readonly<Record<string, HarExtractor>>;
+  /** Its recorded pause (flows only), as a think time. */
+  readonly think: string | undefined;
 }
 
 /** A label ("cdn.example.com", "!static", "header Cookie") and how many entries it concerns. */
@@ -85,6 +99,12 @@ export interface HarSummary {
   readonly bodiesMissing: number;
   /** Steps of the recorded flow, with asFlow. */
   readonly flowSteps: number | undefined;
+  /** Values a response gave and a later request sent back; correlated ones are extracted. */
+  readonly dynamic: readonly DynamicValue[];
+  /** Environment variables the user must set (passwords: `{{$env NAME}}`). */
+  readonly credentials: readonly string[];
+  /** Endpoints with a think time from the recording. */
+  readonly thinking: number;
 }
 
 /** Endpoints, the flow's steps (asFlow) and the summary. */
@@ -99,16 +119,20 @@ export interface HarEndpoints {
 
 interface Candidate extends Replayable {
   readonly index: number;
+  readonly entry: HarEntry;
 }
 
 /** Converts a recording. */
 export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints {
   const unsupported = new Counter();
   const candidates: Candidate[] = [];
+  const malformed = new Map(har.malformed.map((m) => [m.index, m.reason]));
   har.entries.forEach((entry, index) => {
-    const facts = entryFacts(entry);
-    if ('reason' in facts) unsupported.add(facts.reason);
-    else candidates.push({ ...facts, index });
+    const facts = entry === undefined ? undefined : entryFacts(entry);
+    if (entry === undefined || facts === undefined)
+      unsupported.add(malformed.get(index) ?? 'malformed entry');
+    else if ('reason' in facts) unsupported.add(facts.reason);
+    else candidates.push({ ...facts, index, entry });
   });
   const page = choosePage(candidates, options.target);
   const target = options.target ?? page?.origin ?? '';
@@ -125,17 +149,29 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
     if (failed === undefined) kept.push(candidate);
     else filtered.add(failed.text);
   }
-  const grouped = group(har, kept, {
+  const correlation =
+    options.correlate && options.asFlow
+      ? correlate(kept.map((c) => ({ index: c.index, entry: c.entry, url: c.url })))
+      : NO_CORRELATION;
+  const grouped = group(kept, correlation, {
     pageOrigin: page?.origin ?? '',
+    pageHost: page?.host ?? '',
     targetOrigin: originOf(target) ?? page?.origin ?? '',
     keepSecrets: options.keepSecrets,
+    credentialsFromEnv: options.correlate && options.asFlow,
   });
   const names = nameEndpoints(grouped.groups, options.takenNames);
+  const pauses = options.asFlow ? recordedPauses(kept.map((c) => c.entry)) : [];
   const endpoints = grouped.groups.map((g, i) => ({
     ...g.request,
     name: names[i] ?? '',
     count: g.count,
     entry: g.entry,
+    extract: Object.fromEntries(g.extract),
+    think: thinkOf(
+      grouped.order.flatMap((at, step) => (at === i ? (pauses[step] ?? []) : [])),
+      options.thinkScale,
+    ),
   }));
   const flowSteps = options.asFlow ? grouped.order.map((i) => names[i] ?? '') : undefined;
   return {
@@ -144,10 +180,7 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
     flowSteps,
     summary: {
       file: har.file,
-      creator:
-        har.creator === undefined
-          ? undefined
-          : `${har.creator.name}${har.creator.version === undefined ? '' : ` ${har.creator.version}`}`,
+      creator: creatorOf(har),
       entries: har.entries.length,
       kept: kept.length,
       endpoints: endpoints.length,
@@ -163,8 +196,18 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
       staticKept: kept.filter((c) => c.facts.isStatic).length,
       bodiesMissing: grouped.bodiesMissing,
       flowSteps: flowSteps?.length,
+      dynamic: correlation.values,
+      credentials: [...new Set(endpoints.flatMap((e) => envNames(JSON.stringify(e))))],
+      thinking: endpoints.filter((e) => e.think !== undefined).length,
     },
   };
+}
+
+/** "Firefox 128.0": the recording tool, when the file names it. */
+function creatorOf(har: HarFile): string | undefined {
+  if (har.creator === undefined) return undefined;
+  const { name, version } = har.creator;
+  return version === undefined ? name : `${name} ${version}`;
 }
 
 /** The recorded page: the target's host if recorded, else the first document, else the first entry. */
@@ -205,13 +248,20 @@ function parse(url: string | undefined): URL | undefined {
 interface Group {
   readonly request: HarRequest;
   readonly entry: number;
+  readonly extract: Map<string, HarExtractor>;
   count: number;
   /** The path part of the name: the path, or host + path off the page's origin. */
   readonly where: string;
 }
 
+/** How to convert: the request context without the rules, which are per entry. */
+interface GroupContext extends Omit<RequestContext, 'rules'> {
+  readonly keepSecrets: boolean;
+  readonly credentialsFromEnv: boolean;
+}
+
 /** Converts kept entries and groups identical requests, keeping first-seen order. */
-function group(har: HarFile, kept: readonly Candidate[], context: RequestContext) {
+function group(kept: readonly Candidate[], correlation: Correlation, context: GroupContext) {
   const groups: Group[] = [];
   const byKey = new Map<string, number>();
   const order: number[] = [];
@@ -219,10 +269,18 @@ function group(har: HarFile, kept: readonly Candidate[], context: RequestContext
   const dropped = new Map<DroppedHeaderCategory, Map<string, string>>();
   let acceptEncoding = false;
   let bodiesMissing = 0;
+  const base: FieldRules = {
+    ...DROP_SECRETS,
+    keepSecrets: context.keepSecrets,
+    credentialsFromEnv: context.credentialsFromEnv,
+    secretValues: secretValuesOf(kept.map((c) => c.entry)),
+  };
   for (const candidate of kept) {
-    const entry = har.entries[candidate.index];
-    if (entry === undefined) continue;
-    const { request, notes } = toHarRequest(entry, candidate.url, context);
+    const uses = correlation.uses.get(candidate.index) ?? base.uses;
+    const { request, notes } = toHarRequest(candidate.entry, candidate.url, {
+      ...context,
+      rules: { ...base, uses },
+    });
     noteDropped(notes, dropped);
     const seen = new Set(notes.secrets.map((secret) => secret.toLowerCase()));
     for (const secret of notes.secrets) if (seen.delete(secret.toLowerCase())) secrets.add(secret);
@@ -240,9 +298,12 @@ function group(har: HarFile, kept: readonly Candidate[], context: RequestContext
       at = groups.length;
       byKey.set(key, at);
       const offPage = candidate.url.origin !== context.pageOrigin;
-      const where = `${offPage ? candidate.url.host : ''}${candidate.url.pathname}`;
-      groups.push({ request, entry: candidate.index, count: 1, where });
+      const where = `${offPage ? candidate.url.host : ''}${notes.namePath}`;
+      groups.push({ request, entry: candidate.index, count: 1, where, extract: new Map() });
     } else existing.count++;
+    const group = groups[at ?? 0];
+    for (const [name, extractor] of correlation.extracts.get(candidate.index) ?? [])
+      group?.extract.set(name, extractor);
     order.push(at ?? 0);
   }
   const droppedHeaders = [...dropped].map(([category, names]) => ({
@@ -263,6 +324,11 @@ function noteDropped(
     if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
     dropped.set(category, names);
   }
+}
+
+/** The NAMEs of the {{$env NAME}} placeholders in a text. */
+function envNames(text: string): string[] {
+  return [...text.matchAll(/\{\{\$env ([A-Za-z_][A-Za-z0-9_]*)\}\}/g)].map((m) => m[1] ?? '');
 }
 
 /** Longest path part of a name before it is cut with "…". */

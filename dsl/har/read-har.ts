@@ -1,8 +1,11 @@
 /**
- * Reads a HAR file: size checked before reading (MAX_HAR_BYTES), JSON parsed, then each entry
- * checked against har-schema.ts. Problems come back as ConfigIssues naming the file and, for an
- * entry, its index in log.entries; values are described by their type only, never quoted, since a
- * recording holds cookies and tokens.
+ * Reads a HAR file: size checked before reading (MAX_HAR_BYTES), JSON parsed (a HARP file's
+ * JSONP wrapper `name({...});` taken off first), then each entry checked against har-schema.ts.
+ * A malformed entry is not fatal: it is left out (undefined at its index) and counted by its
+ * problem, and its issues are kept for the case where nothing replayable remains (har-import.ts).
+ * Problems come back as ConfigIssues naming the file and, for an entry, its index in log.entries;
+ * values are described by their type only, never quoted, since a recording holds cookies and
+ * tokens.
  */
 import type { z } from 'zod';
 import type { ConfigIssue, Source } from '../issues.js';
@@ -20,7 +23,12 @@ const MAX_ENTRY_ISSUES = 20;
 export interface HarFile {
   /** The file as the user named it. */
   readonly file: string;
-  readonly entries: readonly HarEntry[];
+  /** log.entries in order; undefined where an entry is malformed. */
+  readonly entries: readonly (HarEntry | undefined)[];
+  /** Malformed entries by problem ("request.url: text (request URL)"), in the summary's terms. */
+  readonly malformed: readonly { readonly index: number; readonly reason: string }[];
+  /** The malformed entries' issues (the first 20, then a count), shown if nothing else is kept. */
+  readonly issues: readonly ConfigIssue[];
   /** The recording tool, e.g. { name: 'WebInspector', version: '537.36' }. */
   readonly creator: { readonly name: string; readonly version?: string | undefined } | undefined;
 }
@@ -41,7 +49,10 @@ export function parseHarText(file: string, text: string): Result<HarFile, Config
   const fail = (expected: string, actual: string) =>
     err([{ code: 'har_error' as const, source: harSource(file), path: [], expected, actual }]);
   // Fiddler and some Windows tools start the file with a byte order mark.
-  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const bare = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  // HARP (HTTP Archive with Padding): the JSON inside a JSONP call, `onInputData({...});`.
+  const harp = HARP.exec(bare);
+  const json = harp?.[1] ?? bare;
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -51,7 +62,8 @@ export function parseHarText(file: string, text: string): Result<HarFile, Config
     const position = /position (\d+)/.exec(message)?.[1];
     let where = position === undefined ? '' : ` (${lineColumn(json, Number(position))})`;
     if (/end of JSON input/i.test(message)) where = ' (it ends too early: a cut-off file?)';
-    return fail('a HAR file (JSON with log.entries)', `text that is not JSON${where}`);
+    const what = harp === null ? 'text that is not JSON' : 'a HARP file whose JSON is broken';
+    return fail('a HAR file (JSON with log.entries)', `${what}${where}`);
   }
   const log = isPlainObject(value) ? value.log : undefined;
   if (!isPlainObject(log) || !Array.isArray(log.entries)) {
@@ -61,17 +73,18 @@ export function parseHarText(file: string, text: string): Result<HarFile, Config
       `${describe(value)} without ${missing}`,
     );
   }
-  const entries: HarEntry[] = [];
+  const entries: (HarEntry | undefined)[] = [];
+  const malformed: { index: number; reason: string }[] = [];
   const issues: ConfigIssue[] = [];
   let broken = 0;
   (log.entries as unknown[]).forEach((raw, index) => {
     const parsed = harEntrySchema.safeParse(raw);
-    if (parsed.success) {
-      entries.push(parsed.data);
-      return;
-    }
+    entries.push(parsed.success ? parsed.data : undefined);
+    if (parsed.success) return;
     broken++;
-    if (broken <= MAX_ENTRY_ISSUES) issues.push(...entryIssues(file, index, raw, parsed.error));
+    const found = entryIssues(file, index, raw, parsed.error);
+    malformed.push({ index, reason: malformedReason(found[0]) });
+    if (broken <= MAX_ENTRY_ISSUES) issues.push(...found);
   });
   if (broken > MAX_ENTRY_ISSUES) {
     issues.push({
@@ -82,8 +95,20 @@ export function parseHarText(file: string, text: string): Result<HarFile, Config
       actual: `${broken - MAX_ENTRY_ISSUES} more broken entries (the first ${MAX_ENTRY_ISSUES} are listed)`,
     });
   }
-  if (issues.length > 0) return err(issues);
-  return ok({ file, entries, creator: harCreatorSchema.parse(log.creator) });
+  return ok({ file, entries, malformed, issues, creator: harCreatorSchema.parse(log.creator) });
+}
+
+/** A JSONP call around the whole text: a name, "(", the JSON, ")" and an optional ";". */
+const HARP = /^\s*[A-Za-z_$][\w$.]*\s*\(([\s\S]*)\)\s*;?\s*$/;
+
+/** "request.postData.params[].value: text (form field value)": the same for every index. */
+function malformedReason(issue: ConfigIssue | undefined): string {
+  if (issue === undefined) return 'malformed entry';
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? '[]' : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
+  return `malformed entry (${path === '' ? 'the entry' : path}: expected ${issue.expected})`;
 }
 
 /** The source of a HAR problem: the file, or one entry of it. */

@@ -27,7 +27,8 @@ t.test('each recording becomes a config that validates', async (t) => {
     t.equal(har.stdout, '', 'with -o, nothing on stdout');
     t.match(har.stderr, `wrote ${out}`);
     t.notMatch(readFileSync(join(dir, out), 'utf8') + har.stderr, SECRETS, `${name}: no secret`);
-    const validate = await runInProcess(['validate', out], { cwd: dir });
+    const env = { PASSWORD: 'from-the-environment' };
+    const validate = await runInProcess(['validate', out], { cwd: dir, env });
     t.equal(validate.code, 0, `${name} validates: ${validate.stderr}`);
     t.match(validate.stdout, 'Configuration is valid');
   }
@@ -99,9 +100,27 @@ t.test('--as-flow writes a flow in recorded order; --target sets the target', as
   t.equal(config.flows[0]?.name, 'recording');
   t.equal(config.flows[0]?.steps.length, 9);
   t.match(result.stderr, /replayed against http:\/\/127\.0\.0\.1:9/);
-  const validate = await runInProcess(['validate', 'flow.yaml'], { cwd: dir });
+  const validate = await runInProcess(['validate', 'flow.yaml'], {
+    cwd: dir,
+    env: { PASSWORD: 'from-the-environment' },
+  });
   t.equal(validate.code, 0, validate.stderr);
   t.match(validate.stdout, /flow recording .*GET \/dashboard → GET \/assets\/app\.css/);
+});
+
+t.test('--as endpoints writes the weighted mix, without a flow', async (t) => {
+  const dir = workdir(t);
+  const result = await runInProcess(['har', 'firefox.har', '--as', 'endpoints'], { cwd: dir });
+  t.equal(result.code, 0, result.stderr);
+  const config = parse(result.stdout) as { flows?: unknown; endpoints: { weight?: number }[] };
+  t.equal(config.flows, undefined);
+  t.ok(
+    config.endpoints.some((e) => e.weight === 2),
+    'identical requests are one weighted endpoint',
+  );
+  t.match(result.stdout, /a weight is how many times a request was recorded/);
+  t.notMatch(result.stdout, /\$env/, 'no credentials from the environment without correlation');
+  t.match(result.stderr, /kept as \d+ endpoints \(weight = times recorded\)/);
 });
 
 /** A HAR with entries whose bodies add up past the 4 MiB configuration limit. */
@@ -139,7 +158,6 @@ const BAD: readonly [string, Record<string, string>, string[], RegExp][] = [
       'bad.har': JSON.stringify({
         log: {
           entries: [
-            { request: { method: 'GET', url: 'http://h/' }, response: { status: 200 } },
             { request: { url: 'http://h/' }, response: { status: 200 } },
             { request: { method: 'GET', url: 'http://h/' } },
           ],
@@ -147,7 +165,22 @@ const BAD: readonly [string, Record<string, string>, string[], RegExp][] = [
       }),
     },
     ['har', 'bad.har'],
-    /2 problems.*\n.*bad\.har log\.entries\[1\]: request\.method: expected text \(request method\), got nothing\n.*bad\.har log\.entries\[2\]: response: expected a mapping with status \(response\), got nothing/,
+    /3 problems.*\n.*bad\.har: expected a recording with at least one replayable request, got none of 2 entries: 1 not replayable: malformed entry \(request\.method.*\n.*bad\.har log\.entries\[0\]: request\.method: expected text \(request method\), got nothing\n.*bad\.har log\.entries\[1\]: response: expected a mapping with status \(response\), got nothing/,
+  ],
+  [
+    'nothing replayable, no filter given',
+    {
+      'ws.har': JSON.stringify({
+        log: {
+          entries: [
+            { request: { method: 'GET', url: 'wss://h/live' }, response: { status: 101 } },
+            { request: { method: 'GET', url: 'http://h/x' }, response: { status: -1 } },
+          ],
+        },
+      }),
+    },
+    ['har', 'ws.har'],
+    /ws\.har: expected a recording with at least one replayable request, got none of 2 entries: 1 not replayable: WebSocket .*, 1 not replayable: no response/,
   ],
   [
     'a malformed filter',
@@ -172,6 +205,18 @@ const BAD: readonly [string, Record<string, string>, string[], RegExp][] = [
     {},
     ['har', 'chromium-shop.har', '--target', 'shop.test'],
     /--target: target: expected an absolute http or https URL/,
+  ],
+  [
+    'a bad --as',
+    {},
+    ['har', 'chromium-shop.har', '--as', 'flows'],
+    /--as: expected flow or endpoints, got "flows"/,
+  ],
+  [
+    'a bad --think-scale',
+    {},
+    ['har', 'chromium-shop.har', '--think-scale', 'fast'],
+    /--think-scale: expected a number from 0 to 100 .*, got "fast"/,
   ],
   [
     'a config over the size limit',

@@ -17,7 +17,7 @@ t.test('a well-formed HAR: entries kept in order, unknown fields ignored', async
   t.ok(parsed.ok);
   if (!parsed.ok) return;
   t.same(
-    parsed.value.entries.map((e) => e.request.url),
+    parsed.value.entries.map((e) => e?.request.url),
     ['https://a.test/1', 'https://a.test/2'],
   );
   t.equal(parsed.value.creator, undefined);
@@ -54,52 +54,80 @@ t.test('not JSON or not a HAR: one clear issue naming the file', async (t) => {
   }
 });
 
+t.test('a HARP file (JSONP-wrapped HAR) is unwrapped; a broken one says HARP', async (t) => {
+  const parsed = parseHarText('rec.harp', `onInputData(${har([entry()])});\n`);
+  t.ok(parsed.ok);
+  if (parsed.ok) t.equal(parsed.value.entries.length, 1);
+  const broken = parseHarText('rec.harp', 'onInputData({"log": {);');
+  t.notOk(broken.ok);
+  if (!broken.ok) t.match(broken.error[0]?.actual, /^a HARP file whose JSON is broken \(line 1/);
+});
+
 t.test('the JSON parser message, which quotes the input, is never shown', async (t) => {
   const parsed = parseHarText('rec.har', '{"cookie":"sid=supersecret" oops}');
   t.notOk(parsed.ok);
   if (!parsed.ok) t.notMatch(JSON.stringify(parsed.error), 'supersecret');
 });
 
-t.test('entries missing required fields: every problem, with the entry index', async (t) => {
-  const parsed = parseHarText(
-    'rec.har',
-    har([
-      entry(),
-      { request: { method: 'GET' }, response: { status: 200 } },
-      entry(),
-      { request: { method: 'GET', url: 'http://h/', headers: 'Cookie: x' }, response: {} },
-      'nonsense',
-    ]),
-  );
-  t.notOk(parsed.ok);
-  if (parsed.ok) return;
-  t.match(parsed.error, [
-    {
-      source: { kind: 'har', entry: 1 },
-      path: ['request', 'url'],
-      expected: 'text (request URL)',
-      actual: 'nothing',
-    },
-    {
-      source: { kind: 'har', entry: 3 },
-      path: ['request', 'headers'],
-      expected: 'a list of headers',
-      actual: 'text',
-    },
-    { source: { kind: 'har', entry: 3 }, path: ['response', 'status'], actual: 'nothing' },
-    { source: { kind: 'har', entry: 4 }, path: [], expected: /HAR entry/, actual: 'text' },
-  ]);
-  t.equal(parsed.error.length, 4);
-  t.notMatch(JSON.stringify(parsed.error), 'Cookie: x', 'values are described, never quoted');
-});
+t.test(
+  'malformed entries: left out, counted by problem, every problem kept with its index',
+  async (t) => {
+    const parsed = parseHarText(
+      'rec.har',
+      har([
+        entry(),
+        { request: { method: 'GET' }, response: { status: 200 } },
+        entry(),
+        { request: { method: 'GET', url: 'http://h/', headers: 'Cookie: x' }, response: {} },
+        'nonsense',
+      ]),
+    );
+    t.ok(parsed.ok, 'a file is refused only when nothing replayable remains (har-import.ts)');
+    if (!parsed.ok) return;
+    t.same(
+      parsed.value.entries.map((e) => e !== undefined),
+      [true, false, true, false, false],
+    );
+    t.same(parsed.value.malformed, [
+      { index: 1, reason: 'malformed entry (request.url: expected text (request URL))' },
+      { index: 3, reason: 'malformed entry (request.headers: expected a list of headers)' },
+      {
+        index: 4,
+        reason:
+          'malformed entry (the entry: expected a mapping with request and response (HAR entry))',
+      },
+    ]);
+    t.match(parsed.value.issues, [
+      {
+        source: { kind: 'har', entry: 1 },
+        path: ['request', 'url'],
+        expected: 'text (request URL)',
+        actual: 'nothing',
+      },
+      {
+        source: { kind: 'har', entry: 3 },
+        path: ['request', 'headers'],
+        expected: 'a list of headers',
+        actual: 'text',
+      },
+      { source: { kind: 'har', entry: 3 }, path: ['response', 'status'], actual: 'nothing' },
+      { source: { kind: 'har', entry: 4 }, path: [], expected: /HAR entry/, actual: 'text' },
+    ]);
+    t.equal(parsed.value.issues.length, 4);
+    t.notMatch(JSON.stringify(parsed.value), 'Cookie: x', 'values are described, never quoted');
+  },
+);
 
 t.test('thousands of broken entries: the first 20 listed, the rest counted', async (t) => {
   const parsed = parseHarText('rec.har', har(Array.from({ length: 1000 }, () => ({}))));
-  t.notOk(parsed.ok);
-  if (parsed.ok) return;
-  const first = parsed.error.filter((i) => i.source.kind === 'har' && i.source.entry !== undefined);
+  t.ok(parsed.ok);
+  if (!parsed.ok) return;
+  t.equal(parsed.value.malformed.length, 1000);
+  const first = parsed.value.issues.filter(
+    (i) => i.source.kind === 'har' && i.source.entry !== undefined,
+  );
   t.equal(new Set(first.map((i) => (i.source.kind === 'har' ? i.source.entry : -1))).size, 20);
-  t.match(parsed.error.at(-1)?.actual, /^980 more broken entries/);
+  t.match(parsed.value.issues.at(-1)?.actual, /^980 more broken entries/);
 });
 
 t.test(

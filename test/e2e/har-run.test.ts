@@ -110,15 +110,18 @@ t.test(
     t.match(readFileSync(join(dir, 'flow.yaml'), 'utf8'), /flows:\n {2}- name: recording\n/);
     const run = await runCli(
       ['run', 'flow.yaml', '--target', origin, '-n', '2', '-c', '1', '--json-output'],
-      {
-        cwd: dir,
-      },
+      { cwd: dir, env: { PASSWORD: 'from-the-environment' } },
     );
     t.equal(run.code, 0, run.stderr);
     t.same(
       seen.map((s) => `${s.method} ${s.url}`),
       [...RECORDED, ...RECORDED],
       'two iterations of the recorded flow, step by step',
+    );
+    t.equal(
+      seen.find((s) => s.url === '/api/login')?.body,
+      'user=ada&password=from-the-environment',
+      'the password comes from the environment',
     );
   },
 );

@@ -67,7 +67,13 @@ t.test(
     const config = `target: ${server.url}\nconcurrency: 5\nrequests: 40\nfeeder: { file: users.csv }\nendpoints:\n${LOGIN}  - { name: dashboard, url: /dashboard }\n`;
     const r = await run(t, { 'load.yaml': config, 'users.csv': USERS_CSV }, ['load.yaml']);
     t.strictSame(server.stats.logins, { ada: 1, bob: 1, cy: 1, dee: 1, eve: 1 });
-    t.strictSame(server.stats.rejected, { csrf: 0, credentials: 0, notLoggedIn: 0, cart: 0 });
+    t.strictSame(server.stats.rejected, {
+      csrf: 0,
+      credentials: 0,
+      notLoggedIn: 0,
+      cart: 0,
+      order: 0,
+    });
     t.equal(r.failures, 0);
     t.equal(requestsOf(r, 'dashboard'), 40);
     // Each login's 302 to the dashboard was followed once, with the session cookie.

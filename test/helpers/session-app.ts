@@ -8,12 +8,17 @@
  *   GET  /login              form (_csrf, username, password); the session starts here
  *   POST /login              bad token → 403; known user → 302 /dashboard (session regenerated);
  *                            otherwise → 302 /login?error=1
- *   GET  /dashboard          logged in → 200 <h1 id="greeting">Hello, alice</h1>; else 302 /login
+ *   GET  /dashboard          logged in → 200 <h1 id="greeting">Hello, alice</h1>, the session's
+ *                            token in <meta name="csrf-token"> and the logout form; else 302 /login
  *   POST /logout             bad token → 403; else the session ends, 302 /login
  *   GET  /api/products       a JSON list of 50 products (5 KiB, compressed)
  *   GET  /api/products/:id   one product; 404 otherwise
  *   POST /api/cart           JSON {"productId": <number>} → 201 {"items": n}; anything else → 400
  *   GET  /api/echo           the decoded query (req.query) as JSON
+ *   POST /api/orders         logged in, X-CSRF-Token (or _csrf) → 201 {"orderId": "ord_<random>"}
+ *                            with Location, an order of the session's cart; no token → 403
+ *   POST /api/orders/:id/checkout  X-CSRF-Token, JSON {"orderId": id, …}: an order of this session
+ *                            → 200 {"status": "paid", "receipt": "rcpt_<random>"}; else 404/400
  */
 import compression from 'compression';
 import { csrfSync } from 'csrf-sync';
@@ -26,6 +31,10 @@ import type { AddressInfo } from 'node:net';
 declare module 'express-session' {
   interface SessionData {
     user?: string;
+    /** Product ids put in the cart by this session. */
+    cart?: number[];
+    /** Ids of this session's orders, server-generated. */
+    orders?: string[];
   }
 }
 
@@ -45,7 +54,12 @@ export interface SessionAppStats {
     notLoggedIn: number;
     /** POST /api/cart without a numeric productId (400). */
     cart: number;
+    /** POST /api/orders/:id/checkout of an order this session does not have (404, or 400). */
+    order: number;
   };
+  /** Orders created, and orders paid (checkouts that succeeded). */
+  orders: number;
+  checkouts: number;
   /** Every item put in a cart, in order, with the logged-in user (undefined if anonymous). */
   cart: { user: string | undefined; productId: number }[];
   /** GET /api/products answers by Content-Encoding ('identity' when not compressed). */
@@ -95,7 +109,8 @@ function loginForm(token: string, failed: boolean): string {
 }
 
 function dashboard(user: string, token: string): string {
-  return `<!doctype html><html><head><title>Dashboard</title></head><body>
+  return `<!doctype html><html><head><title>Dashboard</title>
+<meta name="csrf-token" content="${token}"></head><body>
 <h1 id="greeting">Hello, ${user}</h1>
 <form method="post" action="/logout"><input type="hidden" name="_csrf" value="${token}">
 <button>Sign out</button></form></body></html>`;
@@ -105,7 +120,9 @@ function emptyStats(): SessionAppStats {
   return {
     logins: {},
     dashboardViews: 0,
-    rejected: { csrf: 0, credentials: 0, notLoggedIn: 0, cart: 0 },
+    rejected: { csrf: 0, credentials: 0, notLoggedIn: 0, cart: 0, order: 0 },
+    orders: 0,
+    checkouts: 0,
     cart: [],
     productEncodings: {},
     echoed: [],
@@ -117,7 +134,9 @@ function buildApp(users: Readonly<Record<string, string>>, stats: SessionAppStat
   const { csrfSynchronisedProtection, invalidCsrfTokenError, generateToken } = csrfSync({
     getTokenFromRequest: (req) => {
       const token = (req.body as Record<string, unknown> | undefined)?._csrf;
-      return typeof token === 'string' ? token : undefined;
+      if (typeof token === 'string') return token;
+      const header = req.headers['x-csrf-token'];
+      return typeof header === 'string' ? header : undefined;
     },
   });
   const app = express();
@@ -184,7 +203,33 @@ function buildApp(users: Readonly<Record<string, string>>, stats: SessionAppStat
       return res.status(400).json({ error: 'productId must be a number' });
     }
     stats.cart.push({ user: req.session.user, productId });
+    req.session.cart = [...(req.session.cart ?? []), productId];
     res.status(201).json({ items: stats.cart.length });
+  });
+  app.post('/api/orders', express.json(), csrfSynchronisedProtection, (req, res) => {
+    if (req.session.user === undefined) return res.status(401).json({ error: 'not logged in' });
+    const items = req.session.cart ?? [];
+    if (items.length === 0) return res.status(400).json({ error: 'the cart is empty' });
+    const orderId = `ord_${randomBytes(8).toString('hex')}`;
+    req.session.orders = [...(req.session.orders ?? []), orderId];
+    req.session.cart = [];
+    stats.orders++;
+    res.location(`/api/orders/${orderId}`).status(201).json({ orderId, items: items.length });
+  });
+  app.post('/api/orders/:id/checkout', express.json(), csrfSynchronisedProtection, (req, res) => {
+    const id = req.params.id;
+    const body = req.body as Record<string, unknown> | undefined;
+    if (typeof id !== 'string' || !(req.session.orders ?? []).includes(id)) {
+      stats.rejected.order++;
+      return res.status(404).json({ error: 'no such order' });
+    }
+    if (body?.orderId !== id) {
+      stats.rejected.order++;
+      return res.status(400).json({ error: 'orderId does not match the url' });
+    }
+    req.session.orders = (req.session.orders ?? []).filter((o) => o !== id);
+    stats.checkouts++;
+    res.json({ status: 'paid', receipt: `rcpt_${randomBytes(6).toString('hex')}` });
   });
   app.get('/api/echo', (req, res) => {
     stats.echoed.push(req.query);
