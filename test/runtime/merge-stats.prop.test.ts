@@ -96,6 +96,7 @@ const event: fc.Arbitrary<Event> = fc.oneof(
       endUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
       durationUs: micros,
       waitUs: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
+      ttfbUs: fc.oneof(fc.constant(-1), micros),
       bytesIn: fc.nat(100_000),
       bytesOut: fc.nat(10_000),
     }),
@@ -117,8 +118,13 @@ const event: fc.Arbitrary<Event> = fc.oneof(
         'late' as const,
         'dropped' as const,
         'retry' as const,
+        'vu' as const,
       ),
     }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('iteration_duration' as const), us: micros }),
   },
   {
     weight: 1,
@@ -195,6 +201,7 @@ function play(r: Recorder, e: Event): void {
         intended,
         e.bytesIn,
         e.bytesOut,
+        e.ttfbUs,
       );
       return;
     }
@@ -204,8 +211,11 @@ function play(r: Recorder, e: Event): void {
       if (e.which === 'iteration') r.recordIteration();
       else if (e.which === 'late') r.recordLate();
       else if (e.which === 'dropped') r.recordDropped();
+      else if (e.which === 'vu') r.recordVuStarted();
       else r.recordRetry();
       return;
+    case 'iteration_duration':
+      return r.recordIterationDuration(e.us);
     case 'ws':
       return r.recordWsSession(
         e.endpoint,
