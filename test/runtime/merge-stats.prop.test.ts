@@ -33,6 +33,8 @@ type Event =
       readonly endUs: number;
       readonly durationUs: number;
       readonly waitUs: number | undefined;
+      /** Time to first byte, -1 when no headers came. */
+      readonly ttfbUs: number;
       readonly bytesIn: number;
       readonly bytesOut: number;
     }
@@ -41,7 +43,11 @@ type Event =
       readonly endpoint: number;
       readonly kind: ErrorKind;
     }
-  | { readonly type: 'counter'; readonly which: 'iteration' | 'late' | 'dropped' | 'retry' }
+  | {
+      readonly type: 'counter';
+      readonly which: 'iteration' | 'late' | 'dropped' | 'retry' | 'vu';
+    }
+  | { readonly type: 'iteration_duration'; readonly us: number }
   | {
       readonly type: 'ws';
       readonly endpoint: number;
