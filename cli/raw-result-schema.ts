@@ -109,6 +109,8 @@ const endpoint = z.strictObject(
     // Raw files written before requests were kept by outcome have none.
     outcomes: z.array(outcome, { error: 'a list of outcomes' }).default([]),
     ws: ws.exactOptional(),
+    // Absent when no request got headers, and in raw files written before it was measured.
+    waiting: histogram.exactOptional(),
   },
   { error: "an endpoint's figures" },
 );
@@ -179,6 +181,10 @@ const SNAPSHOT_FIELDS = {
   iterationErrors: counts.default({}),
   latency: histogram,
   intended: histogram,
+  // Absent without samples, and in raw files written before these were measured.
+  waiting: histogram.exactOptional(),
+  iterationDuration: histogram.exactOptional(),
+  vusMax: count.exactOptional(),
   endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),
   endpointNames: z.array(z.string(), { error: 'a list of names' }).exactOptional(),
   endpointTags: z.array(tags, { error: "a list of endpoints' tags" }).exactOptional(),

@@ -33,6 +33,8 @@ export interface EndpointResult {
   readonly requests: number;
   readonly failures: number;
   readonly latency_ms: LatencySummary | undefined;
+  /** Time to first byte (http_req_waiting) of its requests that got headers. */
+  readonly waiting_ms?: LatencySummary;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: WsResult;
@@ -137,6 +139,12 @@ export interface RunResult {
   readonly latency_ms: LatencySummary | undefined;
   /** Latency from the intended send time (open model); undefined in the closed model. */
   readonly intended_latency_ms: LatencySummary | undefined;
+  /** Time to first byte (http_req_waiting) of the requests that got headers. */
+  readonly waiting_ms?: LatencySummary;
+  /** Iterations' durations (iteration_duration), failed ones included. */
+  readonly iteration_duration_ms?: LatencySummary;
+  /** Virtual users allocated (vus_max); undefined in raw files written before it was counted. */
+  readonly vus_max?: number;
   readonly late: number;
   readonly dropped: number;
   readonly retries: number;

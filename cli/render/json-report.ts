@@ -45,6 +45,8 @@ export interface JsonEndpoint {
   readonly requests: number;
   readonly failures: number;
   readonly latency_ms: JsonLatency | null;
+  /** Time to first byte (http_req_waiting); null when no request got headers. */
+  readonly waiting_ms: JsonLatency | null;
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: JsonWs;
@@ -161,6 +163,12 @@ export interface JsonResult {
   readonly bytes_decoded: number;
   readonly bytes_sent: number;
   readonly intended_latency_ms: JsonLatency | null;
+  /** Time to first byte (http_req_waiting); null when no request got headers. */
+  readonly waiting_ms: JsonLatency | null;
+  /** Iterations' durations (iteration_duration); null when none ended. */
+  readonly iteration_duration_ms: JsonLatency | null;
+  /** Virtual users allocated (vus_max); null from raw files written before it was counted. */
+  readonly vus_max: number | null;
   readonly interrupted: boolean;
   readonly started_at: string;
   readonly websocket?: JsonWs;
@@ -206,6 +214,7 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     requests: e.requests,
     failures: e.failures,
     latency_ms: latency(e.latency_ms),
+    waiting_ms: latency(e.waiting_ms),
     status_codes: e.status_codes,
     errors: e.errors,
     ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
@@ -331,6 +340,9 @@ export function toJsonResult(report: RunReport): JsonResult {
     bytes_decoded: r.bytes_decoded,
     bytes_sent: r.bytes_sent,
     intended_latency_ms: latency(r.intended_latency_ms),
+    waiting_ms: latency(r.waiting_ms),
+    iteration_duration_ms: latency(r.iteration_duration_ms),
+    vus_max: r.vus_max ?? null,
     interrupted: r.interrupted,
     started_at: r.started_at,
     ...(r.websocket === undefined ? {} : { websocket: websocket(r.websocket) }),

@@ -22,7 +22,14 @@
  * Then, with no blank line: `Aborted: threshold … failed at 1.50 s …` when an `abort_on_fail`
  * threshold stopped the run, else `Interrupted: …` when it was stopped early; the open model's
  * block (latency from the intended send time, late and dropped permits) when it has anything to
- * say; `Retries: N` when N > 0. Then each breakdown table after a blank line, and last, after a
+ * say; `Retries: N` when N > 0; the k6-style lines of time to first byte, iteration duration
+ * and virtual users allocated, when measured:
+ *
+ *   Waiting (TTFB): p50 50.12ms, p95 51.30ms
+ *   Iteration duration: p50 201.00ms, p95 204.50ms
+ *   Virtual users: 10 allocated
+ *
+ * Then each breakdown table after a blank line, and last, after a
  * blank line, the warning when every request failed and no threshold could turn that into exit 1,
  * and those of the metrics model's bounds (folded tag sets and request names, values left out).
  * Color (ANSI, only when asked): green ✓ lines, red ✗ lines and the warning; nothing else.
@@ -131,6 +138,20 @@ function openModelLines(result: RunResult): string[] {
   ];
 }
 
+/** Time to first byte, iteration duration and virtual users: one line each, when measured. */
+function k6Lines(result: RunResult): string[] {
+  const lines: string[] = [];
+  const trend = (label: string, s: LatencySummary | undefined): void => {
+    if (s !== undefined)
+      lines.push(`${label}: p50 ${s.p50.toFixed(2)}ms, p95 ${s.p95.toFixed(2)}ms`);
+  };
+  trend('Waiting (TTFB)', result.waiting_ms);
+  trend('Iteration duration', result.iteration_duration_ms);
+  if (result.vus_max !== undefined && result.vus_max > 0)
+    lines.push(`Virtual users: ${formatCount(result.vus_max)} allocated`);
+  return lines;
+}
+
 /** The warning for a run where nothing succeeded and no threshold will fail it; undefined otherwise. */
 export function allFailedWarning(report: RunReport): string | undefined {
   const { result } = report;
@@ -181,6 +202,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   lines.push(...openModelLines(result));
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
   if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);
+  lines.push(...k6Lines(result));
   lines.push(...unsentLines(result));
   for (const section of renderBreakdowns(result)) lines.push('', section);
   for (const warning of [unsentWarning(result), allFailedWarning(report)])

@@ -8,7 +8,8 @@
 /** k6 metric names with an exact barrage equivalent. */
 const METRIC_ALIASES: Readonly<Record<string, string>> = { http_reqs: 'http_requests' };
 
-const PHASES = 'barrage times the whole request (http_req_duration), not its phases';
+const PHASES =
+  'barrage times the whole request (http_req_duration) and its time to first byte (http_req_waiting), not its other phases';
 
 /** k6 metrics with no barrage equivalent, and why (or what comes closest). */
 const K6_ONLY: Readonly<Record<string, string>> = {
@@ -16,11 +17,8 @@ const K6_ONLY: Readonly<Record<string, string>> = {
   http_req_connecting: PHASES,
   http_req_tls_handshaking: PHASES,
   http_req_sending: PHASES,
-  http_req_waiting: PHASES,
   http_req_receiving: PHASES,
-  iteration_duration: 'http_req_duration times each request',
-  vus: 'the virtual users of each scenario are in the reports, not in thresholds',
-  vus_max: 'the virtual users of each scenario are in the reports, not in thresholds',
+  vus: 'vus_max counts the virtual users allocated; the active ones are not measured',
   group_duration:
     'a group tags its requests (http_req_duration{group=name}), it is not timed itself',
   ws_sessions: 'a WebSocket session counts as a request in http_requests',

@@ -338,7 +338,7 @@ function parseAggregate(
 ): Result<Aggregate, GrammarError> {
   const { text, start } = scanned.aggregate;
   const trend = info.kind === 'trend';
-  const named = AGGREGATES[info.kind];
+  const named = info.aggregates ?? AGGREGATES[info.kind];
   const allowed = trend ? [...named, 'pNN (0 < NN <= 100)'] : named;
   if (text === '') {
     const space = isSpace(charAt(scanned.text, start));

@@ -57,6 +57,8 @@ export interface MetricDeclaration {
   readonly tags: readonly BuiltinTag[];
   /** True when its samples also carry the user's tags (of the run, a scenario, an endpoint, a call). */
   readonly userTags: boolean;
+  /** The aggregates a threshold may read, when they are fewer than its kind's (AGGREGATES). */
+  readonly aggregates?: readonly string[];
 }
 
 /** Tags of an HTTP request's samples. */
@@ -69,6 +71,8 @@ const REQUEST_TAGS: readonly BuiltinTag[] = [
   'expected_response',
   'error_kind',
 ];
+/** Tags of figures kept per endpoint but not per outcome (status, error kind). */
+const ENDPOINT_TAGS: readonly BuiltinTag[] = ['endpoint', 'method', 'scenario', 'group'];
 const WS_TAGS: readonly BuiltinTag[] = ['endpoint', 'scenario', 'group'];
 const CHECK_TAGS: readonly BuiltinTag[] = ['check', 'endpoint', 'method', 'scenario', 'group'];
 /** Tags of figures kept per scenario only. */
@@ -81,6 +85,14 @@ export const BUILTIN_METRICS = Object.freeze({
     unit: 'ms',
     description: 'HTTP request duration, from sending it to the last byte of the response',
     tags: REQUEST_TAGS,
+    userTags: true,
+  },
+  http_req_waiting: {
+    kind: 'trend',
+    unit: 'ms',
+    description:
+      "HTTP time to first byte, from sending the request (a redirect's last hop) to its response headers",
+    tags: ENDPOINT_TAGS,
     userTags: true,
   },
   http_req_failed: {
@@ -155,6 +167,23 @@ export const BUILTIN_METRICS = Object.freeze({
       'Iterations started (a flow or a scenario function run once): count in all, rate per second',
     tags: RUN_TAGS,
     userTags: false,
+  },
+  iteration_duration: {
+    kind: 'trend',
+    unit: 'ms',
+    description:
+      'Iteration duration, from its start to its end (its last step and think, or its function settled), failed ones included',
+    tags: RUN_TAGS,
+    userTags: false,
+  },
+  vus_max: {
+    kind: 'gauge',
+    unit: 'count',
+    description:
+      'Virtual users allocated (the pool as it grew, which never shrinks): value = max = the number at the end',
+    tags: RUN_TAGS,
+    userTags: false,
+    aggregates: ['value', 'max'],
   },
   dropped_iterations: {
     kind: 'counter',

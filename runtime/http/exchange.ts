@@ -13,7 +13,8 @@
  * Location) are found in one pass over the raw list. Completion calls the caller's callback,
  * not a promise: a promise per request, and the await behind it, cost about a tenth of the
  * throughput (docs/performance.md). Errors complete it too (they are data here: `error` is set),
- * so the caller needs no try/catch on the hot path.
+ * so the caller needs no try/catch on the hot path. The time the headers came (`headersUs`, on
+ * the caller's clock) is read once per response, for http_req_waiting.
  */
 import type { Dispatcher } from 'undici';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
@@ -34,6 +35,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
   readonly setCookies: number[] = [];
   /** Index of the Location value in `headers`, -1 when none. */
   location = -1;
+  /** When the response headers came, µs on the clock start() was given; -1 before they do. */
+  headersUs = -1;
+  #now: () => number = () => 0;
   #encoding = -1;
   #chunks: Buffer[] = [];
   #kept = 0;
@@ -47,8 +51,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /**
    * Resets for a new request; `done` is called once, when it completes or fails. It may be called
    * during dispatch() itself (undici fails an invalid request at once), so the caller must be ready.
+   * `now` (µs) times the response headers.
    */
-  start(keepBytes: number, done: () => void): void {
+  start(keepBytes: number, done: () => void, now: () => number): void {
     this.status = 0;
     this.bytesIn = 0;
     this.error = undefined;
@@ -57,6 +62,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.decodedBytes = 0;
     this.setCookies.length = 0;
     this.location = -1;
+    this.headersUs = -1;
+    this.#now = now;
     this.#encoding = -1;
     // A new list only when the last one was used: callers read it before the next start().
     if (this.#chunks.length !== 0) this.#chunks = [];
@@ -92,6 +99,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.headersUs = this.#now();
     this.status = statusCode;
     // HTTP/1.1 responses (the only kind our Clients speak: allowH2 is off) carry raw Buffers here.
     const headers = controller.rawHeaders as Buffer[];

@@ -63,6 +63,9 @@ export function mergeSnapshots(
     iterationErrors: mergeCounts(snapshots.map((s) => s.iterationErrors)),
     latency: addEncoded(snapshots.map((s) => s.latency)),
     intended: addEncoded(snapshots.map((s) => s.intended)),
+    ...presentHistogram('waiting', snapshots),
+    ...presentHistogram('iterationDuration', snapshots),
+    ...presentCount('vusMax', snapshots),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),
     ...(first.endpointNames === undefined
       ? {}
@@ -87,6 +90,24 @@ export function mergeSnapshots(
     ...mergedCustom(snapshots),
     ...mergeScenarios(snapshots),
   };
+}
+
+/**
+ * An optional histogram (absent in older raw files, or with no sample): the sum of those present,
+ * absent when none is.
+ */
+function presentHistogram<K extends 'waiting' | 'iterationDuration'>(
+  key: K,
+  all: readonly Pick<ShardSnapshot, K>[],
+): Partial<Record<K, string>> {
+  const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
+  return present.length === 0 ? {} : ({ [key]: addEncoded(present) } as Record<K, string>);
+}
+
+/** An optional count (absent in older raw files): the sum of those present, absent when none is. */
+function presentCount(key: 'vusMax', all: readonly ShardSnapshot[]): { vusMax?: number } {
+  const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
+  return present.length === 0 ? {} : { [key]: sum(present, (n) => n) };
 }
 
 /** Custom metrics and folded names, present only when a shard has them. */
@@ -162,6 +183,7 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     errors: mergeCounts(all.map((e) => e.errors)),
     outcomes: mergeOutcomes(all.flatMap((e) => e.outcomes)),
     ...(ws === undefined ? {} : { ws }),
+    ...presentHistogram('waiting', all),
   };
 }
 

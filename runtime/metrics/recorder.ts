@@ -13,8 +13,11 @@
  * by one small bucket a second, never per request.
  *
  * Definitions: service latency = endUs − startUs; intended latency = endUs − intendedUs (open
- * model, when the permit had an intended time); elapsedMs = elapsedUs / 1000 as passed to
- * snapshot() (run-segment passes the time after in-flight requests finished).
+ * model, when the permit had an intended time); waiting (time to first byte) = headersUs − sendUs
+ * of the last hop, for requests that got headers; elapsedMs = elapsedUs / 1000 as passed to
+ * snapshot() (run-segment passes the time after in-flight requests finished). The waiting value
+ * shares the latency's path: its index is computed once for the run's and the endpoint's
+ * histograms, each created on the first value.
  *
  * A WebSocket session is one request of its endpoint (spec §1.3: a permit is one request through
  * the protocol client): it counts in requests, successes, failures, error kinds, status codes
@@ -99,6 +102,8 @@ class EndpointFigures {
   #last: Outcome | undefined;
   /** WebSocket figures of a ws:// endpoint, created on its first session. */
   ws: WsFigures | undefined;
+  /** Time to first byte, created on the first response's headers. */
+  waiting: CachedHistogram | undefined;
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -150,6 +155,7 @@ class EndpointFigures {
       errors: errorCounts([this]),
       outcomes,
       ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
+      ...(this.waiting === undefined ? {} : { waiting: this.waiting.encode() }),
     };
   }
 }
@@ -193,6 +199,9 @@ export class Recorder {
   #tags: Tags[] | undefined;
   readonly #latency = new CachedHistogram();
   readonly #intended = new CachedHistogram();
+  #waiting: CachedHistogram | undefined;
+  #iterationDuration: CachedHistogram | undefined;
+  #vusMax = 0;
   #iterations = 0;
   #requests = 0;
   #successes = 0;
@@ -224,7 +233,10 @@ export class Recorder {
     this.#endpoints = Array.from({ length: options.endpointCount }, () => new EndpointFigures());
   }
 
-  /** One request that got a response or an error; times in µs since dispatch start. */
+  /**
+   * One request that got a response or an error; times in µs since dispatch start. `waitingUs`
+   * is its last hop's time to first byte, -1 when no headers came.
+   */
   recordRequest(
     endpoint: number,
     status: number,
@@ -234,6 +246,7 @@ export class Recorder {
     intendedUs: number,
     bytesIn: number,
     bytesOut: number,
+    waitingUs = -1,
   ): void {
     const figures = this.#endpoints[endpoint]!;
     const bucket = this.#seconds.at(endUs);
@@ -248,6 +261,12 @@ export class Recorder {
     figures.recordOutcome(status, kind, index, value);
     bucket.live!.record(index, value);
     if (this.#openModel && intendedUs >= 0) this.#intended.recordMicros(endUs - intendedUs);
+    if (waitingUs >= 0) {
+      const waiting = clampMicros(waitingUs);
+      const at = indexOfMicros(waiting);
+      (this.#waiting ??= new CachedHistogram()).record(at, waiting);
+      (figures.waiting ??= new CachedHistogram()).record(at, waiting);
+    }
   }
 
   /**
@@ -282,6 +301,16 @@ export class Recorder {
   /** A permit taken. */
   recordIteration(): void {
     this.#iterations++;
+  }
+
+  /** An iteration over (failed ones too): µs from its start to its end. */
+  recordIterationDuration(us: number): void {
+    (this.#iterationDuration ??= new CachedHistogram()).recordMicros(us);
+  }
+
+  /** A virtual user allocated (a worker started: it runs until its scenario ends). */
+  recordVuStarted(): void {
+    this.#vusMax++;
   }
 
   /** A permit handed out after its intended time. */
@@ -461,6 +490,11 @@ export class Recorder {
       iterationErrors: Object.fromEntries(this.#iterationErrors),
       latency: this.#latency.encode(),
       intended: this.#openModel ? this.#intended.encode() : '',
+      ...(this.#waiting === undefined ? {} : { waiting: this.#waiting.encode() }),
+      ...(this.#iterationDuration === undefined
+        ? {}
+        : { iterationDuration: this.#iterationDuration.encode() }),
+      vusMax: this.#vusMax,
       endpoints: this.#endpoints.map((e) => e.snapshot()),
       ...(this.#names === undefined
         ? {}

@@ -154,6 +154,24 @@ export function httpFigures(
   };
 }
 
+/**
+ * The time to first byte of the run (untagged), or of the tagged endpoints (kept per endpoint,
+ * not per outcome: the registry gives http_req_waiting no outcome tags). Undefined when no
+ * endpoint matches.
+ */
+export function waitingFigures(
+  filter: Tags,
+  snapshot: ShardSnapshot,
+  sources: readonly Source[],
+  table: SampleTable,
+): EncodedHistogram | undefined {
+  const whole = wholeOf(filter, snapshot, sources);
+  if (whole !== undefined) return whole.waiting ?? '';
+  const endpoints = matchingEndpoints(filter, sources, table);
+  if (endpoints.length === 0) return undefined;
+  return addEncoded(endpoints.map((e) => e.endpoint.waiting ?? ''));
+}
+
 /** The run's WebSocket figures (untagged), or the sum of the tagged endpoints'. */
 export function wsFigures(
   filter: Tags,

@@ -39,6 +39,11 @@ export interface EndpointSnapshot {
   readonly errors: Counts;
   readonly outcomes: readonly OutcomeSnapshot[];
   readonly ws?: WsSnapshot;
+  /**
+   * Time to first byte (http_req_waiting) of the requests that got response headers: from the
+   * last hop's send to its headers. Absent when none did (and in raw files written before it).
+   */
+  readonly waiting?: EncodedHistogram;
 }
 
 /** Requests that completed during one whole second of the run. */
@@ -134,6 +139,16 @@ export interface ShardSnapshot {
   readonly latency: EncodedHistogram;
   /** From the permit's intended send time (open model only; "" otherwise): coordinated omission made visible. */
   readonly intended: EncodedHistogram;
+  /** Time to first byte of every request that got headers (absent: none did, or an older file). */
+  readonly waiting?: EncodedHistogram;
+  /** Iterations from start to end (iteration_duration), failed ones included; absent: none ended. */
+  readonly iterationDuration?: EncodedHistogram;
+  /**
+   * Virtual users allocated (vus_max): started workers, which never stop before the run ends, so
+   * the count at the end is the most there were. Shards add up (each owns its own); absent in
+   * older files.
+   */
+  readonly vusMax?: number;
   /** By endpoint index. */
   readonly endpoints: readonly EndpointSnapshot[];
   /**

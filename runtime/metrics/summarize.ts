@@ -13,6 +13,7 @@ import type {
   AuthResult,
   ChecksResult,
   EndpointResult,
+  LatencySummary,
   RunResult,
   SeriesPoint,
   WsResult,
@@ -31,6 +32,7 @@ import type {
   AuthSnapshot,
   ChecksSnapshot,
   Counts,
+  EncodedHistogram,
   EndpointSnapshot,
   SecondSnapshot,
   ShardSnapshot,
@@ -60,6 +62,9 @@ export function summarize(
     requests_per_sec: perSecond(snapshot.requests, snapshot.elapsedMs),
     latency_ms: summarizeHistogram(latency),
     intended_latency_ms: summarizeEncoded(snapshot.intended),
+    ...optionalSummary('waiting_ms', snapshot.waiting),
+    ...optionalSummary('iteration_duration_ms', snapshot.iterationDuration),
+    ...(snapshot.vusMax === undefined ? {} : { vus_max: snapshot.vusMax }),
     late: snapshot.late,
     dropped: snapshot.dropped,
     retries: snapshot.retries,
@@ -123,10 +128,20 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     requests: e.requests,
     failures: e.failures,
     latency_ms: summarizeEncoded(e.latency),
+    ...optionalSummary('waiting_ms', e.waiting),
     status_codes: e.statusCodes,
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
   };
+}
+
+/** `{ [key]: summary }` when the histogram has values; nothing otherwise. */
+function optionalSummary<K extends string>(
+  key: K,
+  encoded: EncodedHistogram | undefined,
+): Partial<Record<K, LatencySummary>> {
+  const summary = encoded === undefined ? undefined : summarizeEncoded(encoded);
+  return summary === undefined ? {} : ({ [key]: summary } as Record<K, LatencySummary>);
 }
 
 function seriesPoint(s: SecondSnapshot): SeriesPoint {

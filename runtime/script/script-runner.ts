@@ -3,7 +3,8 @@
  * export). Each virtual user runs in its own context of the segment's sandbox. A failed iteration
  * (a throw or rejection, the CPU or idle limit, the memory limit) is counted as a failed
  * iteration with its kind (script_error, script_timeout, script_memory), never as a request: its
- * requests were counted as they were sent. The run carries on. Each distinct error is reported
+ * requests were counted as they were sent. The run carries on. Its duration (iteration_duration)
+ * runs from the call to the settled result, failed or not. Each distinct error is reported
  * once through onError, with the position in the .ts source.
  */
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
@@ -32,6 +33,8 @@ export interface ScriptRunnerDeps extends Omit<ScriptOpsDeps, 'user'> {
 /** A virtual user of the scenario: what its operations need, and its iteration's end. */
 class RunningUser extends ScriptUser {
   callbacks: IterationCallbacks | undefined;
+  /** When its iteration's function was called, µs since dispatch start. */
+  iterationStartUs = 0;
   constructor(
     vu: VirtualUser,
     lane: Lane,
@@ -91,6 +94,7 @@ export class ScriptRunner {
     }
     user.intendedUs = intendedUs;
     user.callbacks = callbacks;
+    user.iterationStartUs = this.deps.now();
     this.#sandbox.iterate(vu.id, vu.iteration, user.iterated, lane.exec);
   }
 
@@ -101,6 +105,7 @@ export class ScriptRunner {
 
   #iterated(user: RunningUser, outcome: SandboxOutcome): void {
     this.#ops.endIteration(user.vu.id);
+    user.lane.recorder.recordIterationDuration(this.deps.now() - user.iterationStartUs);
     if (outcome.kind !== 'ok') this.#failed(outcome, user.lane.recorder);
     user.callbacks!.ended();
   }

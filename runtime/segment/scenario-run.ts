@@ -95,6 +95,7 @@ export class ScenarioRun {
       onFeederExhausted: deps.onFeederExhausted,
       ws: deps.sessions(this.recorder),
       picks: seededRandom(deriveSeed(plan.seed, deps.thread, share.firstWorkerId, 0x9e11)),
+      now,
     });
     this.#iterations = this.runner;
     this.#executor = createExecutor({
@@ -162,6 +163,7 @@ export class ScenarioRun {
     });
     this.#users.push(vu);
     this.#deps.users.push(vu);
+    this.recorder.recordVuStarted();
     return { vu, done: work(vu, this.#iterations, source) };
   }
 }

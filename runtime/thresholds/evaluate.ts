@@ -4,6 +4,7 @@
  *
  * What each metric reads, untagged (the run's figures):
  *   http_req_duration     trend of service latency, ms
+ *   http_req_waiting      trend of time to first byte (requests that got headers), ms
  *   http_req_failed       rate = failures / requests          count = failures
  *   http_requests         rate = requests / elapsed seconds   count = requests
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
@@ -12,6 +13,8 @@
  *                         as http_req_failed:count counts its true samples, the failures)
  *   data_received, data_sent (bytes), iterations, dropped_iterations
  *                         count = the run's total   rate = count / elapsed seconds
+ *   iteration_duration    trend of iterations' durations, ms
+ *   vus_max               value = max = virtual users allocated, summed over the sources
  * Trend aggregates: pNN (0 < NN <= 100, the highest value equivalent to it), avg = mean, min, max.
  * A WebSocket session is one request (recorder.ts): untagged, http_requests and http_req_failed
  * count sessions too while http_req_duration is HTTP only.
@@ -29,10 +32,18 @@
  */
 import { isBuiltinMetric, type Tags } from '../../dsl/plan/metrics.js';
 import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
-import { decodeHistogram, maxMs, meanMs, minMs, percentileMs } from '../metrics/histogram.js';
+import {
+  addEncoded,
+  decodeHistogram,
+  maxMs,
+  meanMs,
+  minMs,
+  percentileMs,
+} from '../metrics/histogram.js';
 import {
   httpFigures,
   matches,
+  waitingFigures,
   NO_RUN_TAGS,
   sourcesOf,
   wsFigures,
@@ -123,6 +134,14 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
       const ws = wsFigures(spec.tags, snapshot, sources, table);
       return ws === undefined ? null : measureWs(spec, ws, elapsedMs);
     }
+    case 'http_req_waiting': {
+      const waiting = waitingFigures(spec.tags, snapshot, sources, table);
+      return waiting === undefined ? null : trend(spec, waiting);
+    }
+    case 'iteration_duration':
+      return trend(spec, addEncoded(sources.map((s) => s.own.iterationDuration ?? '')));
+    case 'vus_max':
+      return vusMax(sources);
     case 'checks':
       return measureChecks(spec, sources, table);
     case 'data_received':
@@ -146,6 +165,12 @@ const RUN_COUNTERS = {
   iterations: (s: ShardSnapshot) => s.iterations,
   dropped_iterations: (s: ShardSnapshot) => s.dropped,
 };
+
+/** Virtual users allocated over the sources (value and max alike); null from older raw files. */
+function vusMax(sources: readonly Source[]): number | null {
+  if (sources.every((s) => s.own.vusMax === undefined)) return null;
+  return total(sources, (s) => s.vusMax ?? 0);
+}
 
 /** A figure summed over the sources' snapshots. */
 function total(sources: readonly Source[], of: (s: ShardSnapshot) => number): number {

@@ -21,6 +21,8 @@ export class Cursor {
   rested = false;
   thinking: LongTimeout | undefined;
   intendedUs = NO_INTENDED_TIME;
+  /** When the iteration began (its permit taken), µs since dispatch start. */
+  startUs = 0;
   iteration: IterationCallbacks | undefined;
   /** Bound once: the end of a step's request. */
   readonly stepDone: RequestDone;

@@ -25,6 +25,8 @@ export class InFlight {
   redirectKind: ErrorKind | undefined;
   attempt = 0;
   startUs = 0;
+  /** When the last hop was sent (the attempt's start, or its redirect's): waiting runs from it. */
+  sendUs = 0;
   endUs = 0;
   kind: ErrorKind | undefined;
   done: RequestDone = () => undefined;

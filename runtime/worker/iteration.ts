@@ -3,7 +3,9 @@
  * feeder record, then walk its steps: each step's request goes through the request path
  * (request-path.ts: build, authorize, send under one deadline, follow redirects, retry, record,
  * extract), or, for a ws:// endpoint, through the WebSocket session runner. After the request of
- * a step, `think` pauses the worker as a user reading the page would.
+ * a step, `think` pauses the worker as a user reading the page would. An iteration's duration
+ * (iteration_duration) runs from its permit taken to its last step and think done, or to a stop
+ * cutting its pause.
  *
  * Written with callbacks, as the request path is (docs/performance.md). A virtual user's place
  * lives in a Cursor reused for every iteration, with its callbacks bound once. Its states:
@@ -61,6 +63,8 @@ export interface IterationDeps {
   readonly ws: SessionRunner | undefined;
   /** Draws the weighted picks in permit order, so a seed reproduces them whatever the timing. */
   readonly picks: Random;
+  /** µs since dispatch start. */
+  readonly now: () => number;
 }
 
 /** Called when an iteration is over, and when one failed on a bug (it then ends the worker). */
@@ -134,6 +138,7 @@ export class IterationRunner {
     cursor.next = 0;
     cursor.rested = false;
     cursor.intendedUs = intendedUs;
+    cursor.startUs = this.deps.now();
     cursor.iteration = callbacks;
     this.#step(cursor);
   }
@@ -215,6 +220,7 @@ export class IterationRunner {
     this.#thinking.delete(cursor);
     const callbacks = cursor.iteration!;
     cursor.iteration = undefined;
+    this.deps.recorder.recordIterationDuration(this.deps.now() - cursor.startUs);
     callbacks.ended();
   }
 

@@ -13,7 +13,8 @@
  * body; each hop goes only to the request's own origin, the target or `allowed_hosts`, drops the
  * Authorization header when it leaves the origin, and carries the cookie jar's cookies for its url.
  * The hops are one logical request: one deadline, one latency from the first byte sent to the last
- * response's end, bytes summed; each hop is counted in `redirects`.
+ * response's end, bytes summed; each hop is counted in `redirects`. Its time to first byte
+ * (http_req_waiting) is the last hop's: from that hop's send to its response headers.
  *
  * The path is written with callbacks, not async functions: each level of async function costs a
  * promise and a microtask per request, and four of them cost more than a tenth of the
@@ -175,9 +176,10 @@ export class RequestPath {
     flight.hopBytesOut = 0;
     flight.redirectKind = undefined;
     flight.startUs = this.deps.now();
+    flight.sendUs = flight.startUs;
     vu.deadlineUs = flight.startUs + endpoint.timeoutMs * 1000;
     vu.sent = vu.options;
-    vu.exchange.start(compiled!.keepBody, flight.exchanged);
+    vu.exchange.start(compiled!.keepBody, flight.exchanged, this.deps.now);
     vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
   }
 
@@ -247,7 +249,8 @@ export class RequestPath {
     flight.hopBytesOut += bytesOut;
     this.deps.recorder.recordRedirect();
     vu.sent = vu.hop;
-    exchange.start(flight.compiled!.keepBody, flight.exchanged);
+    flight.sendUs = this.deps.now();
+    exchange.start(flight.compiled!.keepBody, flight.exchanged, this.deps.now);
     vu.client(origin).dispatch(vu.hop, exchange);
     return true;
   }
@@ -311,6 +314,7 @@ export class RequestPath {
       flight.requestIntendedUs,
       flight.hopBytesIn + exchange.bytesIn,
       flight.bytesOut + flight.hopBytesOut,
+      exchange.headersUs < 0 ? -1 : exchange.headersUs - flight.sendUs,
     );
     if (endpoint.metrics.length > 0 && exchange.status > 0)
       recordEndpointMetrics(

@@ -40,6 +40,9 @@ const BASE_KEYS = [
   'bytes_decoded',
   'bytes_sent',
   'intended_latency_ms',
+  'waiting_ms',
+  'iteration_duration_ms',
+  'vus_max',
   'interrupted',
   'started_at',
 ];
@@ -152,6 +155,7 @@ t.test('a WebSocket endpoint carries its own websocket block; HTTP endpoints non
     'requests',
     'failures',
     'latency_ms',
+    'waiting_ms',
     'status_codes',
     'errors',
     'websocket',
@@ -247,8 +251,19 @@ t.test('no data: latency fields are null, not missing', (t) => {
   for (const key of BASE_KEYS.filter((k) => k.endsWith('_latency_ms')))
     t.equal(json[key], null, key);
   t.equal(json.intended_latency_ms, null);
+  t.equal(json.waiting_ms, null);
+  t.equal(json.iteration_duration_ms, null);
+  t.equal(json.vus_max, null, 'not counted (a raw file written before it was)');
   t.same(json.endpoints, [
-    { name: 'a', requests: 0, failures: 0, latency_ms: null, status_codes: {}, errors: {} },
+    {
+      name: 'a',
+      requests: 0,
+      failures: 0,
+      latency_ms: null,
+      waiting_ms: null,
+      status_codes: {},
+      errors: {},
+    },
   ]);
   t.same(json.series, [
     { second: 0, requests: 0, failures: 0, p50_ms: null, p95_ms: null, p99_ms: null },

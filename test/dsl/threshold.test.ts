@@ -410,16 +410,27 @@ const INVALID: readonly Invalid[] = [
     allowed: 'endpoint',
   },
   {
-    expression: 'http_req_waiting:p(95) < 200',
+    expression: 'http_req_connecting:p(95) < 200',
     part: 'metric',
-    fragment: '"http_req_waiting" is a k6 metric with no barrage equivalent: barrage times',
+    fragment: '"http_req_connecting" is a k6 metric with no barrage equivalent: barrage times',
     allowed: 'http_req_duration',
   },
-  { expression: 'vus:value > 1', part: 'metric', fragment: 'virtual users of each scenario' },
+  { expression: 'vus:value > 1', part: 'metric', fragment: 'vus_max counts the virtual users' },
   {
-    expression: 'iteration_duration:avg < 1',
-    part: 'metric',
-    fragment: 'http_req_duration times each request',
+    expression: 'vus_max:min > 1',
+    part: 'aggregate',
+    fragment: 'the aggregate "min" is not supported by vus_max',
+    allowed: 'value',
+  },
+  {
+    expression: 'http_req_waiting{status=200}:p95 < 1',
+    part: 'tag',
+    fragment: 'http_req_waiting samples carry no "status" tag',
+  },
+  {
+    expression: 'iteration_duration{endpoint=a}:p95 < 1',
+    part: 'tag',
+    fragment: 'iteration_duration samples carry no "endpoint" tag',
   },
   { expression: 'group_duration:p95 < 1', part: 'metric', fragment: 'a group tags its requests' },
   {

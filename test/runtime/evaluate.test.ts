@@ -23,15 +23,20 @@ function recorder(): Recorder {
  * WebSocket feed: 2 sessions (connect 500 and 1500 µs, sessions 1000 and 2000 µs), 8 sent,
  * 6 received, round trips 200, 400, 600 µs; chat: 1 session refused (403) after 1800 µs.
  * Sessions are requests (43 in all, 3 failed) but not in the run's HTTP latency.
- * Checks: 3 passes, 1 fail.
+ * Checks: 3 passes, 1 fail. Waiting (time to first byte): login's 10 requests 50 µs each but the
+ * last (no headers); search's 30, 1000 µs. Iterations of 1000 and 2000 µs; 3 virtual users.
  */
 function fullRun(): ShardSnapshot {
   const r = recorder();
   for (let i = 1; i <= 10; i++) {
     const failed = i > 8;
-    r.recordRequest(0, failed ? 500 : 200, failed ? 'http_5xx' : undefined, 0, i * 100, -1, 0, 0);
+    const kind = failed ? 'http_5xx' : undefined;
+    r.recordRequest(0, failed ? 500 : 200, kind, 0, i * 100, -1, 0, 0, i === 10 ? -1 : 50);
   }
-  for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0);
+  for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0, 1_000);
+  r.recordIterationDuration(1_000);
+  r.recordIterationDuration(2_000);
+  for (let i = 0; i < 3; i++) r.recordVuStarted();
   r.recordWsSession(3, 101, undefined, 500, 9_000, 10_000);
   r.recordWsSession(3, 101, undefined, 1_500, 18_000, 20_000);
   r.recordWsSession(4, 403, 'ws_handshake', -1, 28_200, 30_000);
@@ -123,6 +128,15 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['ws_msgs_sent', 'count', { endpoint: 'feed' }, 8],
   ['ws_msgs_received', 'rate', { endpoint: 'feed' }, 1.5],
   ['ws_msgs_sent', 'count', { endpoint: 'chat' }, 0],
+  ['http_req_waiting', 'p50', {}, 1],
+  ['http_req_waiting', 'min', {}, 0.05],
+  ['http_req_waiting', 'p95', { endpoint: 'login' }, 0.05],
+  ['http_req_waiting', 'max', { endpoint: 'search' }, 1],
+  ['iteration_duration', 'min', {}, 1],
+  ['iteration_duration', 'max', {}, 2],
+  ['iteration_duration', 'avg', {}, 1.5],
+  ['vus_max', 'value', {}, 3],
+  ['vus_max', 'max', {}, 3],
   ['checks', 'rate', {}, 0.75],
   ['checks', 'count', {}, 3],
   ['checks', 'rate', { check: 'c' }, 0.75],
@@ -139,7 +153,7 @@ t.test('every metric × aggregate reads the right figure', async (t) => {
 t.test('every metric and aggregate of the grammar registry is measured', async (t) => {
   for (const [metric, info] of Object.entries(BUILTIN_METRICS)) {
     for (const aggregate of [
-      ...AGGREGATES[info.kind],
+      ...('aggregates' in info ? info.aggregates : AGGREGATES[info.kind]),
       ...(info.kind === 'trend' ? ['p42.5'] : []),
     ]) {
       const actual = actualOf(spec(metric, aggregate));

@@ -33,6 +33,8 @@ type Event =
       readonly endUs: number;
       readonly durationUs: number;
       readonly waitUs: number | undefined;
+      /** Time to first byte, -1 when no headers came. */
+      readonly ttfbUs: number;
       readonly bytesIn: number;
       readonly bytesOut: number;
     }
@@ -41,7 +43,11 @@ type Event =
       readonly endpoint: number;
       readonly kind: ErrorKind;
     }
-  | { readonly type: 'counter'; readonly which: 'iteration' | 'late' | 'dropped' | 'retry' }
+  | {
+      readonly type: 'counter';
+      readonly which: 'iteration' | 'late' | 'dropped' | 'retry' | 'vu';
+    }
+  | { readonly type: 'iteration_duration'; readonly us: number }
   | {
       readonly type: 'ws';
       readonly endpoint: number;
@@ -96,6 +102,7 @@ const event: fc.Arbitrary<Event> = fc.oneof(
       endUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
       durationUs: micros,
       waitUs: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }),
+      ttfbUs: fc.oneof(fc.constant(-1), micros),
       bytesIn: fc.nat(100_000),
       bytesOut: fc.nat(10_000),
     }),
@@ -117,8 +124,13 @@ const event: fc.Arbitrary<Event> = fc.oneof(
         'late' as const,
         'dropped' as const,
         'retry' as const,
+        'vu' as const,
       ),
     }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('iteration_duration' as const), us: micros }),
   },
   {
     weight: 1,
@@ -195,6 +207,7 @@ function play(r: Recorder, e: Event): void {
         intended,
         e.bytesIn,
         e.bytesOut,
+        e.ttfbUs,
       );
       return;
     }
@@ -204,8 +217,11 @@ function play(r: Recorder, e: Event): void {
       if (e.which === 'iteration') r.recordIteration();
       else if (e.which === 'late') r.recordLate();
       else if (e.which === 'dropped') r.recordDropped();
+      else if (e.which === 'vu') r.recordVuStarted();
       else r.recordRetry();
       return;
+    case 'iteration_duration':
+      return r.recordIterationDuration(e.us);
     case 'ws':
       return r.recordWsSession(
         e.endpoint,

@@ -1,5 +1,11 @@
 import t from 'tap';
-import { createHistogram, encodeHistogram, recordMicros } from '../../runtime/metrics/histogram.js';
+import {
+  createHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  recordMicros,
+  summarizeEncoded,
+} from '../../runtime/metrics/histogram.js';
 import { MAX_CAUSES, Recorder, type RecorderOptions } from '../../runtime/metrics/recorder.js';
 import {
   MAX_NAMES,
@@ -48,6 +54,7 @@ t.test('an empty recorder gives an empty snapshot', async (t) => {
     iterationErrors: {},
     latency: '',
     intended: '',
+    vusMax: 0,
     endpoints: [
       { requests: 0, failures: 0, latency: '', statusCodes: {}, errors: {}, outcomes: [] },
       { requests: 0, failures: 0, latency: '', statusCodes: {}, errors: {}, outcomes: [] },
@@ -347,4 +354,27 @@ t.test('endpoints added while running carry their names and tags', async (t) => 
   t.strictSame(s.endpointNames, ['cart', 'cart']);
   t.strictSame(s.endpointTags, [{ method: 'GET', group: 'shop' }, { method: 'POST' }]);
   t.equal(s.endpoints[1]!.requests, 1);
+});
+
+t.test('time to first byte, iteration durations and virtual users', async (t) => {
+  const r = recorder();
+  r.recordRequest(0, 200, undefined, 0, 2_000, -1, 0, 0, 800);
+  r.recordRequest(1, 200, undefined, 0, 1_000, -1, 0, 0, 400);
+  r.recordRequest(1, 0, 'timeout', 0, 1_000, -1, 0, 0);
+  r.recordIterationDuration(1_500);
+  r.recordVuStarted();
+  r.recordVuStarted();
+  const s = r.snapshot(1_000_000);
+  t.same(summarizeEncoded(s.waiting!), { ...summarizeEncoded(s.waiting!), min: 0.4, max: 0.8 });
+  t.equal(summarizeEncoded(s.endpoints[0]!.waiting!)?.max, 0.8, "each endpoint's own");
+  t.equal(
+    decodeHistogram(s.endpoints[1]!.waiting!).totalCount,
+    1,
+    'a request without headers has no sample',
+  );
+  t.equal(summarizeEncoded(s.iterationDuration!)?.max, 1.5);
+  t.equal(s.vusMax, 2);
+  const none = recorder().snapshot(0);
+  t.notOk('waiting' in none || 'iterationDuration' in none, 'absent until the first sample');
+  t.notOk('waiting' in none.endpoints[0]!);
 });

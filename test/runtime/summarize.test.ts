@@ -32,6 +32,7 @@ t.test('an empty run', async (t) => {
     requests_per_sec: 0,
     latency_ms: undefined,
     intended_latency_ms: undefined,
+    vus_max: 0,
     late: 0,
     dropped: 0,
     retries: 0,
