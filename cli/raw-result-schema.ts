@@ -111,6 +111,8 @@ const endpoint = z.strictObject(
     ws: ws.exactOptional(),
     // Absent when no request got headers, and in raw files written before it was measured.
     waiting: histogram.exactOptional(),
+    connecting: histogram.exactOptional(),
+    tlsHandshaking: histogram.exactOptional(),
   },
   { error: "an endpoint's figures" },
 );
@@ -183,6 +185,8 @@ const SNAPSHOT_FIELDS = {
   intended: histogram,
   // Absent without samples, and in raw files written before these were measured.
   waiting: histogram.exactOptional(),
+  connecting: histogram.exactOptional(),
+  tlsHandshaking: histogram.exactOptional(),
   iterationDuration: histogram.exactOptional(),
   vusMax: count.exactOptional(),
   endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),

@@ -141,6 +141,10 @@ export interface RunResult {
   readonly intended_latency_ms: LatencySummary | undefined;
   /** Time to first byte (http_req_waiting) of the requests that got headers. */
   readonly waiting_ms?: LatencySummary;
+  /** TCP connect (http_req_connecting) of the requests that opened a connection. */
+  readonly connecting_ms?: LatencySummary;
+  /** TLS handshake (http_req_tls_handshaking) of the requests that opened an https connection. */
+  readonly tls_handshaking_ms?: LatencySummary;
   /** Iterations' durations (iteration_duration), failed ones included. */
   readonly iteration_duration_ms?: LatencySummary;
   /** Virtual users allocated (vus_max); undefined in raw files written before it was counted. */

@@ -165,6 +165,10 @@ export interface JsonResult {
   readonly intended_latency_ms: JsonLatency | null;
   /** Time to first byte (http_req_waiting); null when no request got headers. */
   readonly waiting_ms: JsonLatency | null;
+  /** TCP connect times (http_req_connecting); null when no request opened a connection. */
+  readonly connecting_ms: JsonLatency | null;
+  /** TLS handshake times (http_req_tls_handshaking); null when none was made. */
+  readonly tls_handshaking_ms: JsonLatency | null;
   /** Iterations' durations (iteration_duration); null when none ended. */
   readonly iteration_duration_ms: JsonLatency | null;
   /** Virtual users allocated (vus_max); null from raw files written before it was counted. */
@@ -341,6 +345,8 @@ export function toJsonResult(report: RunReport): JsonResult {
     bytes_sent: r.bytes_sent,
     intended_latency_ms: latency(r.intended_latency_ms),
     waiting_ms: latency(r.waiting_ms),
+    connecting_ms: latency(r.connecting_ms),
+    tls_handshaking_ms: latency(r.tls_handshaking_ms),
     iteration_duration_ms: latency(r.iteration_duration_ms),
     vus_max: r.vus_max ?? null,
     interrupted: r.interrupted,

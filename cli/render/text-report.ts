@@ -26,6 +26,8 @@
  * and virtual users allocated, when measured:
  *
  *   Waiting (TTFB): p50 50.12ms, p95 51.30ms
+ *   Connecting: p50 0.21ms, p95 0.40ms        (requests that opened a connection)
+ *   TLS handshaking: p50 3.10ms, p95 4.02ms   (https connections)
  *   Iteration duration: p50 201.00ms, p95 204.50ms
  *   Virtual users: 10 allocated
  *
@@ -146,6 +148,8 @@ function k6Lines(result: RunResult): string[] {
       lines.push(`${label}: p50 ${s.p50.toFixed(2)}ms, p95 ${s.p95.toFixed(2)}ms`);
   };
   trend('Waiting (TTFB)', result.waiting_ms);
+  trend('Connecting', result.connecting_ms);
+  trend('TLS handshaking', result.tls_handshaking_ms);
   trend('Iteration duration', result.iteration_duration_ms);
   if (result.vus_max !== undefined && result.vus_max > 0)
     lines.push(`Virtual users: ${formatCount(result.vus_max)} allocated`);

@@ -9,13 +9,11 @@
 const METRIC_ALIASES: Readonly<Record<string, string>> = { http_reqs: 'http_requests' };
 
 const PHASES =
-  'barrage times the whole request (http_req_duration) and its time to first byte (http_req_waiting), not its other phases';
+  'barrage times the whole request (http_req_duration), its connection set-up (http_req_connecting, http_req_tls_handshaking) and its time to first byte (http_req_waiting), not its other phases';
 
 /** k6 metrics with no barrage equivalent, and why (or what comes closest). */
 const K6_ONLY: Readonly<Record<string, string>> = {
   http_req_blocked: PHASES,
-  http_req_connecting: PHASES,
-  http_req_tls_handshaking: PHASES,
   http_req_sending: PHASES,
   http_req_receiving: PHASES,
   vus: 'vus_max counts the virtual users allocated; the active ones are not measured',

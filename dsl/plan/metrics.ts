@@ -95,6 +95,22 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: ENDPOINT_TAGS,
     userTags: true,
   },
+  http_req_connecting: {
+    kind: 'trend',
+    unit: 'ms',
+    description:
+      'TCP connect time of the requests that opened a connection (one kept alive has no sample)',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  http_req_tls_handshaking: {
+    kind: 'trend',
+    unit: 'ms',
+    description:
+      'TLS handshake time of the requests that opened an https connection (one kept alive has no sample)',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
   http_req_failed: {
     kind: 'rate',
     unit: 'ratio',

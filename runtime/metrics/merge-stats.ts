@@ -64,6 +64,8 @@ export function mergeSnapshots(
     latency: addEncoded(snapshots.map((s) => s.latency)),
     intended: addEncoded(snapshots.map((s) => s.intended)),
     ...presentHistogram('waiting', snapshots),
+    ...presentHistogram('connecting', snapshots),
+    ...presentHistogram('tlsHandshaking', snapshots),
     ...presentHistogram('iterationDuration', snapshots),
     ...presentCount('vusMax', snapshots),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),
@@ -96,10 +98,9 @@ export function mergeSnapshots(
  * An optional histogram (absent in older raw files, or with no sample): the sum of those present,
  * absent when none is.
  */
-function presentHistogram<K extends 'waiting' | 'iterationDuration'>(
-  key: K,
-  all: readonly Pick<ShardSnapshot, K>[],
-): Partial<Record<K, string>> {
+function presentHistogram<
+  K extends 'waiting' | 'connecting' | 'tlsHandshaking' | 'iterationDuration',
+>(key: K, all: readonly Pick<ShardSnapshot, K>[]): Partial<Record<K, string>> {
   const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
   return present.length === 0 ? {} : ({ [key]: addEncoded(present) } as Record<K, string>);
 }
@@ -184,6 +185,8 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     outcomes: mergeOutcomes(all.flatMap((e) => e.outcomes)),
     ...(ws === undefined ? {} : { ws }),
     ...presentHistogram('waiting', all),
+    ...presentHistogram('connecting', all),
+    ...presentHistogram('tlsHandshaking', all),
   };
 }
 

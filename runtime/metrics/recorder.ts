@@ -104,6 +104,9 @@ class EndpointFigures {
   ws: WsFigures | undefined;
   /** Time to first byte, created on the first response's headers. */
   waiting: CachedHistogram | undefined;
+  /** Connection set-up of the requests that opened one, created on the first. */
+  connecting: CachedHistogram | undefined;
+  tlsHandshaking: CachedHistogram | undefined;
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -156,6 +159,10 @@ class EndpointFigures {
       outcomes,
       ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
       ...(this.waiting === undefined ? {} : { waiting: this.waiting.encode() }),
+      ...(this.connecting === undefined ? {} : { connecting: this.connecting.encode() }),
+      ...(this.tlsHandshaking === undefined
+        ? {}
+        : { tlsHandshaking: this.tlsHandshaking.encode() }),
     };
   }
 }
@@ -200,6 +207,8 @@ export class Recorder {
   readonly #latency = new CachedHistogram();
   readonly #intended = new CachedHistogram();
   #waiting: CachedHistogram | undefined;
+  #connecting: CachedHistogram | undefined;
+  #tlsHandshaking: CachedHistogram | undefined;
   #iterationDuration: CachedHistogram | undefined;
   #vusMax = 0;
   #iterations = 0;
@@ -301,6 +310,19 @@ export class Recorder {
   /** A permit taken. */
   recordIteration(): void {
     this.#iterations++;
+  }
+
+  /**
+   * A request of an endpoint opened a connection: µs of its TCP connect and of its TLS handshake
+   * (-1: not TLS). Called only then, so a kept-alive connection costs the request path nothing.
+   */
+  recordConnection(endpoint: number, connectUs: number, tlsUs: number): void {
+    const figures = this.#endpoints[endpoint]!;
+    (this.#connecting ??= new CachedHistogram()).recordMicros(connectUs);
+    (figures.connecting ??= new CachedHistogram()).recordMicros(connectUs);
+    if (tlsUs < 0) return;
+    (this.#tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
+    (figures.tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
   }
 
   /** An iteration over (failed ones too): µs from its start to its end. */
@@ -491,6 +513,10 @@ export class Recorder {
       latency: this.#latency.encode(),
       intended: this.#openModel ? this.#intended.encode() : '',
       ...(this.#waiting === undefined ? {} : { waiting: this.#waiting.encode() }),
+      ...(this.#connecting === undefined ? {} : { connecting: this.#connecting.encode() }),
+      ...(this.#tlsHandshaking === undefined
+        ? {}
+        : { tlsHandshaking: this.#tlsHandshaking.encode() }),
       ...(this.#iterationDuration === undefined
         ? {}
         : { iterationDuration: this.#iterationDuration.encode() }),

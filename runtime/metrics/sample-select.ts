@@ -154,22 +154,25 @@ export function httpFigures(
   };
 }
 
+/** Trends kept for the run and per endpoint, but not per outcome. */
+export type EndpointTrend = 'waiting' | 'connecting' | 'tlsHandshaking';
+
 /**
- * The time to first byte of the run (untagged), or of the tagged endpoints (kept per endpoint,
- * not per outcome: the registry gives http_req_waiting no outcome tags). Undefined when no
- * endpoint matches.
+ * A trend of the run (untagged) or of the tagged endpoints, kept per endpoint and not per outcome
+ * (the registry gives these metrics no outcome tags). Undefined when no endpoint matches.
  */
-export function waitingFigures(
+export function endpointTrend(
+  key: EndpointTrend,
   filter: Tags,
   snapshot: ShardSnapshot,
   sources: readonly Source[],
   table: SampleTable,
 ): EncodedHistogram | undefined {
   const whole = wholeOf(filter, snapshot, sources);
-  if (whole !== undefined) return whole.waiting ?? '';
+  if (whole !== undefined) return whole[key] ?? '';
   const endpoints = matchingEndpoints(filter, sources, table);
   if (endpoints.length === 0) return undefined;
-  return addEncoded(endpoints.map((e) => e.endpoint.waiting ?? ''));
+  return addEncoded(endpoints.map((e) => e.endpoint[key] ?? ''));
 }
 
 /** The run's WebSocket figures (untagged), or the sum of the tagged endpoints'. */

@@ -44,6 +44,9 @@ export interface EndpointSnapshot {
    * last hop's send to its headers. Absent when none did (and in raw files written before it).
    */
   readonly waiting?: EncodedHistogram;
+  /** Connection set-up of the requests that opened one: TCP connect, then the TLS handshake. */
+  readonly connecting?: EncodedHistogram;
+  readonly tlsHandshaking?: EncodedHistogram;
 }
 
 /** Requests that completed during one whole second of the run. */
@@ -141,6 +144,12 @@ export interface ShardSnapshot {
   readonly intended: EncodedHistogram;
   /** Time to first byte of every request that got headers (absent: none did, or an older file). */
   readonly waiting?: EncodedHistogram;
+  /**
+   * TCP connect and TLS handshake times of the requests that opened a connection (absent: none
+   * did, or an older file); a request on a kept-alive connection has no sample.
+   */
+  readonly connecting?: EncodedHistogram;
+  readonly tlsHandshaking?: EncodedHistogram;
   /** Iterations from start to end (iteration_duration), failed ones included; absent: none ended. */
   readonly iterationDuration?: EncodedHistogram;
   /**

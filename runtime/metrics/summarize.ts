@@ -63,6 +63,8 @@ export function summarize(
     latency_ms: summarizeHistogram(latency),
     intended_latency_ms: summarizeEncoded(snapshot.intended),
     ...optionalSummary('waiting_ms', snapshot.waiting),
+    ...optionalSummary('connecting_ms', snapshot.connecting),
+    ...optionalSummary('tls_handshaking_ms', snapshot.tlsHandshaking),
     ...optionalSummary('iteration_duration_ms', snapshot.iterationDuration),
     ...(snapshot.vusMax === undefined ? {} : { vus_max: snapshot.vusMax }),
     late: snapshot.late,

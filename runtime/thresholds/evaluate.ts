@@ -5,6 +5,8 @@
  * What each metric reads, untagged (the run's figures):
  *   http_req_duration     trend of service latency, ms
  *   http_req_waiting      trend of time to first byte (requests that got headers), ms
+ *   http_req_connecting, http_req_tls_handshaking   trends of connection set-up (requests that
+ *                         opened a connection; TLS ones for the handshake), ms
  *   http_req_failed       rate = failures / requests          count = failures
  *   http_requests         rate = requests / elapsed seconds   count = requests
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
@@ -43,7 +45,7 @@ import {
 import {
   httpFigures,
   matches,
-  waitingFigures,
+  endpointTrend,
   NO_RUN_TAGS,
   sourcesOf,
   wsFigures,
@@ -134,9 +136,12 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
       const ws = wsFigures(spec.tags, snapshot, sources, table);
       return ws === undefined ? null : measureWs(spec, ws, elapsedMs);
     }
-    case 'http_req_waiting': {
-      const waiting = waitingFigures(spec.tags, snapshot, sources, table);
-      return waiting === undefined ? null : trend(spec, waiting);
+    case 'http_req_waiting':
+    case 'http_req_connecting':
+    case 'http_req_tls_handshaking': {
+      const key = ENDPOINT_TRENDS[metric];
+      const figures = endpointTrend(key, spec.tags, snapshot, sources, table);
+      return figures === undefined ? null : trend(spec, figures);
     }
     case 'iteration_duration':
       return trend(spec, addEncoded(sources.map((s) => s.own.iterationDuration ?? '')));
@@ -157,6 +162,13 @@ interface CheckCounts {
   readonly passes: number;
   readonly fails: number;
 }
+
+/** The snapshot's field of each trend kept per endpoint. */
+const ENDPOINT_TRENDS = {
+  http_req_waiting: 'waiting',
+  http_req_connecting: 'connecting',
+  http_req_tls_handshaking: 'tlsHandshaking',
+} as const;
 
 /** The snapshot's field each of the run's counters reads. */
 const RUN_COUNTERS = {

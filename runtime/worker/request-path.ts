@@ -177,6 +177,8 @@ export class RequestPath {
     flight.redirectKind = undefined;
     flight.startUs = this.deps.now();
     flight.sendUs = flight.startUs;
+    vu.connectUs = -1;
+    vu.tlsUs = -1;
     vu.deadlineUs = flight.startUs + endpoint.timeoutMs * 1000;
     vu.sent = vu.options;
     vu.exchange.start(compiled!.keepBody, flight.exchanged, this.deps.now);
@@ -250,6 +252,8 @@ export class RequestPath {
     this.deps.recorder.recordRedirect();
     vu.sent = vu.hop;
     flight.sendUs = this.deps.now();
+    vu.connectUs = -1;
+    vu.tlsUs = -1;
     exchange.start(flight.compiled!.keepBody, flight.exchanged, this.deps.now);
     vu.client(origin).dispatch(vu.hop, exchange);
     return true;
@@ -314,7 +318,7 @@ export class RequestPath {
       flight.requestIntendedUs,
       flight.hopBytesIn + exchange.bytesIn,
       flight.bytesOut + flight.hopBytesOut,
-      exchange.headersUs < 0 ? -1 : exchange.headersUs - flight.sendUs,
+      this.#waitingUs(flight),
     );
     if (endpoint.metrics.length > 0 && exchange.status > 0)
       recordEndpointMetrics(
@@ -326,6 +330,19 @@ export class RequestPath {
         flight.endUs,
       );
     flight.done(kind === undefined);
+  }
+
+  /**
+   * The last hop's time to first byte, less the connection it opened (as k6's waiting), which is
+   * recorded apart; -1 when no headers came.
+   */
+  #waitingUs(flight: InFlight): number {
+    const { vu } = flight;
+    const headersUs = vu.exchange.headersUs;
+    const waiting = headersUs < 0 ? -1 : headersUs - flight.sendUs;
+    if (vu.connectUs < 0) return waiting;
+    this.deps.recorder.recordConnection(flight.index, vu.connectUs, vu.tlsUs);
+    return waiting < 0 ? -1 : Math.max(0, waiting - vu.connectUs - Math.max(0, vu.tlsUs));
   }
 
   #shouldRetry(kind: ErrorKind, status: number, attempt: number, nowUs: number): boolean {

@@ -3,6 +3,9 @@
  * origin (so connections match the concurrency), and the reusable exchange. The segment's deadline
  * sweep reads `deadlineUs` to abort a request (or a WebSocket session's wait) past its timeout.
  */
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import buildConnector from 'undici/lib/core/connect.js';
 import Client from 'undici/lib/dispatcher/client.js';
 import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
@@ -39,6 +42,12 @@ export class VirtualUser {
   /** True while the worker runs an iteration (or its setup), false while it waits for a permit. */
   busy = false;
   iteration = 0;
+  /**
+   * TCP connect and TLS handshake, µs, of the connection the request in flight opened (its last
+   * hop's: the request path resets them at each send); -1 when it opened none (no TLS: tlsUs -1).
+   */
+  connectUs = -1;
+  tlsUs = -1;
   readonly #clients = new Map<string, Client>();
 
   constructor(
@@ -58,6 +67,32 @@ export class VirtualUser {
     this.session?.abort(reason);
   }
 
+  /**
+   * undici's own connector, timed: the socket it returns emits `connect` when TCP is up, and its
+   * callback comes once the connection is ready (after the TLS handshake for https). Only opening a
+   * connection passes here; a request on a kept-alive one costs nothing.
+   */
+  #connector(timeout: number): buildConnector.connector {
+    const base = buildConnector({ timeout, rejectUnauthorized: !this.clientOptions.insecure });
+    return (options, callback) => {
+      const start = performance.now();
+      let connected = -1;
+      const socket: Socket = base(options, (...args) => {
+        const at = performance.now();
+        if (args[0] === null) {
+          // Plain TCP: the callback is the connect itself (undici listens before we do).
+          this.connectUs = ((connected < 0 ? at : connected) - start) * 1000;
+          this.tlsUs = connected < 0 ? -1 : (at - connected) * 1000;
+        }
+        callback(...args);
+      });
+      socket.once('connect', () => {
+        connected = performance.now();
+      });
+      return socket;
+    };
+  }
+
   /** The keep-alive client for an origin, created on first use. */
   client(origin: string): Client {
     let client = this.#clients.get(origin);
@@ -67,7 +102,7 @@ export class VirtualUser {
         pipelining: 1,
         // HTTP/1.1 as measured (undici 8 would otherwise negotiate HTTP/2 with TLS targets).
         allowH2: false,
-        connect: { timeout, rejectUnauthorized: !this.clientOptions.insecure },
+        connect: this.#connector(timeout),
         // Our deadline sweep covers the whole request; undici's own per-request timers would
         // only cost time on every request (0 disables them).
         headersTimeout: 0,

@@ -41,6 +41,8 @@ const BASE_KEYS = [
   'bytes_sent',
   'intended_latency_ms',
   'waiting_ms',
+  'connecting_ms',
+  'tls_handshaking_ms',
   'iteration_duration_ms',
   'vus_max',
   'interrupted',
@@ -252,6 +254,8 @@ t.test('no data: latency fields are null, not missing', (t) => {
     t.equal(json[key], null, key);
   t.equal(json.intended_latency_ms, null);
   t.equal(json.waiting_ms, null);
+  t.equal(json.connecting_ms, null);
+  t.equal(json.tls_handshaking_ms, null);
   t.equal(json.iteration_duration_ms, null);
   t.equal(json.vus_max, null, 'not counted (a raw file written before it was)');
   t.same(json.endpoints, [

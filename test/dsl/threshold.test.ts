@@ -410,9 +410,9 @@ const INVALID: readonly Invalid[] = [
     allowed: 'endpoint',
   },
   {
-    expression: 'http_req_connecting:p(95) < 200',
+    expression: 'http_req_sending:p(95) < 200',
     part: 'metric',
-    fragment: '"http_req_connecting" is a k6 metric with no barrage equivalent: barrage times',
+    fragment: '"http_req_sending" is a k6 metric with no barrage equivalent: barrage times',
     allowed: 'http_req_duration',
   },
   { expression: 'vus:value > 1', part: 'metric', fragment: 'vus_max counts the virtual users' },

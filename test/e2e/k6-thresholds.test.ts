@@ -53,12 +53,12 @@ t.test('k6 metrics barrage does not measure are refused with the reason', async 
     '--target',
     'http://127.0.0.1:9',
     '--threshold',
-    'http_req_connecting:p(95) < 200',
+    'http_req_sending:p(95) < 200',
     '--threshold',
     'vus:value > 1',
   ]);
   t.equal(result.code, 1);
-  t.match(result.stderr, '"http_req_connecting" is a k6 metric with no barrage equivalent');
+  t.match(result.stderr, '"http_req_sending" is a k6 metric with no barrage equivalent');
   t.match(result.stderr, '"vus" is a k6 metric with no barrage equivalent');
   t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
   t.equal(result.stdout, '');

@@ -34,6 +34,8 @@ function fullRun(): ShardSnapshot {
     r.recordRequest(0, failed ? 500 : 200, kind, 0, i * 100, -1, 0, 0, i === 10 ? -1 : 50);
   }
   for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0, 1_000);
+  r.recordConnection(0, 300, -1);
+  r.recordConnection(1, 200, 1_500);
   r.recordIterationDuration(1_000);
   r.recordIterationDuration(2_000);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
@@ -75,7 +77,7 @@ function actualOf(s: ThresholdSpec, snapshot: ShardSnapshot = FULL): number | nu
 }
 
 /** [metric, aggregate, tags, actual on the full run] */
-const MEASURED: readonly (readonly [string, string, Record<string, string>, number])[] = [
+const MEASURED: readonly (readonly [string, string, Record<string, string>, number | null])[] = [
   ['http_req_duration', 'p50', {}, 1.5],
   ['http_req_duration', 'p25', {}, 1],
   ['http_req_duration', 'p90', {}, 1.5],
@@ -132,6 +134,10 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['http_req_waiting', 'min', {}, 0.05],
   ['http_req_waiting', 'p95', { endpoint: 'login' }, 0.05],
   ['http_req_waiting', 'max', { endpoint: 'search' }, 1],
+  ['http_req_connecting', 'max', {}, 0.3],
+  ['http_req_connecting', 'max', { endpoint: 'search' }, 0.2],
+  ['http_req_tls_handshaking', 'max', {}, 1.5],
+  ['http_req_tls_handshaking', 'max', { endpoint: 'login' }, null],
   ['iteration_duration', 'min', {}, 1],
   ['iteration_duration', 'max', {}, 2],
   ['iteration_duration', 'avg', {}, 1.5],

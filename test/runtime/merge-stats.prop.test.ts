@@ -49,6 +49,13 @@ type Event =
     }
   | { readonly type: 'iteration_duration'; readonly us: number }
   | {
+      readonly type: 'connection';
+      readonly endpoint: number;
+      readonly connectUs: number;
+      /** -1: not TLS. */
+      readonly tlsUs: number;
+    }
+  | {
       readonly type: 'ws';
       readonly endpoint: number;
       readonly status: number;
@@ -131,6 +138,15 @@ const event: fc.Arbitrary<Event> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({ type: fc.constant('iteration_duration' as const), us: micros }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('connection' as const),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      connectUs: micros,
+      tlsUs: fc.oneof(fc.constant(-1), micros),
+    }),
   },
   {
     weight: 1,
@@ -222,6 +238,8 @@ function play(r: Recorder, e: Event): void {
       return;
     case 'iteration_duration':
       return r.recordIterationDuration(e.us);
+    case 'connection':
+      return r.recordConnection(e.endpoint, e.connectUs, e.tlsUs);
     case 'ws':
       return r.recordWsSession(
         e.endpoint,
