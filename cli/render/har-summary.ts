@@ -5,6 +5,7 @@
  */
 import type { DroppedHeaderCategory } from '../../dsl/har/har-headers.js';
 import type { HarCount, HarSummary } from '../../dsl/har/har-to-endpoints.js';
+import { MAX_STEPS } from '../../dsl/har/har-websocket.js';
 
 const CATEGORY: Readonly<Record<DroppedHeaderCategory, string>> = {
   connection: 'hop-by-hop, set by barrage per request',
@@ -73,6 +74,11 @@ export function renderHarSummary(summary: HarSummary): string {
   if (summary.flowSteps !== undefined)
     add(
       `flow "recording": ${plural(summary.flowSteps, 'step', 'steps')} in recorded order; think times on ${plural(summary.thinking, 'endpoint', 'endpoints')} from the recorded pauses (--think-scale)`,
+    );
+  const { webSockets } = summary;
+  if (webSockets.endpoints > 0)
+    add(
+      `${plural(webSockets.endpoints, 'WebSocket endpoint', 'WebSocket endpoints')} from recorded messages (sent as recorded, each received one awaited as receive: any)${webSockets.framesDropped > 0 ? `; ${plural(webSockets.framesDropped, 'message', 'messages')} past ${MAX_STEPS} steps a session not replayed` : ''}`,
     );
   if (summary.dynamic.length > 0) {
     const correlated = summary.dynamic.filter((d) => d.correlated);

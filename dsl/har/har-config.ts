@@ -1,12 +1,15 @@
 /**
  * Converted endpoints → configuration values (DESIGN.md §4 keys): what `barrage har` writes as
  * YAML and what `run --har` merges into the loaded configuration. Keys come in reading order:
- * name, method, url, weight, headers, body (or form), extract, think. In the YAML, an endpoint
- * whose response a later request reads from says so in a comment above it.
+ * name, method, url, weight, headers, body (or form), extract, think; a ws endpoint has no
+ * method or body but subprotocols and session. In the YAML, an endpoint whose response a later
+ * request reads from says so in a comment above it, and a ws endpoint whose recording had more
+ * frames than a session takes says how many were dropped.
  */
 import { Document, isMap, isSeq } from 'yaml';
 import { escapeInterpolation } from '../sources/interpolate.js';
 import type { HarEndpoint, HarEndpoints } from './har-to-endpoints.js';
+import { MAX_STEPS } from './har-websocket.js';
 
 /** The name of the flow `barrage har --as-flow` writes. */
 export const RECORDED_FLOW = 'recording';
@@ -14,13 +17,18 @@ export const RECORDED_FLOW = 'recording';
 /** One endpoint entry; its weight is how many times the request was recorded (not in a flow). */
 export function endpointConfig(endpoint: HarEndpoint, weighted: boolean): Record<string, unknown> {
   const headers = Object.keys(endpoint.headers).length > 0 ? { headers: endpoint.headers } : {};
-  const { body } = endpoint;
+  const { body, webSocket } = endpoint;
   let sent = {};
-  if (typeof body === 'string') sent = { body };
+  if (webSocket !== undefined)
+    sent = {
+      ...(webSocket.subprotocols.length > 0 ? { subprotocols: webSocket.subprotocols } : {}),
+      session: webSocket.session,
+    };
+  else if (typeof body === 'string') sent = { body };
   else if (body !== undefined) sent = 'form' in body ? { form: body.form } : { body: body.json };
   return {
     name: endpoint.name,
-    method: endpoint.method,
+    ...(webSocket === undefined ? { method: endpoint.method } : {}),
     url: endpoint.url,
     ...(weighted && endpoint.count > 1 ? { weight: endpoint.count } : {}),
     ...headers,
@@ -61,6 +69,11 @@ export function harConfigYaml(converted: HarEndpoints): string {
         const uses = value.uses === 1 ? '1 later request' : `${value.uses} later requests`;
         return [` {{${name}}}: the server's ${value.where}, sent back by ${uses}`];
       });
+      const dropped = endpoint.webSocket?.dropped ?? 0;
+      if (dropped > 0)
+        lines.push(
+          ` ${dropped} more recorded ${dropped === 1 ? 'message' : 'messages'} not replayed: a session takes at most ${MAX_STEPS} steps`,
+        );
       if (lines.length > 0) node.commentBefore = lines.join('\n');
     });
   return document.toString({ lineWidth: 0 });

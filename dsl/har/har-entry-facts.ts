@@ -5,16 +5,21 @@
  * | Entry                                   | Reason                                             |
  * |-----------------------------------------|----------------------------------------------------|
  * | URL that does not parse                 | invalid URL                                        |
- * | ws:// or wss://, or an http(s) upgrade  | WebSocket (write a ws endpoint by hand)            |
- * | (status 101 or Upgrade: websocket)      |                                                    |
+ * | ws:// or wss://, or an http(s) upgrade  | WebSocket without recorded messages                |
+ * | (101 or Upgrade: websocket), no frames  |                                                    |
  * | any other non-http(s) scheme            | <scheme> URL (data:, blob:, chrome-extension:…)    |
  * | CONNECT                                 | CONNECT tunnel (a proxy's, not the application's)  |
  * | method that is not letters only         | method not supported                               |
  * | Chrome's _fromCache                     | served from the browser cache                      |
  * | response status 0 or -1 (Playwright)    | no response (blocked, cancelled or failed)         |
+ *
+ * A WebSocket with recorded frames is replayable (har-websocket.ts): its facts are those of its
+ * handshake, a GET, on its http(s) url (wss:// as https://), so host rules and filters treat it
+ * as the page's other requests.
  */
 import type { HarEntryFacts } from '../grammar/har-filter.js';
 import type { HarEntry } from './har-schema.js';
+import { hasRecordedFrames, isWebSocket } from './har-websocket.js';
 
 /** An entry that can be replayed: its parsed URL and filter facts. */
 export interface Replayable {
@@ -22,6 +27,8 @@ export interface Replayable {
   readonly facts: HarEntryFacts;
   /** A top-level or frame document (Chrome's resource type, else an HTML GET). */
   readonly isDocument: boolean;
+  /** A WebSocket handshake with recorded frames (its url is the http(s) one). */
+  readonly isWebSocket: boolean;
 }
 
 /** Chrome's resource types of static assets. */
@@ -42,8 +49,7 @@ export function entryFacts(entry: HarEntry): Replayable | { readonly reason: str
   } catch {
     return { reason: 'invalid URL' };
   }
-  if (url.protocol === 'ws:' || url.protocol === 'wss:' || isWebSocketUpgrade(entry))
-    return { reason: 'WebSocket (write a ws endpoint by hand)' };
+  if (isWebSocket(entry, url)) return webSocketFacts(entry, url);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { reason: `${url.protocol} URL` };
   const method = entry.request.method.toUpperCase();
@@ -67,6 +73,7 @@ export function entryFacts(entry: HarEntry): Replayable | { readonly reason: str
   return {
     url,
     isDocument,
+    isWebSocket: false,
     facts: {
       hostname: url.hostname.toLowerCase(),
       host: url.host.toLowerCase(),
@@ -79,12 +86,24 @@ export function entryFacts(entry: HarEntry): Replayable | { readonly reason: str
   };
 }
 
-/** A WebSocket handshake recorded with its http(s) url (mitmproxy): a 101, or Upgrade: websocket. */
-function isWebSocketUpgrade(entry: HarEntry): boolean {
-  if (entry.response.status === 101) return true;
-  return entry.request.headers.some(
-    (h) => h.name.toLowerCase() === 'upgrade' && h.value.trim().toLowerCase() === 'websocket',
-  );
+/** A WebSocket handshake: replayable with its frames, on its http(s) url. */
+function webSocketFacts(entry: HarEntry, recorded: URL): Replayable | { readonly reason: string } {
+  if (!hasRecordedFrames(entry)) return { reason: 'WebSocket without recorded messages' };
+  const url = new URL(recorded.href.replace(/^ws(s?):/i, 'http$1:'));
+  return {
+    url,
+    isDocument: false,
+    isWebSocket: true,
+    facts: {
+      hostname: url.hostname.toLowerCase(),
+      host: url.host.toLowerCase(),
+      method: 'GET',
+      type: '',
+      status: entry.response.status,
+      path: url.pathname,
+      isStatic: false,
+    },
+  };
 }
 
 /** The response's media type without parameters, lower case: content.mimeType, else the header. */

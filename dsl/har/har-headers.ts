@@ -6,7 +6,9 @@
  * | Category    | Headers                                                        | Why                      |
  * |-------------|----------------------------------------------------------------|--------------------------|
  * | connection  | Host, Connection, Keep-Alive, Proxy-Connection, Transfer-      | hop-by-hop: barrage sets |
- * |             | Encoding, TE, Trailer, Upgrade, Content-Length, Expect         | them per request         |
+ * |             | Encoding, TE, Trailer, Upgrade, Content-Length, Expect,        | them per request         |
+ * |             | Sec-WebSocket-* (a handshake's key, version, extensions and    |                          |
+ * |             | protocols: subprotocols go to the endpoint's `subprotocols`)   |                          |
  * | pseudo      | :authority, :method, :path, :scheme (HTTP/2 and HTTP/3)        | not headers on the wire  |
  * | browser     | Sec-Fetch-*, Sec-CH-*, Sec-GPC, Upgrade-Insecure-Requests,     | the browser's own        |
  * |             | Purpose, Sec-Purpose, Priority                                 | context                  |
@@ -63,7 +65,7 @@ export function dropReason(name: string, value: string): DroppedHeaderCategory |
   const lower = name.toLowerCase();
   if (lower.startsWith(':')) return 'pseudo';
   if (!TOKEN.test(name)) return 'invalid';
-  if (CONNECTION.has(lower)) return 'connection';
+  if (CONNECTION.has(lower) || lower.startsWith('sec-websocket-')) return 'connection';
   if (BROWSER.has(lower) || lower.startsWith('sec-fetch-') || lower.startsWith('sec-ch-'))
     return 'browser';
   if (lower === 'user-agent') return 'user-agent';

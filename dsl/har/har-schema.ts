@@ -4,8 +4,8 @@
  * (timings, cookies arrays, response bodies…) is ignored and dropped on parse. The fields the
  * spec requires and barrage needs are required here; the rest are optional so that tools that
  * leave them out still import. An entry that fails this schema is skipped and counted by its
- * problem (read-har.ts), so one malformed third-party entry does not refuse the whole file. Chrome's private fields (`_resourceType`, `_fromCache`) are read
- * when present.
+ * problem (read-har.ts), so one malformed third-party entry does not refuse the whole file. Chrome's private fields (`_resourceType`, `_fromCache`,
+ * `_webSocketMessages`) are read when present.
  */
 import * as z from 'zod';
 
@@ -72,6 +72,24 @@ export const harEntrySchema = z.object(
     _resourceType: z.string().optional().catch(undefined),
     /** Chrome: "memory" or "disk" when the browser's cache answered (nothing reached the server). */
     _fromCache: z.string().optional().catch(undefined),
+    /**
+     * Chrome, Chromium-based tools and mitmproxy: a WebSocket's frames (time in seconds; opcode 1
+     * text, 2 binary in base64, 8-10 control). Unreadable frames are dropped one by one.
+     */
+    _webSocketMessages: z
+      .array(
+        z
+          .object({
+            type: z.string(),
+            time: z.number().optional().catch(undefined),
+            opcode: z.number(),
+            data: z.string().default(''),
+          })
+          .optional()
+          .catch(undefined),
+      )
+      .optional()
+      .catch(undefined),
   },
   { error: 'a mapping with request and response (HAR entry)' },
 );

@@ -34,7 +34,7 @@ export function thinkOf(pauses: readonly number[], scale: number): string | unde
 }
 
 /** "1.5s" or "200ms": a duration barrage reads. */
-function duration(ms: number): string {
+export function duration(ms: number): string {
   return ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`;
 }
 

@@ -2,8 +2,8 @@
  * Recorded entries + filter criteria → endpoints, and the summary of what was kept and why the
  * rest was not. Decisions, in order, for each entry (the first that applies wins):
  *
- * 1. Malformed (read-har.ts) or not replayable (har-entry-facts.ts: not http(s), a WebSocket,
- *    CONNECT, from cache, no response): skipped and counted by reason.
+ * 1. Malformed (read-har.ts) or not replayable (har-entry-facts.ts: not http(s), a WebSocket
+ *    without recorded frames, CONNECT, from cache, no response): skipped and counted by reason.
  * 2. No host criterion among the filters: only the page's host is kept; others are "other hosts",
  *    so a replay never loads a CDN or an analytics server by accident. The page's host is the
  *    target's host when the recording has requests to it, else the host of the first document
@@ -15,7 +15,9 @@
  * absolute. Identical requests (method, url, headers, body after stripping) are one endpoint whose
  * weight is how many times it was recorded; with asFlow the kept entries also form one flow, in
  * recorded order. Names are "METHOD /path" ("METHOD host/path" off the page's origin), made unique
- * with " #2", " #3"… in recorded order.
+ * with " #2", " #3"… in recorded order. A WebSocket with recorded frames is a ws endpoint
+ * (har-websocket.ts) named "WS /path", its url absolute (a ws endpoint's url is relative only to a
+ * ws target): the target's origin, or its own off the page's, on ws:// or wss://.
  */
 import { criterionHolds, type HarCriterion } from '../grammar/har-filter.js';
 import { correlate, NO_CORRELATION, type Correlation, type DynamicValue } from './har-correlate.js';
@@ -31,6 +33,7 @@ import {
 import type { HarExtractor } from './har-response-values.js';
 import type { HarEntry } from './har-schema.js';
 import { recordedPauses, thinkOf } from './har-think.js';
+import { toHarWebSocket, type HarWebSocket } from './har-websocket.js';
 import type { HarFile } from './read-har.js';
 
 /** How to convert. */
@@ -59,6 +62,8 @@ export interface HarEndpoint extends HarRequest {
   readonly extract: Readonly<Record<string, HarExtractor>>;
   /** Its recorded pause (flows only), as a think time. */
   readonly think: string | undefined;
+  /** A ws endpoint's session, from the recorded frames. */
+  readonly webSocket: HarWebSocket | undefined;
 }
 
 /** A label ("cdn.example.com", "!static", "header Cookie") and how many entries it concerns. */
@@ -105,6 +110,8 @@ export interface HarSummary {
   readonly credentials: readonly string[];
   /** Endpoints with a think time from the recording. */
   readonly thinking: number;
+  /** ws endpoints made from recorded WebSockets, and the frames past their step limit. */
+  readonly webSockets: { readonly endpoints: number; readonly framesDropped: number };
 }
 
 /** Endpoints, the flow's steps (asFlow) and the summary. */
@@ -159,6 +166,7 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
     targetOrigin: originOf(target) ?? page?.origin ?? '',
     keepSecrets: options.keepSecrets,
     credentialsFromEnv: options.correlate && options.asFlow,
+    thinkScale: options.thinkScale,
   });
   const names = nameEndpoints(grouped.groups, options.takenNames);
   const pauses = options.asFlow ? recordedPauses(kept.map((c) => c.entry)) : [];
@@ -168,6 +176,7 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
     count: g.count,
     entry: g.entry,
     extract: Object.fromEntries(g.extract),
+    webSocket: g.webSocket,
     think: thinkOf(
       grouped.order.flatMap((at, step) => (at === i ? (pauses[step] ?? []) : [])),
       options.thinkScale,
@@ -199,6 +208,10 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
       dynamic: correlation.values,
       credentials: [...new Set(endpoints.flatMap((e) => envNames(JSON.stringify(e))))],
       thinking: endpoints.filter((e) => e.think !== undefined).length,
+      webSockets: {
+        endpoints: endpoints.filter((e) => e.webSocket !== undefined).length,
+        framesDropped: endpoints.reduce((n, e) => n + (e.webSocket?.dropped ?? 0), 0),
+      },
     },
   };
 }
@@ -252,12 +265,15 @@ interface Group {
   count: number;
   /** The path part of the name: the path, or host + path off the page's origin. */
   readonly where: string;
+  readonly webSocket: HarWebSocket | undefined;
 }
 
 /** How to convert: the request context without the rules, which are per entry. */
 interface GroupContext extends Omit<RequestContext, 'rules'> {
   readonly keepSecrets: boolean;
   readonly credentialsFromEnv: boolean;
+  /** Multiplies the pauses between a WebSocket's recorded frames. */
+  readonly thinkScale: number;
 }
 
 /** Converts kept entries and groups identical requests, keeping first-seen order. */
@@ -277,10 +293,16 @@ function group(kept: readonly Candidate[], correlation: Correlation, context: Gr
   };
   for (const candidate of kept) {
     const uses = correlation.uses.get(candidate.index) ?? base.uses;
-    const { request, notes } = toHarRequest(candidate.entry, candidate.url, {
+    const converted = toHarRequest(candidate.entry, candidate.url, {
       ...context,
       rules: { ...base, uses },
     });
+    const { notes } = converted;
+    const webSocket = candidate.isWebSocket
+      ? toHarWebSocket(candidate.entry, context.thinkScale)
+      : undefined;
+    const request =
+      webSocket === undefined ? converted.request : wsRequest(converted.request, context);
     noteDropped(notes, dropped);
     const seen = new Set(notes.secrets.map((secret) => secret.toLowerCase()));
     for (const secret of notes.secrets) if (seen.delete(secret.toLowerCase())) secrets.add(secret);
@@ -291,6 +313,7 @@ function group(kept: readonly Candidate[], correlation: Correlation, context: Gr
       request.url,
       Object.entries(request.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       request.body ?? null,
+      webSocket ?? null,
     ]);
     let at = byKey.get(key);
     const existing = at === undefined ? undefined : groups[at];
@@ -299,7 +322,14 @@ function group(kept: readonly Candidate[], correlation: Correlation, context: Gr
       byKey.set(key, at);
       const offPage = candidate.url.origin !== context.pageOrigin;
       const where = `${offPage ? candidate.url.host : ''}${notes.namePath}`;
-      groups.push({ request, entry: candidate.index, count: 1, where, extract: new Map() });
+      groups.push({
+        request,
+        entry: candidate.index,
+        count: 1,
+        where,
+        extract: new Map(),
+        webSocket,
+      });
     } else existing.count++;
     const group = groups[at ?? 0];
     for (const [name, extractor] of correlation.extracts.get(candidate.index) ?? [])
@@ -311,6 +341,12 @@ function group(kept: readonly Candidate[], correlation: Correlation, context: Gr
     names: [...names.values()],
   }));
   return { groups, order, secrets, droppedHeaders, acceptEncoding, bodiesMissing };
+}
+
+/** A handshake's request on ws:// or wss://, absolute: a relative url goes on the target's origin. */
+function wsRequest(request: HarRequest, context: GroupContext): HarRequest {
+  const url = request.url.startsWith('/') ? `${context.targetOrigin}${request.url}` : request.url;
+  return { ...request, method: 'WS', url: url.replace(/^http(s?):/i, 'ws$1:') };
 }
 
 /** Remembers dropped header names by category (secrets are counted apart), first casing kept. */

@@ -231,7 +231,7 @@ t.test('fixes: scheme, port, WebSocket upgrades, status -1, malformed entries', 
     'another port is another host',
   );
   t.same(result.summary.unsupported, [
-    { label: 'WebSocket (write a ws endpoint by hand)', count: 2 },
+    { label: 'WebSocket without recorded messages', count: 2 },
     { label: 'no response (blocked, cancelled or failed in the browser)', count: 1 },
     {
       label: 'malformed entry (request.postData.params[].value: expected text (form field value))',

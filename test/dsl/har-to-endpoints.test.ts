@@ -245,7 +245,7 @@ t.test(
   async (t) => {
     const result = convert(fixture('devtools-h2.har'));
     t.same(result.summary.unsupported.map((u) => u.label).sort(), [
-      'WebSocket (write a ws endpoint by hand)',
+      'WebSocket without recorded messages',
       'data: URL',
       'no response (blocked, cancelled or failed in the browser)',
       'served from the browser cache (never reached the server)',
@@ -326,3 +326,69 @@ t.test('an empty recording keeps nothing', async (t) => {
   t.equal(result.endpoints.length, 0);
   t.equal(result.summary.page, undefined);
 });
+
+t.test(
+  'WebSocket: mitmproxy handshakes, binary frames, pauses, subprotocols, step limit',
+  async (t) => {
+    const frames = Array.from({ length: 120 }, (_, i) => ({
+      type: i % 2 === 0 ? 'send' : 'receive',
+      time: 1000 + i * 0.001,
+      opcode: 1,
+      data: `m${i}`,
+    }));
+    const parsed = parseHarText(
+      'ws.har',
+      JSON.stringify({
+        log: {
+          entries: [
+            {
+              request: {
+                method: 'GET',
+                url: 'https://rt.test/socket?room=1',
+                headers: [
+                  { name: 'Upgrade', value: 'websocket' },
+                  { name: 'Sec-WebSocket-Protocol', value: 'v2.json, v1.json' },
+                ],
+              },
+              response: { status: 101 },
+              _webSocketMessages: [
+                { type: 'send', time: 10, opcode: 2, data: 'AAE' },
+                { type: 'receive', time: 10.5, opcode: 10, data: '' },
+                { type: 'receive', time: 12.04, opcode: 1, data: 'ok' },
+                { type: 'receive', time: 12.06, opcode: 1, data: 'ok' },
+                { type: 'bogus', time: 12.1, opcode: 1, data: 'x' },
+                'not a frame',
+              ],
+            },
+            {
+              request: { method: 'GET', url: 'https://rt.test/feed', headers: [] },
+              response: { status: 101 },
+              _webSocketMessages: frames,
+            },
+          ],
+        },
+      }),
+    );
+    t.ok(parsed.ok);
+    if (!parsed.ok) return;
+    const result = convert(parsed.value, [], { asFlow: true, thinkScale: 0.5 });
+    const [socket, feed] = result.endpoints;
+    t.equal(socket?.url, 'wss://rt.test/socket?room=1', 'https with a 101 replays on wss');
+    t.equal(socket?.name, 'WS /socket');
+    t.same(socket?.webSocket, {
+      session: [
+        { send: { binary: 'base64:AAE=' } },
+        { pause: '1.02s' },
+        { receive: 'any' },
+        { receive: 'any' },
+      ],
+      subprotocols: ['v2.json', 'v1.json'],
+      dropped: 0,
+    });
+    t.equal(feed?.webSocket?.session.length, 100, 'at most 100 steps');
+    t.equal(feed?.webSocket?.dropped, 20);
+    t.same(result.summary.webSockets, { endpoints: 2, framesDropped: 20 });
+    t.same(result.flowSteps, ['WS /socket', 'WS /feed']);
+    t.same(result.summary.unsupported, []);
+  },
+);
