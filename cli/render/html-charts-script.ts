@@ -8,6 +8,7 @@
  *   errors        failed requests per bucket
  *   distribution  the latency percentile curve (HDR)    x = nines = −log10(1 − p/100), so that
  *                 0 → 0 %, 1 → 90 %, 2 → 99 %, 3 → 99.9 %; p = 100 (the max) has no place on it
+ *   trend-<i>     the i-th custom trend's p50, p90, p95 and p99, on the same percentile axis
  *
  * After drawing, a figure carries `data-points` (how many x values its chart holds) and the root
  * element `data-charts="ready"`: the browser test reads both. Charts follow the page's width on
@@ -102,33 +103,51 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     series.map(function (p) { return p.failures; }),
   ]);
 
+  function ninesOf(percentile) {
+    return -Math.log10(1 - percentile / 100);
+  }
+
+  function percentileOpts(maxNines, unit, label, stroke, fill) {
+    return {
+      scales: { x: { time: false, range: [0, Math.max(1, maxNines)] } },
+      axes: [
+        {
+          label: 'percentile',
+          splits: function () {
+            var s = [];
+            for (var i = 0; i <= Math.max(1, maxNines); i++) s.push(i);
+            return s;
+          },
+          // On a narrow chart every other label, so that 99.99% and 99.999% do not overlap.
+          values: function (u, splits) {
+            return splits.map(function (v) {
+              return u.width < 420 && v % 2 === 1 && v > 1 ? '' : percentOfNines(v);
+            });
+          },
+        },
+        { label: unit, size: 60 },
+      ],
+      series: [
+        { label: 'percentile', value: function (u, v) { return v == null ? '' : percentOfNines(v); } },
+        Object.assign(line(label, stroke, fill), { points: { show: true, size: 5 } }),
+      ],
+    };
+  }
+
   var curve = data.latency_distribution.filter(function (p) { return p.percentile < 100; });
-  var nines = curve.map(function (p) { return -Math.log10(1 - p.percentile / 100); });
+  var nines = curve.map(function (p) { return ninesOf(p.percentile); });
   var maxNines = nines.length === 0 ? 0 : Math.ceil(nines[nines.length - 1] - 1e-9);
-  draw('distribution', {
-    scales: { x: { time: false, range: [0, Math.max(1, maxNines)] } },
-    axes: [
-      {
-        label: 'percentile',
-        splits: function () {
-          var s = [];
-          for (var i = 0; i <= Math.max(1, maxNines); i++) s.push(i);
-          return s;
-        },
-        // On a narrow chart every other label, so that 99.99% and 99.999% do not overlap.
-        values: function (u, splits) {
-          return splits.map(function (v) {
-            return u.width < 420 && v % 2 === 1 && v > 1 ? '' : percentOfNines(v);
-          });
-        },
-      },
-      { label: 'ms', size: 60 },
-    ],
-    series: [
-      { label: 'percentile', value: function (u, v) { return v == null ? '' : percentOfNines(v); } },
-      Object.assign(line('latency ms', '#7c3aed', 'rgba(124,58,237,0.10)'), { points: { show: true, size: 5 } }),
-    ],
-  }, [nines, curve.map(function (p) { return p.ms; })]);
+  draw('distribution', percentileOpts(maxNines, 'ms', 'latency ms', '#7c3aed', 'rgba(124,58,237,0.10)'),
+    [nines, curve.map(function (p) { return p.ms; })]);
+
+  var metrics = data.metrics || {};
+  Object.keys(metrics).filter(function (name) { return metrics[name].type === 'trend'; })
+    .forEach(function (name, i) {
+      var m = metrics[name];
+      var points = [50, 90, 95, 99].filter(function (p) { return typeof m['p' + p] === 'number'; });
+      draw('trend-' + i, percentileOpts(2, m.unit, name, '#0891b2', 'rgba(8,145,178,0.10)'),
+        [points.map(ninesOf), points.map(function (p) { return m['p' + p]; })]);
+    });
 
   function fit() {
     charts.forEach(function (c) { c.u.setSize({ width: widthOf(c.box), height: HEIGHT }); });

@@ -1,7 +1,8 @@
 /**
- * The HTML report's custom metrics section (docs/reports.md, Custom metrics): a table of every
- * metric and each of its tag sets with the kind's figures (no chart: their figures are totals of
- * the run, not series), then the warnings of the metrics model's bounds.
+ * The HTML report's custom metrics section (docs/reports.md, Custom metrics): each trend's
+ * percentile curve (drawn in the browser, html-charts-script.ts, as `trend-<i>` in the order of
+ * the JSON's trends), a table of every metric and each of its tag sets with the kind's figures,
+ * then the warnings of the metrics model's bounds.
  */
 import type { RunResult } from '../../runtime/run-result.js';
 import { escapeHtml, section, table } from './html-markup.js';
@@ -21,7 +22,13 @@ export function customMetricsSection(r: RunResult): string | undefined {
       figuresText(m.type, m.unit, s),
     ]),
   ]);
+  const trends = metrics.filter(([, m]) => m.type === 'trend');
+  const curves = trends.map(
+    ([name, m], i) =>
+      `<figure data-chart="trend-${i}">\n<figcaption>${escapeHtml(`${name} (${m.unit})`)}</figcaption>\n<div class="plot" role="img" aria-label="${escapeHtml(`percentiles of ${name}`)}"><noscript>Charts need JavaScript.</noscript></div>\n</figure>`,
+  );
   const body = [
+    curves.length === 0 ? '' : `<div class="charts">\n${curves.join('\n')}\n</div>`,
     rows.length === 0
       ? ''
       : table(['metric', 'type', 'tags', 'figures'], rows, { id: 'custom-metrics-table' }),

@@ -30,6 +30,7 @@ const STROKES: Readonly<Record<string, readonly [number, number, number]>> = {
   latency: [22, 163, 74],
   errors: [220, 38, 38],
   distribution: [124, 58, 237],
+  'trend-0': [8, 145, 178],
 };
 
 // The page's elements as these tests use them (the project compiles without the DOM library).
@@ -72,8 +73,9 @@ const CONFIG = (target: string): string =>
     'rate: 40',
     'duration: 3s',
     'headers: { Authorization: "Bearer e2e-header-secret" }',
+    'metrics: { items: { type: trend, unit: count } }',
     'endpoints:',
-    '  - { name: catalog, url: /json, weight: 3 }',
+    "  - { name: catalog, url: /json, weight: 3, metrics: { items: '$.items[1].id' } }",
     '  - { name: flaky, url: /flaky, weight: 1 }',
     'thresholds:',
     '  - http_req_duration:p95 < 5000',
@@ -130,6 +132,7 @@ t.test('the HTML report in headless Chromium', { skip }, async (t) => {
     { name: 'latency', points: json.series.length, canvases: 1 },
     { name: 'errors', points: json.series.length, canvases: 1 },
     { name: 'distribution', points: curve, canvases: 1 },
+    { name: 'trend-0', points: 4, canvases: 1 },
   ]);
   for (const [name, [r, g, b]] of Object.entries(STROKES)) {
     const painted = await page.$eval(
