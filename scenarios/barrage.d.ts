@@ -235,6 +235,16 @@ declare module 'barrage' {
   /** Waits this many seconds (the only timer in the sandbox). */
   export function sleep(seconds: number): Promise<void>;
 
+  /**
+   * This virtual user: its number, and its own tags, which every sample it makes from then on
+   * carries (requests, sessions, checks, custom metrics), as k6's `exec.vu.tags`: `vu.tags.tenant =
+   * 'acme'`. A call's own `tags` win on a shared key; keys may not be barrage's own.
+   */
+  export const vu: {
+    readonly id: number;
+    readonly tags: Record<string, string | number | boolean>;
+  };
+
   /** Runs fn; its requests, sessions and checks carry the tag `group=name` (nested: `a › b`). */
   export function group<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 

@@ -13,6 +13,8 @@ export const ws = __barrageApi.ws;
 export const check = __barrageApi.check;
 /** Waits, in seconds. */
 export const sleep = __barrageApi.sleep;
+/** This virtual user: its number and its own tags (on every sample it makes, as k6's exec.vu.tags). */
+export const vu = __barrageApi.vu;
 /** Runs a function under a group name. */
 export const group = __barrageApi.group;
 /** The virtual user's variable store. */

@@ -180,11 +180,19 @@ const htmlElement = (text, list) => {
 };
 // The group a call is made in (nested groups joined by " › "), its tag on the call's samples.
 const groupName = () => (groups.length === 0 ? undefined : groups.join(' › '));
-// A call's \`tags\` option as text values (the host checks the keys).
+// This virtual user's own tags (\`vu.tags\`, as k6's exec.vu.tags), on all its samples.
+const vuTags = Object.create(null);
+const hasVuTags = () => {
+  for (const _ in vuTags) return true;
+  return false;
+};
+// The VU's tags, then a call's \`tags\` option over them, as text values (the host checks the keys).
 const tagsOf = (tags) => {
-  if (tags === undefined || tags === null || typeof tags !== 'object') return undefined;
+  const own = tags !== undefined && tags !== null && typeof tags === 'object';
+  if (!own && !hasVuTags()) return undefined;
   const out = Object.create(null);
-  for (const [k, v] of Object.entries(tags)) out[textOf(k)] = textOf(v);
+  for (const [k, v] of Object.entries(vuTags)) out[textOf(k)] = textOf(v);
+  if (own) for (const [k, v] of Object.entries(tags)) out[textOf(k)] = textOf(v);
   return out;
 };
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
@@ -303,7 +311,7 @@ const parts = (value) =>
   );
 const requestArgs = (method, url, body, opts) => {
   const simple =
-    body === undefined && opts === undefined && groups.length === 0 && typeof url === 'string';
+    body === undefined && opts === undefined && groups.length === 0 && !hasVuTags() && typeof url === 'string';
   if (simple) {
     const known = plain.get(method)?.get(url);
     if (known !== undefined) return known;
@@ -534,6 +542,7 @@ const jar = Object.freeze({
   },
 });
 const api = Object.freeze({
+  vu: Object.freeze({ id: vuNumber, tags: vuTags }),
   http: Object.freeze({
     get: (url, opts) => request('GET', url, undefined, opts),
     del: (url, opts) => request('DELETE', url, undefined, opts),

@@ -273,3 +273,39 @@ t.test("--summary-by and thresholds' tags break requests down in JSON and text",
   t.match(text.stdout, /│ 200 +│ +8 │ +0 │/);
   t.match(text.stdout, /│ 500 +│ +4 │ +4 │/);
 });
+
+t.test("vu.tags: a virtual user's own tags are on every sample it makes", async (t) => {
+  const { url, seen } = await target(t);
+  const dir = t.testdir({
+    'tenants.ts': `
+      import { http, check, vu, Counter } from 'barrage';
+      const orders = new Counter('orders');
+      export const options = {
+        scenarios: { tenants: { executor: 'per-vu-iterations', vus: 2, iterations: 2 } },
+        thresholds: [
+          'http_requests{tenant=even}:count == 2',
+          'http_requests{tenant=odd}:count == 2',
+          'http_requests{tenant=odd,page=home}:count == 2',
+          'checks{tenant=even}:count == 2',
+          'orders{tenant=odd}:count == 2',
+        ],
+      };
+      export default async function () {
+        vu.tags.tenant = vu.id % 2 === 0 ? 'even' : 'odd';
+        const res = await http.get('/ok', { tags: { page: 'home' } });
+        check(res, { ok: (r) => r.status === 200 });
+        orders.add(1);
+      }
+    `,
+  });
+  const run = await runCli(
+    ['run', '--scenario', join(dir, 'tenants.ts'), '--target', url, '--json-output', '--quiet'],
+    { cwd: dir },
+  );
+  t.equal(run.code, 0, run.stderr);
+  t.equal(seen.get('/ok'), 4);
+  for (const [threshold, [actual, pass]] of Object.entries(
+    verdicts(JSON.parse(run.stdout) as Report),
+  ))
+    t.ok(pass, `${threshold}: ${actual}`);
+});
