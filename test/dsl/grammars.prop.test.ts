@@ -164,7 +164,8 @@ const space = fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 });
 /** A metric with an aggregate it supports, and the percentile that aggregate stands for. */
 const metricAndAggregate = fc.constantFrom(...Object.keys(BUILTIN_METRICS)).chain((metric) => {
   const info = BUILTIN_METRICS[metric as keyof typeof BUILTIN_METRICS];
-  const named = fc.constantFrom(...AGGREGATES[info.kind]).map((aggregate) => {
+  const own: readonly string[] = 'aggregates' in info ? info.aggregates : AGGREGATES[info.kind];
+  const named = fc.constantFrom(...own).map((aggregate) => {
     const n = /^p(\d+)$/.exec(aggregate);
     return { metric, aggregate, percentile: n === null ? undefined : Number(n[1]) };
   });
