@@ -189,6 +189,11 @@ const SNAPSHOT_FIELDS = {
   tlsHandshaking: histogram.exactOptional(),
   iterationDuration: histogram.exactOptional(),
   vusMax: count.exactOptional(),
+  vus: z
+    .array(z.strictObject({ second: count, active: count }), {
+      error: 'active virtual users by second',
+    })
+    .exactOptional(),
   endpoints: z.array(endpoint, { error: 'a list of endpoint figures' }),
   endpointNames: z.array(z.string(), { error: 'a list of names' }).exactOptional(),
   endpointTags: z.array(tags, { error: "a list of endpoints' tags" }).exactOptional(),

@@ -56,6 +56,13 @@ export interface TagBreakdown {
   readonly values_left_out: number;
 }
 
+/** A gauge of virtual users: at the last sample, and the least and most over the run. */
+export interface VusResult {
+  readonly value: number;
+  readonly min: number;
+  readonly max: number;
+}
+
 /** One second of the run. */
 export interface SeriesPoint {
   readonly second: number;
@@ -147,6 +154,8 @@ export interface RunResult {
   readonly tls_handshaking_ms?: LatencySummary;
   /** Iterations' durations (iteration_duration), failed ones included. */
   readonly iteration_duration_ms?: LatencySummary;
+  /** Active virtual users (vus), sampled once a second; undefined when never sampled. */
+  readonly vus?: VusResult;
   /** Virtual users allocated (vus_max); undefined in raw files written before it was counted. */
   readonly vus_max?: number;
   readonly late: number;

@@ -171,6 +171,8 @@ export interface JsonResult {
   readonly tls_handshaking_ms: JsonLatency | null;
   /** Iterations' durations (iteration_duration); null when none ended. */
   readonly iteration_duration_ms: JsonLatency | null;
+  /** Active virtual users (vus), sampled once a second; null when never sampled. */
+  readonly vus: { readonly value: number; readonly min: number; readonly max: number } | null;
   /** Virtual users allocated (vus_max); null from raw files written before it was counted. */
   readonly vus_max: number | null;
   readonly interrupted: boolean;
@@ -348,6 +350,7 @@ export function toJsonResult(report: RunReport): JsonResult {
     connecting_ms: latency(r.connecting_ms),
     tls_handshaking_ms: latency(r.tls_handshaking_ms),
     iteration_duration_ms: latency(r.iteration_duration_ms),
+    vus: r.vus ?? null,
     vus_max: r.vus_max ?? null,
     interrupted: r.interrupted,
     started_at: r.started_at,

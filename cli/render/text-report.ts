@@ -29,7 +29,7 @@
  *   Connecting: p50 0.21ms, p95 0.40ms        (requests that opened a connection)
  *   TLS handshaking: p50 3.10ms, p95 4.02ms   (https connections)
  *   Iteration duration: p50 201.00ms, p95 204.50ms
- *   Virtual users: 10 allocated
+ *   Virtual users: 10 allocated, 2–10 active (10 at the end)
  *
  * Then each breakdown table after a blank line, and last, after a
  * blank line, the warning when every request failed and no threshold could turn that into exit 1,
@@ -151,8 +151,12 @@ function k6Lines(result: RunResult): string[] {
   trend('Connecting', result.connecting_ms);
   trend('TLS handshaking', result.tls_handshaking_ms);
   trend('Iteration duration', result.iteration_duration_ms);
-  if (result.vus_max !== undefined && result.vus_max > 0)
-    lines.push(`Virtual users: ${formatCount(result.vus_max)} allocated`);
+  if (result.vus_max !== undefined && result.vus_max > 0) {
+    const vus = result.vus;
+    const active =
+      vus === undefined ? '' : `, ${vus.min}–${vus.max} active (${vus.value} at the end)`;
+    lines.push(`Virtual users: ${formatCount(result.vus_max)} allocated${active}`);
+  }
   return lines;
 }
 

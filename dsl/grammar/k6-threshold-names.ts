@@ -16,7 +16,6 @@ const K6_ONLY: Readonly<Record<string, string>> = {
   http_req_blocked: PHASES,
   http_req_sending: PHASES,
   http_req_receiving: PHASES,
-  vus: 'vus_max counts the virtual users allocated; the active ones are not measured',
   group_duration:
     'a group tags its requests (http_req_duration{group=name}), it is not timed itself',
   ws_sessions: 'a WebSocket session counts as a request in http_requests',

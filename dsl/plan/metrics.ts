@@ -201,6 +201,14 @@ export const BUILTIN_METRICS = Object.freeze({
     userTags: false,
     aggregates: ['value', 'max'],
   },
+  vus: {
+    kind: 'gauge',
+    unit: 'count',
+    description:
+      'Virtual users running an iteration, sampled once a second: value = at the last sample, min and max over the run',
+    tags: RUN_TAGS,
+    userTags: false,
+  },
   dropped_iterations: {
     kind: 'counter',
     unit: 'count',

@@ -17,6 +17,7 @@ import type {
   SecondSnapshot,
   ShardSnapshot,
   TaggedCheckSnapshot,
+  VusSample,
   WsSnapshot,
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
@@ -68,6 +69,7 @@ export function mergeSnapshots(
     ...presentHistogram('tlsHandshaking', snapshots),
     ...presentHistogram('iterationDuration', snapshots),
     ...presentCount('vusMax', snapshots),
+    ...mergeVus(snapshots),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),
     ...(first.endpointNames === undefined
       ? {}
@@ -109,6 +111,21 @@ function presentHistogram<
 function presentCount(key: 'vusMax', all: readonly ShardSnapshot[]): { vusMax?: number } {
   const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
   return present.length === 0 ? {} : { [key]: sum(present, (n) => n) };
+}
+
+/** Active virtual users summed second by second; absent when no shard sampled any. */
+function mergeVus(snapshots: readonly ShardSnapshot[]): { vus?: VusSample[] } {
+  const vus = sumVus(snapshots);
+  return vus.length === 0 ? {} : { vus };
+}
+
+/** The active virtual users of snapshots summed second by second, seconds ascending. */
+export function sumVus(snapshots: readonly ShardSnapshot[]): VusSample[] {
+  const bySecond = new Map<number, number>();
+  for (const s of snapshots)
+    for (const { second, active } of s.vus ?? [])
+      bySecond.set(second, (bySecond.get(second) ?? 0) + active);
+  return [...bySecond].sort(([a], [b]) => a - b).map(([second, active]) => ({ second, active }));
 }
 
 /** Custom metrics and folded names, present only when a shard has them. */

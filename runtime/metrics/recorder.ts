@@ -211,6 +211,8 @@ export class Recorder {
   #tlsHandshaking: CachedHistogram | undefined;
   #iterationDuration: CachedHistogram | undefined;
   #vusMax = 0;
+  /** Active virtual users by second: the most sampled in it. */
+  readonly #vus = new Map<number, number>();
   #iterations = 0;
   #requests = 0;
   #successes = 0;
@@ -333,6 +335,13 @@ export class Recorder {
   /** A virtual user allocated (a worker started: it runs until its scenario ends). */
   recordVuStarted(): void {
     this.#vusMax++;
+  }
+
+  /** `active` virtual users running an iteration at `atUs` (the segment samples once a second). */
+  sampleVus(atUs: number, active: number): void {
+    const second = Math.max(0, Math.floor(atUs / 1e6));
+    const prior = this.#vus.get(second);
+    if (prior === undefined || active > prior) this.#vus.set(second, active);
   }
 
   /** A permit handed out after its intended time. */
@@ -521,6 +530,13 @@ export class Recorder {
         ? {}
         : { iterationDuration: this.#iterationDuration.encode() }),
       vusMax: this.#vusMax,
+      ...(this.#vus.size === 0
+        ? {}
+        : {
+            vus: [...this.#vus]
+              .sort(([a], [b]) => a - b)
+              .map(([second, active]) => ({ second, active })),
+          }),
       endpoints: this.#endpoints.map((e) => e.snapshot()),
       ...(this.#names === undefined
         ? {}

@@ -49,6 +49,12 @@ export interface EndpointSnapshot {
   readonly tlsHandshaking?: EncodedHistogram;
 }
 
+/** The active virtual users sampled in one second of the run. */
+export interface VusSample {
+  readonly second: number;
+  readonly active: number;
+}
+
 /** Requests that completed during one whole second of the run. */
 export interface SecondSnapshot {
   /** Whole seconds since dispatch began (0 = the first second). */
@@ -158,6 +164,11 @@ export interface ShardSnapshot {
    * older files.
    */
   readonly vusMax?: number;
+  /**
+   * Active virtual users (vus, as k6 samples them once a second): per second of the run, the most
+   * seen running an iteration when sampled; seconds ascending. Shards add up second by second.
+   */
+  readonly vus?: readonly VusSample[];
   /** By endpoint index. */
   readonly endpoints: readonly EndpointSnapshot[];
   /**

@@ -16,6 +16,7 @@ import type {
   LatencySummary,
   RunResult,
   SeriesPoint,
+  VusResult,
   WsResult,
 } from '../run-result.js';
 import type { CustomMetric } from '../../dsl/plan/metrics.js';
@@ -67,6 +68,7 @@ export function summarize(
     ...optionalSummary('tls_handshaking_ms', snapshot.tlsHandshaking),
     ...optionalSummary('iteration_duration_ms', snapshot.iterationDuration),
     ...(snapshot.vusMax === undefined ? {} : { vus_max: snapshot.vusMax }),
+    ...vusSummary(snapshot),
     late: snapshot.late,
     dropped: snapshot.dropped,
     retries: snapshot.retries,
@@ -134,6 +136,15 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     status_codes: e.statusCodes,
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
+  };
+}
+
+/** Active virtual users: at the last sample, and the least and most over the run's seconds. */
+function vusSummary(snapshot: ShardSnapshot): { vus?: VusResult } {
+  const counts = (snapshot.vus ?? []).map((s) => s.active);
+  if (counts.length === 0) return {};
+  return {
+    vus: { value: counts[counts.length - 1]!, min: Math.min(...counts), max: Math.max(...counts) },
   };
 }
 

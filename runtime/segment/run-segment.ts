@@ -30,6 +30,7 @@ import type { VirtualUser } from '../worker/virtual-user.js';
 import type { LiveState } from './live-state.js';
 import { startDeadlineSweep } from './deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
+import { startVuSampler } from './vu-sampler.js';
 import { importHtmlQuery, readsCss } from '../vars/extract.js';
 import { ScenarioRun } from './scenario-run.js';
 import { createSegmentServices, importServiceModules } from './segment-services.js';
@@ -175,6 +176,7 @@ export async function runSegment(
     }
   const snapshotAt = (us: number): ShardSnapshot => shardSnapshot(plan, runs, segmentRecorder, us);
   const stopSweep = startDeadlineSweep(users, plan.timeoutMs, now);
+  const stopVuSampler = startVuSampler(runs, now);
   const stopSnapshots =
     control.onSnapshot === undefined
       ? undefined
@@ -208,6 +210,7 @@ export async function runSegment(
     control.hardStop.removeEventListener('abort', onHardStop);
     for (const run of runs) run.close();
     stopSweep();
+    stopVuSampler();
     stopSnapshots?.();
     auth?.close();
     script?.close();

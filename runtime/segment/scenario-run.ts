@@ -149,6 +149,13 @@ export class ScenarioRun {
     return this.#executor.rate();
   }
 
+  /** Its virtual users running an iteration (or their setup) now. */
+  activeUsers(): number {
+    let active = 0;
+    for (const vu of this.#users) if (vu.busy) active++;
+    return active;
+  }
+
   /** Ends its timers. */
   close(): void {
     this.#grace?.clear();

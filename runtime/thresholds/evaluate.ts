@@ -54,6 +54,7 @@ import {
   type SampleTable,
   type Source,
 } from '../metrics/sample-select.js';
+import { sumVus } from '../metrics/merge-stats.js';
 import type {
   ChecksSnapshot,
   EncodedHistogram,
@@ -147,6 +148,8 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
       return trend(spec, addEncoded(sources.map((s) => s.own.iterationDuration ?? '')));
     case 'vus_max':
       return vusMax(sources);
+    case 'vus':
+      return activeVus(spec, sources);
     case 'checks':
       return measureChecks(spec, sources, table);
     case 'data_received':
@@ -182,6 +185,18 @@ const RUN_COUNTERS = {
 function vusMax(sources: readonly Source[]): number | null {
   if (sources.every((s) => s.own.vusMax === undefined)) return null;
   return total(sources, (s) => s.vusMax ?? 0);
+}
+
+/**
+ * vus: the sources' samples summed second by second; value = the last second's, min and max over
+ * the seconds. Null when none was sampled (a run shorter than a second).
+ */
+function activeVus(spec: ThresholdSpec, sources: readonly Source[]): number | null {
+  const counts = sumVus(sources.map((s) => s.own)).map((s) => s.active);
+  if (counts.length === 0) return null;
+  if (spec.aggregate === 'min') return Math.min(...counts);
+  if (spec.aggregate === 'max') return Math.max(...counts);
+  return counts[counts.length - 1]!;
 }
 
 /** A figure summed over the sources' snapshots. */

@@ -44,6 +44,7 @@ const BASE_KEYS = [
   'connecting_ms',
   'tls_handshaking_ms',
   'iteration_duration_ms',
+  'vus',
   'vus_max',
   'interrupted',
   'started_at',
@@ -257,6 +258,7 @@ t.test('no data: latency fields are null, not missing', (t) => {
   t.equal(json.connecting_ms, null);
   t.equal(json.tls_handshaking_ms, null);
   t.equal(json.iteration_duration_ms, null);
+  t.equal(json.vus, null, 'never sampled');
   t.equal(json.vus_max, null, 'not counted (a raw file written before it was)');
   t.same(json.endpoints, [
     {

@@ -415,7 +415,11 @@ const INVALID: readonly Invalid[] = [
     fragment: '"http_req_sending" is a k6 metric with no barrage equivalent: barrage times',
     allowed: 'http_req_duration',
   },
-  { expression: 'vus:value > 1', part: 'metric', fragment: 'vus_max counts the virtual users' },
+  {
+    expression: 'vus{endpoint=a}:value > 1',
+    part: 'tag',
+    fragment: 'vus samples carry no "endpoint" tag',
+  },
   {
     expression: 'vus_max:min > 1',
     part: 'aggregate',

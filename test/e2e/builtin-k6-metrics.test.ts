@@ -153,3 +153,33 @@ t.test('vus_max of an arrival-rate pool that grows up to max_vus', async (t) => 
     'vus_max:max >= 10': false,
   });
 });
+
+t.test('vus: the virtual users running, sampled once a second, over 2 threads', async (t) => {
+  const { url } = await slowHeaders(t);
+  const config = [
+    `target: ${url}`,
+    'threads: 2',
+    'endpoints:',
+    '  - { name: slow, url: /slow }',
+    'scenarios:',
+    '  steady: { executor: constant-vus, vus: 3, duration: 2500ms }',
+    'thresholds:',
+    "  - 'vus:max == 3'",
+    "  - 'vus{scenario=steady}:value == 3'",
+    "  - 'vus:min > 3'",
+  ].join('\n');
+  const dir = t.testdir({ 'steady.yaml': config });
+  const run = await runCli(['run', join(dir, 'steady.yaml'), '--json-output', '--quiet'], {
+    cwd: dir,
+  });
+  t.equal(run.code, 1, `one threshold fails: ${run.stderr}`);
+  const report = JSON.parse(run.stdout) as Report & {
+    readonly vus: { value: number; min: number; max: number } | null;
+  };
+  t.same(report.vus, { value: 3, min: 3, max: 3 }, '3 VUs running in each sampled second');
+  t.same(verdicts(report), {
+    'vus:max == 3': true,
+    'vus{scenario=steady}:value == 3': true,
+    'vus:min > 3': false,
+  });
+});

@@ -55,11 +55,11 @@ t.test('k6 metrics barrage does not measure are refused with the reason', async 
     '--threshold',
     'http_req_sending:p(95) < 200',
     '--threshold',
-    'vus:value > 1',
+    'group_duration:p95 > 1',
   ]);
   t.equal(result.code, 1);
   t.match(result.stderr, '"http_req_sending" is a k6 metric with no barrage equivalent');
-  t.match(result.stderr, '"vus" is a k6 metric with no barrage equivalent');
+  t.match(result.stderr, '"group_duration" is a k6 metric with no barrage equivalent');
   t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
   t.equal(result.stdout, '');
 });

@@ -39,6 +39,9 @@ function fullRun(): ShardSnapshot {
   r.recordIterationDuration(1_000);
   r.recordIterationDuration(2_000);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
+  r.sampleVus(500_000, 2);
+  r.sampleVus(1_500_000, 1);
+  r.sampleVus(1_700_000, 3);
   r.recordWsSession(3, 101, undefined, 500, 9_000, 10_000);
   r.recordWsSession(3, 101, undefined, 1_500, 18_000, 20_000);
   r.recordWsSession(4, 403, 'ws_handshake', -1, 28_200, 30_000);
@@ -134,6 +137,10 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['http_req_waiting', 'min', {}, 0.05],
   ['http_req_waiting', 'p95', { endpoint: 'login' }, 0.05],
   ['http_req_waiting', 'max', { endpoint: 'search' }, 1],
+  ['vus', 'value', {}, 3],
+  ['vus', 'min', {}, 2],
+  ['vus', 'max', {}, 3],
+  ['vus', 'max', { scenario: 'default' }, 3],
   ['http_req_connecting', 'max', {}, 0.3],
   ['http_req_connecting', 'max', { endpoint: 'search' }, 0.2],
   ['http_req_tls_handshaking', 'max', {}, 1.5],

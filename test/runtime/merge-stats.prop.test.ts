@@ -48,6 +48,7 @@ type Event =
       readonly which: 'iteration' | 'late' | 'dropped' | 'retry' | 'vu';
     }
   | { readonly type: 'iteration_duration'; readonly us: number }
+  | { readonly type: 'vus'; readonly atUs: number; readonly active: number }
   | {
       readonly type: 'connection';
       readonly endpoint: number;
@@ -138,6 +139,14 @@ const event: fc.Arbitrary<Event> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({ type: fc.constant('iteration_duration' as const), us: micros }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('vus' as const),
+      atUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
+      active: fc.nat(50),
+    }),
   },
   {
     weight: 1,
@@ -238,6 +247,8 @@ function play(r: Recorder, e: Event): void {
       return;
     case 'iteration_duration':
       return r.recordIterationDuration(e.us);
+    case 'vus':
+      return r.sampleVus(e.atUs, e.active);
     case 'connection':
       return r.recordConnection(e.endpoint, e.connectUs, e.tlsUs);
     case 'ws':
@@ -297,10 +308,20 @@ function withoutSegments(s: ShardSnapshot): Omit<ShardSnapshot, 'segments' | 'st
 const split = fc
   .tuple(fc.array(event, { maxLength: 120 }), fc.integer({ min: 1, max: 5 }), fc.boolean())
   // A custom sample's time is its place in the run (distinct ms), as one recorder sees it: two
-  // gauge values set in the same ms are told apart by the greater one only across shards.
+  // gauge values set in the same ms are told apart by the greater one only across shards. A vus
+  // sample gets a second of its own: a shard samples once a second, and samples of one second
+  // add up across shards (other VUs) but not within one (the same VUs, sampled again).
   .map(([events, k, openModel]) =>
     fc.tuple(
-      fc.constant(events.map((e, j) => (e.type === 'custom' ? { ...e, atUs: j * 1000 } : e))),
+      fc.constant(
+        events.map((e, j) =>
+          e.type === 'custom'
+            ? { ...e, atUs: j * 1000 }
+            : e.type === 'vus'
+              ? { ...e, atUs: j * 1_000_000 }
+              : e,
+        ),
+      ),
       fc.constant(k),
       fc.constant(openModel),
     ),

@@ -378,3 +378,16 @@ t.test('time to first byte, iteration durations and virtual users', async (t) =>
   t.notOk('waiting' in none || 'iterationDuration' in none, 'absent until the first sample');
   t.notOk('waiting' in none.endpoints[0]!);
 });
+
+t.test('active virtual users: the most sampled in each second, seconds ascending', async (t) => {
+  const r = recorder();
+  r.sampleVus(2_500_000, 4);
+  r.sampleVus(500_000, 2);
+  r.sampleVus(600_000, 3);
+  r.sampleVus(700_000, 1);
+  t.strictSame(r.snapshot(3e6).vus, [
+    { second: 0, active: 3 },
+    { second: 2, active: 4 },
+  ]);
+  t.notOk('vus' in recorder().snapshot(1e6), 'never sampled: absent');
+});
