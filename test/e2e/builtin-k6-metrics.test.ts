@@ -120,7 +120,15 @@ for (const threads of [1, 2]) {
   });
 }
 
-t.test('vus_max of an arrival-rate pool that grows up to max_vus', async (t) => {
+/**
+ * Runs one scenario (YAML lines under `scenarios:`) against the slow target on 2 threads, with
+ * these thresholds, one of which fails; its JSON report.
+ */
+async function runScenario(
+  t: Test,
+  scenario: readonly string[],
+  thresholds: readonly string[],
+): Promise<Report> {
   const { url } = await slowHeaders(t);
   const config = [
     `target: ${url}`,
@@ -128,23 +136,32 @@ t.test('vus_max of an arrival-rate pool that grows up to max_vus', async (t) => 
     'endpoints:',
     '  - { name: slow, url: /slow }',
     'scenarios:',
-    '  pay:',
-    '    executor: constant-arrival-rate',
-    '    rate: 20',
-    '    duration: 1s',
-    '    pre_allocated_vus: 2',
-    '    max_vus: 4',
-    '    endpoints: [slow]',
+    ...scenario,
     'thresholds:',
-    "  - 'vus_max{scenario=pay}:value <= 4'",
-    "  - 'vus_max:max >= 10'",
+    ...thresholds.map((e) => `  - '${e}'`),
   ].join('\n');
-  const dir = t.testdir({ 'pay.yaml': config });
-  const run = await runCli(['run', join(dir, 'pay.yaml'), '--json-output', '--quiet'], {
+  const dir = t.testdir({ 'load.yaml': config });
+  const run = await runCli(['run', join(dir, 'load.yaml'), '--json-output', '--quiet'], {
     cwd: dir,
   });
   t.equal(run.code, 1, `one threshold fails: ${run.stderr}`);
-  const report = JSON.parse(run.stdout) as Report;
+  return JSON.parse(run.stdout) as Report;
+}
+
+t.test('vus_max of an arrival-rate pool that grows up to max_vus', async (t) => {
+  const report = await runScenario(
+    t,
+    [
+      '  pay:',
+      '    executor: constant-arrival-rate',
+      '    rate: 20',
+      '    duration: 1s',
+      '    pre_allocated_vus: 2',
+      '    max_vus: 4',
+      '    endpoints: [slow]',
+    ],
+    ['vus_max{scenario=pay}:value <= 4', 'vus_max:max >= 10'],
+  );
   // 20/s of 100 ms requests keep 2 busy on average: the pool grows past its 2 when they bunch.
   t.ok(report.vus_max! >= 2 && report.vus_max! <= 4, `vus_max ${report.vus_max}`);
   t.equal(report.scenarios!.pay!.vus_max, report.vus_max, "the run's is its one scenario's");
@@ -155,27 +172,11 @@ t.test('vus_max of an arrival-rate pool that grows up to max_vus', async (t) => 
 });
 
 t.test('vus: the virtual users running, sampled once a second, over 2 threads', async (t) => {
-  const { url } = await slowHeaders(t);
-  const config = [
-    `target: ${url}`,
-    'threads: 2',
-    'endpoints:',
-    '  - { name: slow, url: /slow }',
-    'scenarios:',
-    '  steady: { executor: constant-vus, vus: 3, duration: 2500ms }',
-    'thresholds:',
-    "  - 'vus:max == 3'",
-    "  - 'vus{scenario=steady}:value == 3'",
-    "  - 'vus:min > 3'",
-  ].join('\n');
-  const dir = t.testdir({ 'steady.yaml': config });
-  const run = await runCli(['run', join(dir, 'steady.yaml'), '--json-output', '--quiet'], {
-    cwd: dir,
-  });
-  t.equal(run.code, 1, `one threshold fails: ${run.stderr}`);
-  const report = JSON.parse(run.stdout) as Report & {
-    readonly vus: { value: number; min: number; max: number } | null;
-  };
+  const report = (await runScenario(
+    t,
+    ['  steady: { executor: constant-vus, vus: 3, duration: 2500ms }'],
+    ['vus:max == 3', 'vus{scenario=steady}:value == 3', 'vus:min > 3'],
+  )) as Report & { readonly vus: { value: number; min: number; max: number } | null };
   t.same(report.vus, { value: 3, min: 3, max: 3 }, '3 VUs running in each sampled second');
   t.same(verdicts(report), {
     'vus:max == 3': true,
