@@ -6,8 +6,11 @@
  *
  *   chunk_k = min(remaining_k, MAX_TIMER_MS),   remaining_{k+1} = remaining_k − chunk_k
  *
- * Each chunk fires no earlier than its own delay, so the whole fires no earlier than `ms`. A delay
- * within the limit is one plain timer, as before.
+ * Node may fire a timer early by up to the time its event loop has spent in the current turn: a
+ * timer's start is the loop's cached clock, not the hour it was armed at. So the remainder is
+ * measured on the monotonic clock each time a chunk fires, and re-armed while any is left: the
+ * whole fires no earlier than `ms`. A delay within the limit is one plain timer, re-armed only when
+ * Node fires it early.
  */
 
 /** The longest delay Node's timers honour, in ms. */
@@ -17,11 +20,14 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface TimerFunctions {
   readonly set: (callback: () => void, ms: number) => unknown;
   readonly clear: (handle: unknown) => void;
+  /** A monotonic clock, in ms. */
+  readonly clock: () => number;
 }
 
 const NODE_TIMERS: TimerFunctions = {
   set: (callback, ms) => setTimeout(callback, ms),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  clock: () => performance.now(),
 };
 
 /** A pending long timer. */
@@ -36,14 +42,18 @@ export function setLongTimeout(
   ms: number,
   timers: TimerFunctions = NODE_TIMERS,
 ): LongTimeout {
-  let remaining = Number.isFinite(ms) ? Math.max(0, ms) : ms > 0 ? Infinity : 0;
+  const delay = Number.isFinite(ms) ? Math.max(0, ms) : ms > 0 ? Infinity : 0;
+  const deadline = timers.clock() + delay;
   let handle: unknown;
-  const arm = (): void => {
-    const chunk = Math.min(remaining, MAX_TIMER_MS);
-    remaining -= chunk;
-    handle = timers.set(remaining > 0 ? arm : callback, chunk);
+  const arm = (remaining: number): void => {
+    handle = timers.set(fire, Math.min(remaining, MAX_TIMER_MS));
   };
-  arm();
+  const fire = (): void => {
+    const remaining = deadline - timers.clock();
+    if (remaining > 0) arm(remaining);
+    else callback();
+  };
+  arm(delay);
   return { clear: () => timers.clear(handle) };
 }
 
