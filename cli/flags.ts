@@ -20,6 +20,8 @@ export interface FlagValues {
   readonly body?: string | undefined;
   readonly timeout?: string | undefined;
   readonly thresholds?: readonly string[] | undefined;
+  readonly outputs?: readonly string[] | undefined;
+  readonly outputPeriod?: string | undefined;
   readonly json?: string | undefined;
   readonly html?: string | undefined;
   readonly junit?: string | undefined;
@@ -49,6 +51,7 @@ const SCALARS: readonly [keyof FlagValues, string, string][] = [
   ['seed', 'seed', '--seed'],
   ['segment', 'segment', '--segment'],
   ['startAt', 'start_at', '--start-at'],
+  ['outputPeriod', 'output_period', '--out-period'],
 ];
 
 const REPORTS: readonly [keyof FlagValues, string, string][] = [
@@ -89,6 +92,10 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
   if (flags.thresholds !== undefined && flags.thresholds.length > 0) {
     values.thresholds = [...flags.thresholds];
     flagOf.set('thresholds', '--threshold');
+  }
+  if (flags.outputs !== undefined && flags.outputs.length > 0) {
+    values.outputs = [...flags.outputs];
+    flagOf.set('outputs', '--out');
   }
   const secretValues = new Set<string>();
   const headers = parseHeaders(flags.headers ?? [], issues, secretValues);

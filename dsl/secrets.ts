@@ -52,7 +52,7 @@ const SECRET_PARTS = [
 /** Words that make a name secret only as a whole word (short ones would match too much). */
 const SECRET_WORDS = new Set(['sid', 'sig', 'pwd', 'otp', 'auth', 'session', 'passcode']);
 /** Top-level keys whose values can hold secrets below them (BARRAGE_<KEY> text is hidden whole). */
-const HOLDS_SECRETS = new Set(['auth', 'headers', 'endpoints']);
+const HOLDS_SECRETS = new Set(['auth', 'headers', 'endpoints', 'outputs']);
 
 /** The text shown in place of a secret. */
 export const REDACTED = '[redacted]';

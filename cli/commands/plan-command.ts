@@ -33,6 +33,13 @@ export abstract class PlanCommand extends BaseCommand {
   summaryBy = Option.String('--summary-by', {
     description: 'Break requests down by these tags in the reports (comma-separated: status,group)',
   });
+  outputs = Option.Array('--out', {
+    description:
+      'Stream metrics while running: prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE (repeatable)',
+  });
+  outputPeriod = Option.String('--out-period', {
+    description: 'How often live outputs flush (default 5s)',
+  });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
   threads = Option.String('--threads', { description: 'Worker threads, or auto' });
   seed = Option.String('--seed', { description: 'Random seed for reproducible choices' });

@@ -29,6 +29,7 @@ import { endpointTable } from '../endpoint-table.js';
 import type { RunReport } from '../render/run-report.js';
 import { deliverReports, importRenderers, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
+import { startLiveOutputs, type LiveOutputs } from '../live-outputs.js';
 
 /** The output flags of `run`. */
 export interface RunOutput {
@@ -53,6 +54,23 @@ export async function runLoadTest(
   let view: LiveView | undefined;
   let aborted: ThresholdAbort | undefined;
   const plan = loaded.plan;
+  // Warnings while the dashboard owns the terminal wait below it; a line on stderr would tear it.
+  const held: string[] = [];
+  const warn = (text: string): void => {
+    const line = `barrage: ${redactor.text(text)}\n`;
+    if (view?.ownsTerminal === true) held.push(line);
+    else context.stderr.write(line);
+  };
+  let outputs: LiveOutputs | undefined;
+  try {
+    outputs = await startLiveOutputs(plan, context.cwd, warn);
+  } catch (error) {
+    context.stderr.write(
+      `barrage: ${redactor.text(`cannot open the outputs: ${error instanceof Error ? error.message : String(error)}`)} (nothing was sent)\n`,
+    );
+    return ExitCode.Failed;
+  }
+  let reported = false;
   // An abort_on_fail threshold that fails on the live figures stops the run as a first SIGINT does.
   const judge = watchAbortThresholds(
     plan.thresholds,
@@ -68,6 +86,11 @@ export async function runLoadTest(
   // supervisor, a closed terminal) that expect the run to wind down and report.
   const interrupt = (signal: UserSignal): void => {
     signals++;
+    // Reported already: the outputs are draining, and a second signal gives up on them.
+    if (reported) {
+      if (signals > 1) hardStop.abort();
+      return;
+    }
     if (signals === 1 || signal !== 'SIGINT') {
       // The dashboard says it on screen; a line on stderr would tear its frame.
       if (signals === 1 && view?.ownsTerminal !== true)
@@ -98,17 +121,22 @@ export async function runLoadTest(
       onProgress: (s, live) => {
         latest = s;
         judge?.(s);
+        outputs?.update(s);
         view?.update(s, live);
       },
       execPath: context.execPath,
       onExit: context.onExit,
       onWarning: (text) => context.stderr.write(`barrage: ${redactor.text(text)}\n`),
     });
+    outputs?.end(snapshot);
     // The terminal is restored before anything is printed below the dashboard.
     view.close();
+    for (const line of held.splice(0)) context.stderr.write(line);
     const raw = toRawResult(loaded, snapshot, { fatal, aborted }, redactor);
     const { report, failures } = deliver(context, output, plan.report, raw, renderers);
+    reported = true;
     if (raw.fatal !== undefined) context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
+    for (const line of (await outputs?.drain(hardStop.signal)) ?? []) warn(line);
     return exitCodeFor({
       thresholdsFailed: report.thresholds?.failed ?? 0,
       fatal: fatal !== undefined,

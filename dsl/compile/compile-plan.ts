@@ -1,4 +1,5 @@
 /** Config (+ feeder records, + script bundle) → Plan: the only input the runtime needs. */
+import { compileOutputs } from './outputs.js';
 import type { GrammarError } from '../grammar/grammar-error.js';
 import { lineBreaksIn } from '../grammar/line-breaks.js';
 import type { Result } from '../result.js';
@@ -116,6 +117,7 @@ export function compilePlan(
       raw: config.report.raw,
       summaryBy: config.report.summary_by ?? [],
     },
+    outputs: compileOutputs(config),
   };
   return { plan, issues };
 }

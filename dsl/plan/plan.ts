@@ -2,6 +2,7 @@
  * The Plan: a validated, compiled run, as plain readonly data. It is the only thing the runtime
  * reads (it crosses worker threads and child processes by structured clone).
  */
+import type { OutputsPlan } from './output-plan.js';
 import type { HeaderPlan } from './endpoint-plan.js';
 import type { RatePlan } from './rate-plan.js';
 import type { ScenarioPlan } from './scenario-plan.js';
@@ -151,4 +152,6 @@ export interface Plan {
   readonly maxRedirects: number;
   readonly allowedHosts: readonly string[];
   readonly report: ReportPlan;
+  /** Live metric outputs and their flush period. */
+  readonly outputs: OutputsPlan;
 }

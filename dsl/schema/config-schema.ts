@@ -30,6 +30,7 @@ import {
 import { patternSchema } from './pattern-schema.js';
 import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
+import { outputPeriod, outputsSchema } from './outputs-schema.js';
 import { retrySchema } from './retry-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
 import { metricsSchema } from './metrics-schema.js';
@@ -129,6 +130,13 @@ export const configSchema = z.strictObject(
       .optional()
       .describe('Hosts a scenario may reach besides the target'),
     report: reportSchema.default({}),
+    outputs: z
+      .lazy(outputsSchema)
+      .optional()
+      .describe(
+        'Live metric outputs (docs/outputs.md): prometheus-rw=URL, otlp=URL, influxdb=URL, json=FILE',
+      ),
+    output_period: outputPeriod().prefault('5s').describe('How often live outputs flush'),
     insecure: flag('skip TLS certificate verification').default(false),
     seed: positiveInt('random seed', 0)
       .optional()

@@ -5,6 +5,7 @@
  * - `target`, `allowed_hosts`: where a scenario may send is the user's choice;
  * - `auth`: credentials, and where they go (an OAuth token_url), are the user's;
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
+ * - `outputs`: a live output sends the run's figures to a receiver or writes a file;
  * - `feeder.file` must be inside the scenario's folder by its real path, like its imports.
  */
 import { resolve } from 'node:path';
@@ -33,6 +34,10 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
     hint: ELSEWHERE,
   },
   report: { expected: 'no report file in options (a scenario writes no file)', hint: ELSEWHERE },
+  outputs: {
+    expected: 'no outputs in options (a scenario sends nowhere and writes no file)',
+    hint: ELSEWHERE,
+  },
 };
 
 /** Every key of `options` a scenario may not set; `folder` is the scenario's real folder. */

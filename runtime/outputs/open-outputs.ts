@@ -1,0 +1,29 @@
+/**
+ * The sinks of a run's outputs (docs/outputs.md), opened before the run starts so a file that
+ * cannot be written fails it before anything is sent. Each kind's module is imported only when a
+ * run uses it.
+ */
+import { resolve } from 'node:path';
+import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import type { OutputSink } from './output-sink.js';
+
+/** Opens every output's sink; `cwd` resolves a json output's file. */
+export async function openOutputs(
+  outputs: readonly OutputPlan[],
+  cwd: string,
+): Promise<OutputSink[]> {
+  return Promise.all(outputs.map((output) => openOutput(output, cwd)));
+}
+
+async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> {
+  switch (output.kind) {
+    case 'json': {
+      const { openJsonOutput } = await import('./json-output.js');
+      return openJsonOutput(resolve(cwd, output.target), output.target);
+    }
+    case 'prometheus-rw':
+    case 'otlp':
+    case 'influxdb':
+      throw new Error(`the ${output.kind} output is not built yet`);
+  }
+}
