@@ -22,13 +22,12 @@ export interface LiveOutputs {
   drain(stop: AbortSignal): Promise<string[]>;
 }
 
-/** Opens the plan's outputs; undefined when it has none. */
+/** Opens the plan's outputs and starts their period. */
 export async function startLiveOutputs(
   plan: Plan,
   cwd: string,
   warn: (text: string) => void,
-): Promise<LiveOutputs | undefined> {
-  if (plan.outputs.outputs.length === 0) return undefined;
+): Promise<LiveOutputs> {
   const sinks = await openOutputs(plan.outputs.outputs, cwd);
   const testid = plan.tags.testid ?? generatedTestid(systemClock.wallMs());
   const tags: Tags = {

@@ -29,7 +29,7 @@ import { endpointTable } from '../endpoint-table.js';
 import type { RunReport } from '../render/run-report.js';
 import { deliverReports, importRenderers, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
-import { startLiveOutputs, type LiveOutputs } from '../live-outputs.js';
+import type { LiveOutputs } from '../live-outputs.js';
 
 /** The output flags of `run`. */
 export interface RunOutput {
@@ -63,7 +63,11 @@ export async function runLoadTest(
   };
   let outputs: LiveOutputs | undefined;
   try {
-    outputs = await startLiveOutputs(plan, context.cwd, warn);
+    // Imported only by a run that has outputs: the others load none of their machinery.
+    if (plan.outputs.outputs.length > 0)
+      outputs = await (
+        await import('../live-outputs.js')
+      ).startLiveOutputs(plan, context.cwd, warn);
   } catch (error) {
     context.stderr.write(
       `barrage: ${redactor.text(`cannot open the outputs: ${error instanceof Error ? error.message : String(error)}`)} (nothing was sent)\n`,
