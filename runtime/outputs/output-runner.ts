@@ -119,7 +119,13 @@ class Lane {
       },
       (error: unknown) => {
         this.#samplesLost += payload.samples;
-        this.#fail(signal.aborted ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : error);
+        this.#fail(
+          this.#stop.signal.aborted
+            ? 'still unanswered when the run stopped waiting for its outputs'
+            : signal.aborted
+              ? `no answer within ${SEND_TIMEOUT_MS / 1000} s`
+              : error,
+        );
       },
     );
     void this.#sending.then(() => {
