@@ -201,6 +201,11 @@ export function renderPlanView(plan: Plan): string {
       `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
     );
   lines.push(`  timeout     ${formatDuration(plan.timeoutMs)} per request`);
+  const { outputs, periodMs } = plan.outputs;
+  if (outputs.length > 0)
+    lines.push(
+      `  outputs     ${outputs.map((o) => `${o.kind} ${o.target}`).join(', ')}, every ${formatDuration(periodMs)}`,
+    );
   if (!plan.namedScenarios && plan.rate.kind === 'pattern') {
     lines.push(`  rate plan   ${plan.rate.pattern.type}`);
     for (const line of renderRateChart(plan.rate.pattern)) lines.push(`    ${line}`);

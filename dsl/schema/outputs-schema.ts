@@ -9,6 +9,15 @@ import { absoluteUrl, duration, headerMap, nonEmpty } from './fields.js';
 
 const KINDS_TEXT = 'prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE';
 
+/**
+ * The string form as JSON Schema: zod's input side of the preprocess below is the mapping alone,
+ * so json-schema.ts adds this beside it for editors and for BARRAGE_OUTPUTS.
+ */
+export const OUTPUT_TEXT_JSON_SCHEMA = {
+  type: 'string',
+  pattern: `^(${OUTPUT_KINDS.join('|')})=.+`,
+} as const;
+
 /** An output in its mapping form. */
 function outputMapping() {
   return z
