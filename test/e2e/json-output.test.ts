@@ -194,7 +194,10 @@ t.test(
     );
     t.equal(shown.code, 0, shown.stderr);
     t.notMatch(shown.stdout + shown.stderr, /hunter2-canary/);
-  t.match(shown.stdout, /outputs {5}prometheus-rw http:\/\/127\.0\.0\.1:9\/api\/v1\/write, every 5s/);
+    t.match(
+      shown.stdout,
+      /outputs {5}prometheus-rw http:\/\/127\.0\.0\.1:9\/api\/v1\/write, every 5s/,
+    );
   },
 );
 
