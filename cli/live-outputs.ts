@@ -38,6 +38,7 @@ export async function startLiveOutputs(
     wallMs: () => systemClock.wallMs(),
     table: (s) => endpointTable(plan, s),
     metrics: plan.metrics,
+    thresholds: plan.thresholds,
     tags,
     warn,
   });

@@ -20,6 +20,8 @@ import type { SampleTable } from '../metrics/sample-select.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { FlushWindow } from './flush-window.js';
 import { metricSeries } from './metric-series.js';
+import { thresholdSeries } from './threshold-series.js';
+import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import type { OutputSink, Payload } from './output-sink.js';
 
 /** Payloads a sink keeps waiting while one is sent. */
@@ -50,6 +52,8 @@ export interface OutputRunnerDeps {
   /** The names and tags samples carry (cli/endpoint-table.ts). */
   readonly table: (snapshot: ShardSnapshot) => SampleTable;
   readonly metrics: Readonly<Record<string, CustomMetric>>;
+  /** The run's thresholds, sent as live series (threshold-series.ts). */
+  readonly thresholds: readonly ThresholdSpec[];
   /** Tags every series carries besides its own (testid, segment). */
   readonly tags: Tags;
   /** A line for the user (a receiver's first failure). */
@@ -197,9 +201,11 @@ export class OutputRunner {
     const snapshot = this.#latest;
     if (snapshot === undefined) return;
     const extra = this.#deps.tags;
-    const series = metricSeries(snapshot, this.#deps.table(snapshot), this.#deps.metrics).map(
-      (s) => ({ ...s, tags: { ...s.tags, ...extra } }),
-    );
+    const table = this.#deps.table(snapshot);
+    const series = [
+      ...metricSeries(snapshot, table, this.#deps.metrics),
+      ...thresholdSeries(this.#deps.thresholds, snapshot, table),
+    ].map((s) => ({ ...s, tags: { ...s.tags, ...extra } }));
     const flush = {
       points: this.#window.next(series),
       timeMs: this.#deps.wallMs(),

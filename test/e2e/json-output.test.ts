@@ -54,6 +54,7 @@ const TWO_ENDPOINTS = (url: string): string =>
     'duration: 3s',
     'concurrency: 4',
     'tags: { testid: nightly-7 }',
+    "thresholds: ['http_req_duration{endpoint=slow}:p50 >= 20', 'http_req_duration:max < 1']",
     'endpoints:',
     '  - { name: fast, url: /json, weight: 3, checks: [{ name: ok, json: "$.ok", equals: true }] }',
     '  - { name: slow, url: /delay/20, weight: 1 }',
@@ -69,7 +70,7 @@ t.test(
       ['run', 'load.yaml', '--out', 'json=metrics.ndjson', '--out-period', '1s', '--json-output'],
       { cwd: dir },
     );
-    t.equal(result.code, 0, result.stderr);
+    t.equal(result.code, 1, 'the second threshold fails');
     const report = JSON.parse(result.stdout) as JsonResult;
     const lines = readLines(join(dir, 'metrics.ndjson'));
 
@@ -112,6 +113,16 @@ t.test(
     );
     const times = new Set(points.map((p) => p.time));
     t.ok(times.size >= 3, `flushed every second, and at the end (${times.size} flushes)`);
+    const last = (threshold: string, metric: string) =>
+      points.filter((p) => p.metric === metric && p.tags?.threshold === threshold).at(-1)?.data
+        .value;
+    t.equal(last('http_req_duration{endpoint=slow}:p50 >= 20', 'threshold_passed'), 1);
+    t.equal(last('http_req_duration:max < 1', 'threshold_passed'), 0);
+    t.equal(
+      last('http_req_duration:max < 1', 'threshold_value'),
+      report.max_latency_ms,
+      "the last flush's value is the report's",
+    );
     const slow = points.filter(
       (p) => p.metric === 'http_req_duration' && p.tags?.endpoint === 'slow',
     );

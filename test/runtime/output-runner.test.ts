@@ -151,6 +151,7 @@ function runner(sink: OutputSink, warnings: string[], periodMs = 20): OutputRunn
     wallMs: () => Date.now(),
     table: () => TABLE,
     metrics: {},
+    thresholds: [],
     tags: { testid: 't-1' },
     warn: (text) => warnings.push(text),
   });
