@@ -21,8 +21,11 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
       const { openJsonOutput } = await import('./json-output.js');
       return openJsonOutput(resolve(cwd, output.target), output.target);
     }
+    case 'otlp': {
+      const { openOtlpOutput } = await import('./otlp-output.js');
+      return openOtlpOutput(output);
+    }
     case 'prometheus-rw':
-    case 'otlp':
     case 'influxdb':
       throw new Error(`the ${output.kind} output is not built yet`);
   }

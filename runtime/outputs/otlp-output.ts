@@ -1,0 +1,55 @@
+/**
+ * `otlp=URL`: the run's figures as OpenTelemetry metrics over OTLP/HTTP (docs/outputs.md,
+ * OpenTelemetry): each flush one ExportMetricsServiceRequest (otlp-metrics.ts), encoded in
+ * protobuf by protobufjs from the official definitions (proto/, loaded from their JSON descriptor,
+ * so no .proto parser runs), POSTed with `Content-Type: application/x-protobuf` and the output's
+ * headers. The receiver's answer (an ExportMetricsServiceResponse) is not read: a 2xx took it.
+ */
+import protobuf from 'protobufjs/light.js';
+import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import { otlpRequest } from './otlp-metrics.js';
+import type { Flush, OutputSink, Payload } from './output-sink.js';
+import { postPayload } from './post-payload.js';
+import descriptor from './proto/otlp-metrics.json' with { type: 'json' };
+
+const root = protobuf.Root.fromJSON(descriptor);
+const REQUEST = root.lookupType(
+  'opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest',
+);
+const CUMULATIVE = root.lookupEnum('opentelemetry.proto.metrics.v1.AggregationTemporality').values
+  .AGGREGATION_TEMPORALITY_CUMULATIVE!;
+
+/** The media type of OTLP/HTTP's binary protobuf encoding. */
+const PROTOBUF = 'application/x-protobuf';
+
+/** The sink of an otlp output. */
+export function openOtlpOutput(output: OutputPlan): OutputSink {
+  return new OtlpOutput(output.target, output.headers);
+}
+
+class OtlpOutput implements OutputSink {
+  readonly kind = 'otlp';
+  readonly target: string;
+  readonly #headers: Readonly<Record<string, string>>;
+
+  constructor(target: string, headers: Readonly<Record<string, string>>) {
+    this.target = target;
+    // The body is protobuf whatever the user's headers say.
+    const own = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type');
+    this.#headers = { ...Object.fromEntries(own), 'Content-Type': PROTOBUF };
+  }
+
+  encode(flush: Flush): Payload | undefined {
+    const { request, dataPoints } = otlpRequest(flush, CUMULATIVE);
+    if (dataPoints === 0) return undefined;
+    return { body: REQUEST.encode(request).finish(), samples: dataPoints };
+  }
+
+  send(payload: Payload, signal: AbortSignal): Promise<void> {
+    return postPayload(this.target, this.#headers, payload.body, signal);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
