@@ -21,9 +21,12 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
       const { openJsonOutput } = await import('./json-output.js');
       return openJsonOutput(resolve(cwd, output.target), output.target);
     }
+    case 'influxdb': {
+      const { openInfluxOutput } = await import('./influx-output.js');
+      return openInfluxOutput(output);
+    }
     case 'prometheus-rw':
     case 'otlp':
-    case 'influxdb':
       throw new Error(`the ${output.kind} output is not built yet`);
   }
 }
