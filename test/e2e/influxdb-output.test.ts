@@ -234,3 +234,18 @@ t.test('a URL that is no write URL is refused before anything is sent', async (t
   t.equal(target.stats().total, 0, 'nor to the target');
   t.notMatch(run.stderr, /\n\s+at /, 'no stack trace');
 });
+
+t.test('a precision other than ms is refused: barrage stamps lines in ms', async (t) => {
+  const run = await runCli([
+    'validate',
+    '--target',
+    'http://127.0.0.1:1',
+    '--out',
+    'influxdb=http://127.0.0.1:1/write?db=load&precision=s',
+  ]);
+  t.equal(run.code, 1);
+  t.match(
+    run.stderr,
+    /--out: outputs\[0\]\.url: expected precision=ms or no precision \(barrage sends millisecond timestamps\), got "precision=s"/,
+  );
+});
