@@ -63,6 +63,35 @@ function outputMapping() {
           input: output[other],
           params: { code: 'invalid_value' },
         });
+      if (output.type === 'influxdb' && output.url !== undefined) influxUrl(output.url, ctx);
+    });
+}
+
+/**
+ * An influxdb URL writes: its path ends in `/write` (InfluxDB 1.x, VictoriaMetrics, either behind
+ * a prefix such as VictoriaMetrics cluster's `/insert/0/influx/write`) or `/api/v2/write`
+ * (InfluxDB 2.x), and its `precision`, if any, is the `ms` barrage's timestamps have.
+ */
+function influxUrl(text: string, ctx: z.RefinementCtx): void {
+  if (!URL.canParse(text)) return;
+  const url = new URL(text);
+  if (!url.pathname.endsWith('/write'))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message:
+        'a write URL whose path ends in /write (InfluxDB 1.x with ?db=NAME, VictoriaMetrics) or /api/v2/write (InfluxDB 2.x with ?org=O&bucket=B)',
+      input: url.pathname,
+      params: { code: 'invalid_value' },
+    });
+  const precision = url.searchParams.get('precision');
+  if (precision !== null && precision !== 'ms')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message: 'precision=ms or no precision (barrage sends millisecond timestamps)',
+      input: `precision=${precision}`,
+      params: { code: 'invalid_value' },
     });
 }
 

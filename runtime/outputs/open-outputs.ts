@@ -25,8 +25,11 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
       const { openOtlpOutput } = await import('./otlp-output.js');
       return openOtlpOutput(output);
     }
+    case 'influxdb': {
+      const { openInfluxOutput } = await import('./influx-output.js');
+      return openInfluxOutput(output);
+    }
     case 'prometheus-rw':
-    case 'influxdb':
       throw new Error(`the ${output.kind} output is not built yet`);
   }
 }
