@@ -232,3 +232,22 @@ t.test("a scenario's options cannot open an output", async (t) => {
   );
   t.equal(server.stats().total, 0);
 });
+
+t.test('a segment of a distributed run streams its own series, labelled with it', async (t) => {
+  const server = await target(t);
+  const dir = t.testdir({
+    'load.yaml': `target: ${server.url}/json\nrequests: 10\nconcurrency: 2\n`,
+  });
+  const result = await runCli(
+    ['run', 'load.yaml', '--segment', '2/2', '--out', 'json=m.ndjson', '--json-output'],
+    { cwd: dir },
+  );
+  t.equal(result.code, 0, result.stderr);
+  const points = readLines(join(dir, 'm.ndjson')).filter((l) => l.type === 'Point');
+  t.ok(points.length > 0);
+  t.ok(
+    points.every((p) => p.tags?.segment === '2/2'),
+    'every point carries segment 2/2',
+  );
+  t.equal(sumBy(points, 'http_requests', 'segment').get('2/2'), 5, "this segment's share of 10");
+});
