@@ -4,13 +4,14 @@
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
 //   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
 //   BENCH_STARTUP_ROUNDS  runs of each command in the startup phase (default 15)
-// Phases: throughput, scripted, rate, paced, memory, dashboard, feeder, startup; name some to run only those
+// Phases: throughput, scripted, rate, paced, memory, dashboard, feeder, outputs, startup; name some to run only those
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
 import { feederPhase } from './feeder.mjs';
 import { fileURLToPath } from 'node:url';
+import { outputsPhase } from './outputs.mjs';
 import { pacedPhase } from './paced.mjs';
 import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
@@ -208,6 +209,16 @@ async function paced() {
   await pacedPhase({ seconds: SECONDS, generatorCore: GENERATOR_CORE, targetCore: TARGET_CORE });
 }
 
+// What live outputs cost the load, a failing receiver's included (bench/outputs.mjs).
+async function outputs() {
+  await outputsPhase({
+    seconds: SECONDS,
+    generatorCore: GENERATOR_CORE,
+    targetCore: TARGET_CORE,
+    fmt,
+  });
+}
+
 // Start-up: each command's wall time as a ratio to `node -e 0` in the same run (bench/startup.mjs).
 async function startup() {
   console.log('\n## Start-up: median over rounds, as a ratio to `node -e 0` measured alongside');
@@ -233,6 +244,7 @@ const phases = {
   memory,
   dashboard,
   feeder,
+  outputs,
   startup,
 };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
