@@ -21,7 +21,10 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
       const { openJsonOutput } = await import('./json-output.js');
       return openJsonOutput(resolve(cwd, output.target), output.target);
     }
-    case 'prometheus-rw':
+    case 'prometheus-rw': {
+      const { openPrometheusOutput } = await import('./prometheus-output.js');
+      return openPrometheusOutput(output);
+    }
     case 'otlp':
     case 'influxdb':
       throw new Error(`the ${output.kind} output is not built yet`);
