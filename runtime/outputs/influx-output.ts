@@ -24,28 +24,27 @@ import type { OutputPlan } from '../../dsl/plan/output-plan.js';
 import { summarizeHistogram } from '../metrics/histogram.js';
 import type { Point as SeriesPoint } from './flush-window.js';
 import type { Flush, OutputSink, Payload } from './output-sink.js';
-import { postPayload } from './post-payload.js';
+import { postPayload, type Receiver } from './post-payload.js';
 
 /** The sink of an influxdb output; its URL gets `precision=ms` unless it names it already. */
 export function openInfluxOutput(output: OutputPlan): OutputSink {
   const url = new URL(output.target);
   if (!url.searchParams.has('precision')) url.searchParams.set('precision', 'ms');
-  return new InfluxOutput(url.href, output.target, {
-    ...output.headers,
-    'Content-Type': 'text/plain; charset=utf-8',
+  return new InfluxOutput(output.target, {
+    url: url.href,
+    protocol: { 'content-type': 'text/plain; charset=utf-8' },
+    own: output.headers,
   });
 }
 
 class InfluxOutput implements OutputSink {
   readonly kind = 'influxdb';
   readonly target: string;
-  readonly #url: string;
-  readonly #headers: Readonly<Record<string, string>>;
+  readonly #receiver: Receiver;
 
-  constructor(url: string, target: string, headers: Readonly<Record<string, string>>) {
-    this.#url = url;
+  constructor(target: string, receiver: Receiver) {
     this.target = target;
-    this.#headers = headers;
+    this.#receiver = receiver;
   }
 
   encode(flush: Flush): Payload | undefined {
@@ -54,7 +53,7 @@ class InfluxOutput implements OutputSink {
   }
 
   send(payload: Payload, signal: AbortSignal): Promise<void> {
-    return postPayload(this.#url, this.#headers, payload.body, signal);
+    return postPayload(this.#receiver, payload.body, signal);
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,10 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
       const { openJsonOutput } = await import('./json-output.js');
       return openJsonOutput(resolve(cwd, output.target), output.target);
     }
+    case 'prometheus-rw': {
+      const { openPrometheusOutput } = await import('./prometheus-output.js');
+      return openPrometheusOutput(output);
+    }
     case 'otlp': {
       const { openOtlpOutput } = await import('./otlp-output.js');
       return openOtlpOutput(output);
@@ -29,7 +33,5 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
       const { openInfluxOutput } = await import('./influx-output.js');
       return openInfluxOutput(output);
     }
-    case 'prometheus-rw':
-      throw new Error(`the ${output.kind} output is not built yet`);
   }
 }

@@ -9,7 +9,7 @@ import protobuf from 'protobufjs/light.js';
 import type { OutputPlan } from '../../dsl/plan/output-plan.js';
 import { otlpRequest } from './otlp-metrics.js';
 import type { Flush, OutputSink, Payload } from './output-sink.js';
-import { postPayload } from './post-payload.js';
+import { postPayload, type Receiver } from './post-payload.js';
 import descriptor from './proto/otlp-metrics.json' with { type: 'json' };
 
 const root = protobuf.Root.fromJSON(descriptor);
@@ -24,19 +24,22 @@ const PROTOBUF = 'application/x-protobuf';
 
 /** The sink of an otlp output. */
 export function openOtlpOutput(output: OutputPlan): OutputSink {
-  return new OtlpOutput(output.target, output.headers);
+  return new OtlpOutput(output);
 }
 
 class OtlpOutput implements OutputSink {
   readonly kind = 'otlp';
   readonly target: string;
-  readonly #headers: Readonly<Record<string, string>>;
+  readonly #receiver: Receiver;
 
-  constructor(target: string, headers: Readonly<Record<string, string>>) {
-    this.target = target;
+  constructor(output: OutputPlan) {
+    this.target = output.target;
     // The body is protobuf whatever the user's headers say.
-    const own = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type');
-    this.#headers = { ...Object.fromEntries(own), 'Content-Type': PROTOBUF };
+    this.#receiver = {
+      url: output.target,
+      protocol: { 'content-type': PROTOBUF },
+      own: output.headers,
+    };
   }
 
   encode(flush: Flush): Payload | undefined {
@@ -46,7 +49,7 @@ class OtlpOutput implements OutputSink {
   }
 
   send(payload: Payload, signal: AbortSignal): Promise<void> {
-    return postPayload(this.target, this.#headers, payload.body, signal);
+    return postPayload(this.#receiver, payload.body, signal);
   }
 
   close(): Promise<void> {

@@ -1,14 +1,60 @@
 /**
- * The one way outputs send to a receiver: an HTTP POST of a payload with the output's headers
- * (Node's fetch, apart from the load's own connections). Anything but a 2xx is a refusal whose
- * message says the status and the start of the receiver's answer.
+ * The one way outputs send to a receiver: an HTTP POST of a payload (Node's fetch, apart from the
+ * load's own connections) with the protocol's headers and the output's own (its credentials among
+ * them; the protocol's win a name both set). Anything but a 2xx is a refusal whose message says the
+ * status and the start of the receiver's answer; the output's header values are never quoted in
+ * it, should the receiver echo the request.
  */
 
 /** Most of a refusal's answer quoted in its message. */
 const ANSWER_CHARS = 200;
 
+/** Where an output sends, and with which headers. */
+export interface Receiver {
+  readonly url: string;
+  /** The headers the wire format requires. */
+  readonly protocol: Readonly<Record<string, string>>;
+  /** The output's own headers (OutputPlan.headers): secrets to any message. */
+  readonly own: Readonly<Record<string, string>>;
+}
+
+/** Shorter values are not hidden: they would blank out common words, and hold no secret. */
+const MIN_SECRET_CHARS = 6;
+
 /** POSTs `body`; rejects with the receiver's refusal or the network's error. */
 export async function postPayload(
+  receiver: Receiver,
+  body: Uint8Array | string,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    await post(receiver.url, headersOf(receiver), body, signal);
+  } catch (error) {
+    throw new Error(
+      hideSecrets(error instanceof Error ? error.message : String(error), receiver.own),
+    );
+  }
+}
+
+/** The request's headers: the output's own, then the protocol's, names in lower case. */
+function headersOf(receiver: Receiver): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': 'barrage' };
+  for (const [name, value] of Object.entries(receiver.own)) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(receiver.protocol))
+    headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+/** `text` with the output's header values, and their words after the first (a bare token), hidden. */
+function hideSecrets(text: string, own: Readonly<Record<string, string>>): string {
+  const secrets = Object.values(own)
+    .flatMap((value) => [value, ...value.split(/\s+/).slice(1)])
+    .filter((value) => value.length >= MIN_SECRET_CHARS)
+    .sort((a, b) => b.length - a.length);
+  return secrets.reduce((hidden, secret) => hidden.split(secret).join('[redacted]'), text);
+}
+
+async function post(
   url: string,
   headers: Readonly<Record<string, string>>,
   body: Uint8Array | string,

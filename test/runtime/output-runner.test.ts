@@ -121,7 +121,7 @@ function postingSink(url: string): OutputSink {
       body: String(flush.points.length),
       samples: flush.points.length,
     }),
-    send: (payload, signal) => postPayload(url, {}, payload.body, signal),
+    send: (payload, signal) => postPayload({ url, protocol: {}, own: {} }, payload.body, signal),
     close: async () => undefined,
   };
 }

@@ -1,0 +1,148 @@
+/**
+ * Real remote write receivers that answer PromQL, for the prometheus-rw output's tests: Debian's
+ * prometheus (2.42, remote write receiver and native histograms switched on) and
+ * victoria-metrics (1.79), both installed by .ci/run. One server per test on a loopback port, its
+ * data in the test's folder, killed in teardown. Without the binary a test cannot run: under CI
+ * (CI set) that is a failure, elsewhere the caller skips with a message saying what to install.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import { eventually } from './eventually.js';
+
+/** Where Debian installs them. */
+export const PROMETHEUS = '/usr/bin/prometheus';
+export const VICTORIA_METRICS = '/usr/bin/victoria-metrics';
+
+/** tap's `skip` option for a test needing `binary`: a reason when missing outside CI, else false. */
+export function receiverSkip(
+  binary: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | false {
+  if (env.CI !== undefined || existsSync(binary)) return false;
+  const name = binary.slice(binary.lastIndexOf('/') + 1);
+  return `${name} is missing: apt-get install ${name} (bash .ci/run does)`;
+}
+
+/** One element of an instant query's vector. */
+export interface VectorSample {
+  readonly metric: Readonly<Record<string, string>>;
+  readonly value: number;
+}
+
+/** A running receiver. */
+export interface PromqlReceiver {
+  /** Where remote write requests go. */
+  readonly writeUrl: string;
+  /**
+   * An instant query at the current time. VictoriaMetrics makes rows searchable a few seconds after
+   * it took them, and its "now" leaves out the current second: poll for the figures expected.
+   */
+  query(promql: string): Promise<VectorSample[]>;
+}
+
+/** Prometheus with a minimal configuration (it scrapes nothing), its TSDB under `dir`. */
+export async function startPrometheus(t: Test, dir: string): Promise<PromqlReceiver> {
+  const port = await freePort();
+  const config = join(dir, 'prometheus.yml');
+  writeFileSync(config, 'global:\n  scrape_interval: 1h\n');
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    `--config.file=${config}`,
+    `--storage.tsdb.path=${join(dir, 'tsdb')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--web.enable-remote-write-receiver',
+    '--enable-feature=native-histograms',
+    '--log.level=warn',
+  ];
+  await start(t, PROMETHEUS, args, () => answers(`${url}/-/ready`));
+  return { writeUrl: `${url}/api/v1/write`, query: (promql) => instantQuery(url, promql) };
+}
+
+/** VictoriaMetrics, answering queries up to now (not 30 s before), its data under `dir`. */
+export async function startVictoriaMetrics(t: Test, dir: string): Promise<PromqlReceiver> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    `-httpListenAddr=127.0.0.1:${port}`,
+    `-storageDataPath=${join(dir, 'vm-data')}`,
+    '-search.latencyOffset=0s',
+    '-loggerLevel=ERROR',
+  ];
+  await start(t, VICTORIA_METRICS, args, () => answers(`${url}/health`));
+  // Rows wait in per-CPU buffers until a flush makes them searchable.
+  const flush = async (): Promise<void> =>
+    (await fetch(`${url}/internal/force_flush`)).body?.cancel();
+  return {
+    writeUrl: `${url}/api/v1/write`,
+    query: async (promql) => {
+      await flush();
+      return instantQuery(url, promql);
+    },
+  };
+}
+
+/** Spawns `binary` and waits until `ready`; it is killed in the test's teardown. */
+async function start(
+  t: Test,
+  binary: string,
+  args: readonly string[],
+  ready: () => Promise<boolean>,
+): Promise<void> {
+  if (!existsSync(binary)) throw new Error(`${binary} is missing`);
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  t.teardown(() => stop(child));
+  const exited = new Promise<never>((_resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${binary} exited (${code}): ${stderr}`)));
+  });
+  await Promise.race([exited, eventually(ready, 30_000)]);
+}
+
+async function instantQuery(url: string, promql: string): Promise<VectorSample[]> {
+  const answer = await fetch(`${url}/api/v1/query`, {
+    method: 'POST',
+    body: new URLSearchParams({ query: promql }),
+  });
+  const body = (await answer.json()) as {
+    status: string;
+    error?: string;
+    data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+  };
+  if (body.status !== 'success') throw new Error(`${promql}: ${body.error ?? answer.status}`);
+  return (body.data?.result ?? []).map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const answer = await fetch(url);
+    await answer.body?.cancel();
+    return answer.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** A loopback port free a moment ago (neither server says which port 0 gave it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
