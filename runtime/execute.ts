@@ -1,7 +1,7 @@
 /**
  * execute(plan) → the merged ShardSnapshot of this process: splits the plan into segments, runs
- * them, merges their shards exactly. One segment runs in this thread; several run in worker
- * threads (segment-host.ts), each with its own scheduler, workers and shard. Live views get a
+ * them, merges their shards exactly. One segment runs in this thread (unless `offMainThread`);
+ * several run in worker threads (segment-host.ts), each with its own scheduler, workers and shard. Live views get a
  * merged snapshot every tick through onProgress.
  */
 import type { Plan } from '../dsl/plan/plan.js';
@@ -27,6 +27,11 @@ export interface ExecuteOptions {
   readonly hardStop: AbortSignal;
   /** Cumulative merged snapshot and the live state every ~500 ms (dashboard, progress lines). */
   readonly onProgress?: (snapshot: ShardSnapshot, live: LiveState) => void;
+  /**
+   * Runs even a single segment in a worker thread, leaving this thread to other work that must
+   * not delay the load (live outputs encode and send their flushes here).
+   */
+  readonly offMainThread?: boolean;
   /** The node binary for scripted segments' child processes (default: this one). */
   readonly execPath?: string;
   /** A line for the user while running (a TypeScript scenario's errors). */
@@ -53,7 +58,7 @@ export async function execute(
   options: ExecuteOptions,
 ): Promise<ExecuteOutcome> {
   const specs = splitPlan(plan, options.threads);
-  if (specs.length === 1 && plan.script === undefined) {
+  if (specs.length === 1 && plan.script === undefined && options.offMainThread !== true) {
     return runSegment(specs[0]!, clock, {
       stop: options.stop,
       hardStop: options.hardStop,

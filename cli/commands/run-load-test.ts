@@ -120,6 +120,7 @@ export async function runLoadTest(
     });
     const { snapshot, fatal } = await execute(plan, systemClock, {
       threads: resolveThreads(plan, availableParallelism()),
+      offMainThread: outputs !== undefined,
       stop: stop.signal,
       hardStop: hardStop.signal,
       onProgress: (s, live) => {

@@ -139,7 +139,17 @@ t.test('an interrupted run flushes what it has: the stream equals its report', a
     'load.yaml': `target: ${server.url}/json\nrate: 50\nduration: 60s\nconcurrency: 2\n`,
   });
   const result = await runCli(
-    ['run', 'load.yaml', '--out', 'json=m.ndjson', '--out-period', '30s', '--json-output'],
+    [
+      'run',
+      'load.yaml',
+      '--threads',
+      '1',
+      '--out',
+      'json=m.ndjson',
+      '--out-period',
+      '30s',
+      '--json-output',
+    ],
     {
       cwd: dir,
       killAfterMs: 50_000,
