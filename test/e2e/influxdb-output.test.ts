@@ -10,10 +10,11 @@ import { startTargetServer, type TargetServer } from '../../cli/serve/target-ser
 import { eventually } from '../helpers/eventually.js';
 import { runCli } from '../helpers/run-cli.js';
 import {
+  VICTORIA_METRICS,
+  receiverSkip,
   startVictoriaMetrics,
-  victoriaMetricsSkip,
   type ExportedSeries,
-} from '../helpers/victoria-metrics.js';
+} from '../helpers/promql-receivers.js';
 
 /** An endpoint name line protocol must escape (space, comma, equals sign). */
 const ODD_NAME = 'flaky one, a=b';
@@ -55,11 +56,11 @@ async function startTarget(t: Test): Promise<TargetServer> {
 
 t.test(
   'VictoriaMetrics gets every period: per-endpoint sums equal the run, p95 and testid there',
-  { skip: victoriaMetricsSkip(process.env) },
+  { skip: receiverSkip(VICTORIA_METRICS, process.env) },
   async (t) => {
     const target = await startTarget(t);
-    const dir = t.testdir({ 'vm-data': {}, 'two.yaml': twoEndpoints(target.url) });
-    const vm = await startVictoriaMetrics(t, `${dir}/vm-data`);
+    const dir = t.testdir({ 'two.yaml': twoEndpoints(target.url) });
+    const vm = await startVictoriaMetrics(t, dir);
     const run = await runCli(
       [
         'run',

@@ -1,9 +1,10 @@
 /**
- * Real remote write receivers that answer PromQL, for the prometheus-rw output's tests: Debian's
- * prometheus (2.42, remote write receiver and native histograms switched on) and
- * victoria-metrics (1.79), both installed by .ci/run. One server per test on a loopback port, its
- * data in the test's folder, killed in teardown. Without the binary a test cannot run: under CI
- * (CI set) that is a failure, elsewhere the caller skips with a message saying what to install.
+ * Real metric receivers for the live outputs' tests: Debian's prometheus (2.42, remote write
+ * receiver and native histograms switched on) and victoria-metrics (1.79, remote write and
+ * InfluxDB line protocol), both installed by .ci/run. One server per test on a loopback port, its
+ * data in the test's folder, killed in teardown; read back through PromQL and their HTTP APIs.
+ * Without the binary a test cannot run: under CI (CI set) that is a failure, elsewhere the caller
+ * skips with a message saying what to install.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -32,15 +33,32 @@ export interface VectorSample {
   readonly value: number;
 }
 
+/** One series as VictoriaMetrics' /api/v1/export gives it. */
+export interface ExportedSeries {
+  readonly metric: Readonly<Record<string, string>>;
+  readonly values: readonly number[];
+  readonly timestamps: readonly number[];
+}
+
 /** A running receiver. */
 export interface PromqlReceiver {
+  /** Its base URL, e.g. http://127.0.0.1:PORT. */
+  readonly url: string;
   /** Where remote write requests go. */
   readonly writeUrl: string;
   /**
-   * An instant query at the current time. VictoriaMetrics makes rows searchable a few seconds after
-   * it took them, and its "now" leaves out the current second: poll for the figures expected.
+   * An instant query at `time` (Unix seconds; default now). VictoriaMetrics makes rows searchable
+   * a few seconds after it took them: poll for the figures expected.
    */
-  query(promql: string): Promise<VectorSample[]>;
+  query(promql: string, time?: number): Promise<VectorSample[]>;
+  /** The values of a label on the series matching `selector` (/api/v1/label/NAME/values). */
+  labelValues(label: string, selector: string): Promise<string[]>;
+}
+
+/** A running VictoriaMetrics, which also reads its rows back as they were written. */
+export interface VictoriaMetrics extends PromqlReceiver {
+  /** Every series matching a series selector, with its raw samples (/api/v1/export). */
+  exportSeries(selector: string): Promise<ExportedSeries[]>;
 }
 
 /** Prometheus with a minimal configuration (it scrapes nothing), its TSDB under `dir`. */
@@ -58,11 +76,11 @@ export async function startPrometheus(t: Test, dir: string): Promise<PromqlRecei
     '--log.level=warn',
   ];
   await start(t, PROMETHEUS, args, () => answers(`${url}/-/ready`));
-  return { writeUrl: `${url}/api/v1/write`, query: (promql) => instantQuery(url, promql) };
+  return reader(url, () => Promise.resolve());
 }
 
 /** VictoriaMetrics, answering queries up to now (not 30 s before), its data under `dir`. */
-export async function startVictoriaMetrics(t: Test, dir: string): Promise<PromqlReceiver> {
+export async function startVictoriaMetrics(t: Test, dir: string): Promise<VictoriaMetrics> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const args = [
@@ -76,10 +94,39 @@ export async function startVictoriaMetrics(t: Test, dir: string): Promise<Promql
   const flush = async (): Promise<void> =>
     (await fetch(`${url}/internal/force_flush`)).body?.cancel();
   return {
-    writeUrl: `${url}/api/v1/write`,
-    query: async (promql) => {
+    ...reader(url, flush),
+    exportSeries: async (selector) => {
       await flush();
-      return instantQuery(url, promql);
+      const answer = await fetch(`${url}/api/v1/export`, {
+        method: 'POST',
+        body: new URLSearchParams({ 'match[]': selector }),
+      });
+      return (await answer.text())
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as ExportedSeries);
+    },
+  };
+}
+
+/** The Prometheus HTTP API both answer, each read after `searchable` (VictoriaMetrics' flush). */
+function reader(url: string, searchable: () => Promise<void>): PromqlReceiver {
+  return {
+    url,
+    writeUrl: `${url}/api/v1/write`,
+    query: async (promql, time) => {
+      await searchable();
+      const params = new URLSearchParams({ query: promql });
+      if (time !== undefined) params.set('time', String(time));
+      const data = await apiCall<{
+        result: { metric: Record<string, string>; value: [number, string] }[];
+      }>(`${url}/api/v1/query`, params, promql);
+      return data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+    },
+    labelValues: async (label, selector) => {
+      await searchable();
+      const path = `${url}/api/v1/label/${encodeURIComponent(label)}/values`;
+      return apiCall<string[]>(path, new URLSearchParams({ 'match[]': selector }), selector);
     },
   };
 }
@@ -103,18 +150,13 @@ async function start(
   await Promise.race([exited, eventually(ready, 30_000)]);
 }
 
-async function instantQuery(url: string, promql: string): Promise<VectorSample[]> {
-  const answer = await fetch(`${url}/api/v1/query`, {
-    method: 'POST',
-    body: new URLSearchParams({ query: promql }),
-  });
-  const body = (await answer.json()) as {
-    status: string;
-    error?: string;
-    data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
-  };
-  if (body.status !== 'success') throw new Error(`${promql}: ${body.error ?? answer.status}`);
-  return (body.data?.result ?? []).map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+/** A Prometheus API call's `data`; an answer that is not a success throws, naming `what`. */
+async function apiCall<T>(endpoint: string, params: URLSearchParams, what: string): Promise<T> {
+  const answer = await fetch(`${endpoint}?${params.toString()}`);
+  const body = (await answer.json()) as { status: string; error?: string; data?: T };
+  if (body.status !== 'success' || body.data === undefined)
+    throw new Error(`${what}: ${body.error ?? answer.status}`);
+  return body.data;
 }
 
 async function answers(url: string): Promise<boolean> {
