@@ -4,6 +4,7 @@
  * The result is canonical — segments sorted, count keys sorted — so merging is associative and
  * commutative: any grouping or order of the same shards gives a deep-equal snapshot.
  */
+import { alignEndpoints } from './align-endpoints.js';
 import type { SegmentRef } from '../../dsl/plan/plan.js';
 import { addEncoded } from './histogram.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
@@ -155,7 +156,12 @@ function mergeScenarios(snapshots: readonly ShardSnapshot[]): {
   if (byName.size === 0) return {};
   const names = [...byName.keys()].sort();
   // fromEntries defines own properties: a scenario named "__proto__" stays a plain key.
-  return { scenarios: Object.fromEntries(names.map((n) => [n, mergeSnapshots(byName.get(n)!)])) };
+  // A TypeScript scenario's shards name their requests in their own order: aligned first.
+  return {
+    scenarios: Object.fromEntries(
+      names.map((n) => [n, mergeSnapshots(alignEndpoints(byName.get(n)!))]),
+    ),
+  };
 }
 
 function sum<T>(items: readonly T[], of: (item: T) => number): number {

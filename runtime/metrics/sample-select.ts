@@ -99,11 +99,20 @@ export function matchingEndpoints(
   const found: { endpoint: EndpointSnapshot; tags: Tags }[] = [];
   for (const source of sources)
     source.own.endpoints.forEach((endpoint, i) => {
-      const name = table.names[i] ?? `#${i}`;
-      const tags = { ...source.tags, ...table.endpoints[i], endpoint: name };
+      const tags = { ...source.tags, ...endpointTagsOf(source.own, i, table) };
       if (matches(filter, tags)) found.push({ endpoint, tags });
     });
   return found;
+}
+
+/**
+ * The name and own tags of a snapshot's endpoint `i`, `endpoint` among them: those the snapshot
+ * met (a TypeScript scenario's own, named in its order) with the run's tags, else the table's.
+ */
+export function endpointTagsOf(own: ShardSnapshot, i: number, table: SampleTable): Tags {
+  const met = own.endpointNames?.[i];
+  if (met !== undefined) return { ...table.run, ...own.endpointTags?.[i], endpoint: met };
+  return { ...table.endpoints[i], endpoint: table.names[i] ?? `#${i}` };
 }
 
 /** The run's snapshot, or with `{scenario=name}` alone that scenario's: read whole, as is. */

@@ -99,7 +99,8 @@ export function summarize(
           scenarios: Object.fromEntries(
             Object.entries(snapshot.scenarios).map(([name, own]) => [
               name,
-              summarize(own, endpointNames, declared),
+              // A TypeScript scenario's own snapshot names the requests it met, in its order.
+              summarize(own, own.endpointNames ?? endpointNames, declared),
             ]),
           ),
         }),

@@ -6,7 +6,7 @@
  */
 import type { TagBreakdown } from '../run-result.js';
 import { summarizeEncoded } from './histogram.js';
-import { httpFigures, sourcesOf, type SampleTable } from './sample-select.js';
+import { endpointTagsOf, httpFigures, sourcesOf, type SampleTable } from './sample-select.js';
 import type { ShardSnapshot } from './snapshot.js';
 
 /** Values of a tag kept apart in a breakdown; the rest are left out (and counted). */
@@ -44,11 +44,7 @@ function tagValues(snapshot: ShardSnapshot, table: SampleTable, key: string): Se
     const scenarioTags = { ...table.run, ...table.scenarios[scenario], scenario };
     own.endpoints.forEach((endpoint, i) => {
       if (endpoint.requests === 0) return;
-      const tags: Record<string, string> = {
-        ...scenarioTags,
-        ...table.endpoints[i],
-        endpoint: table.names[i] ?? `#${i}`,
-      };
+      const tags: Record<string, string> = { ...scenarioTags, ...endpointTagsOf(own, i, table) };
       for (const outcome of endpoint.outcomes) {
         tags.status = String(outcome.status);
         tags.expected_response = String(outcome.error === undefined);

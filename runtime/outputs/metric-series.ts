@@ -26,7 +26,7 @@ import {
 import { DEFAULT_SCENARIO } from '../../dsl/plan/scenario-plan.js';
 import { decodeTrend } from '../metrics/custom-histogram.js';
 import { decodeHistogram, type MicrosHistogram } from '../metrics/histogram.js';
-import type { SampleTable } from '../metrics/sample-select.js';
+import { endpointTagsOf, type SampleTable } from '../metrics/sample-select.js';
 import type {
   ChecksSnapshot,
   EncodedHistogram,
@@ -81,8 +81,7 @@ export function metricSeries(
     const own = source.own;
     const runTags = { ...table.run, ...source.tags };
     own.endpoints.forEach((endpoint, i) => {
-      const name = table.names[i] ?? `#${i}`;
-      endpointSeries(out, endpoint, { ...runTags, ...table.endpoints[i], endpoint: name });
+      endpointSeries(out, endpoint, { ...runTags, ...endpointTagsOf(own, i, table) });
     });
     out.push(
       builtin('iterations', runTags, { count: own.iterations }),

@@ -15,6 +15,7 @@
  * The snapshot of a run of the top-level form is its one scenario's shard; with named scenarios
  * it is their merge, each scenario's own under `scenarios`.
  */
+import { alignEndpoints } from '../metrics/align-endpoints.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
@@ -239,7 +240,8 @@ function shardSnapshot(
     // Token fetches of the top-level form belong to its one scenario.
     return own.auth === undefined ? parts[0]! : { ...parts[0]!, auth: own.auth };
   }
-  const merged = mergeSnapshots([segmentRecorder.snapshot(us), ...parts]);
+  // A TypeScript scenario's parts name their requests in their own orders: aligned first.
+  const merged = mergeSnapshots(alignEndpoints([segmentRecorder.snapshot(us), ...parts]));
   return {
     ...merged,
     segments: [plan.segment],
