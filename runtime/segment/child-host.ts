@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION, type HostToSegment } from './protocol.js';
 import { SegmentLink, type SegmentEvents } from './segment-link.js';
 import type { SegmentSpec } from './segment-spec.js';
+import { splitSharedData } from './shared-data-transfer.js';
 
 /**
  * The child's entry: the built file, next to this one in the flat dist/ (tests run sources through
@@ -68,7 +69,9 @@ export class ChildHost extends SegmentLink {
       events,
     );
     this.#child = child;
-    const start = { version: PROTOCOL_VERSION, spec: unshared(spec), snapshotEveryMs } as const;
+    const split = splitSharedData(unshared(spec));
+    for (const chunk of split.chunks) this.send(chunk);
+    const start = { version: PROTOCOL_VERSION, spec: split.spec, snapshotEveryMs } as const;
     this.send({ type: 'start', start });
   }
 
