@@ -1,79 +1,82 @@
 /**
  * A scenario's data files on their way to a scripted segment's child process (child-host.ts,
- * child-entry.ts). IPC cannot carry a SharedArrayBuffer, and one message holding a 100 MB table
- * costs the child the message's chunks, their concatenation and then the table's own copy: three
- * times the file at its peak. So the spec crosses with empty tables, and each table's arrays follow
- * in chunks of CHUNK_BYTES, written one by one into SharedArrayBuffers of their full size in the
- * child (which its isolate then shares, shared-data-tables.ts): the child's peak is about the
- * file's size.
+ * child-entry.ts). IPC cannot carry a SharedArrayBuffer, and a message holding a 100 MB table
+ * costs the child its chunks, their concatenation and then the table's own copy; in chunk
+ * messages, the garbage they leave until a collection still cost the child 100 MB more than the
+ * table. So the spec crosses with empty tables, a `data` message announces each table's arrays
+ * (their length), and the arrays' bytes follow on a pipe of their own (the child's fd 4), which
+ * the child reads synchronously straight into SharedArrayBuffers of their full size (which its
+ * isolate then shares, shared-data-tables.ts): the child holds the table once, nothing more.
  */
+import { readSync } from 'node:fs';
 import type { SharedData } from '../../dsl/plan/shared-data.js';
 import type { SegmentSpec } from './segment-spec.js';
 
-/** Bytes per chunk message. */
-const CHUNK_BYTES = 8 * 1024 * 1024;
+/** The child's file descriptor the arrays arrive on (stdin, stdout, stderr, IPC, then this). */
+export const DATA_FD = 4;
 
-/** One chunk of a data file's `bytes` or `ends`: the file's index in plan.script.data. */
-export interface DataChunk {
+/** An array of a data file: the file's index in plan.script.data, and its length in bytes. */
+export interface DataPart {
   readonly type: 'data';
   readonly file: number;
   readonly part: 'bytes' | 'ends';
-  /** The part's whole length in bytes, and where this chunk goes in it. */
   readonly total: number;
-  readonly offset: number;
-  readonly chunk: Uint8Array;
 }
 
-/** The spec with empty data tables, and the chunks that fill them in (in order). */
-export function splitSharedData(spec: SegmentSpec): { spec: SegmentSpec; chunks: DataChunk[] } {
+/** The spec with empty data tables, the parts to announce, and their bytes, in order. */
+export function splitSharedData(spec: SegmentSpec): {
+  spec: SegmentSpec;
+  parts: DataPart[];
+  bytes: Uint8Array[];
+} {
   const script = spec.plan.script;
   const data = script?.data;
-  if (script === undefined || data === undefined || data.length === 0) return { spec, chunks: [] };
-  const chunks: DataChunk[] = [];
+  if (script === undefined || data === undefined || data.length === 0)
+    return { spec, parts: [], bytes: [] };
+  const parts: DataPart[] = [];
+  const bytes: Uint8Array[] = [];
   data.forEach((table, file) => {
     for (const part of ['bytes', 'ends'] as const) {
       const array = table[part];
-      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) {
-        const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
-        chunks.push({ type: 'data', file, part, total: bytes.length, offset, chunk });
-      }
+      parts.push({ type: 'data', file, part, total: array.byteLength });
+      bytes.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     }
   });
   const empty = data.map((t) => ({ ...t, bytes: new Uint8Array(0), ends: new Uint32Array(0) }));
   const plan = { ...spec.plan, script: { ...script, data: empty } };
-  return { spec: { ...spec, plan }, chunks };
+  return { spec: { ...spec, plan }, parts, bytes };
 }
 
-/** The child's side: collects the chunks, then puts the tables back into the spec. */
+/** The child's side: notes the announced parts, then reads them and puts the tables back. */
 export class SharedDataReceiver {
-  readonly #parts = new Map<string, Uint8Array>();
+  readonly #parts: DataPart[] = [];
 
-  /** Copies one chunk into its table's SharedArrayBuffer (made at its first chunk). */
-  add(chunk: DataChunk): void {
-    const key = `${chunk.file}:${chunk.part}`;
-    let target = this.#parts.get(key);
-    if (target === undefined) {
-      target = new Uint8Array(new SharedArrayBuffer(chunk.total));
-      this.#parts.set(key, target);
-    }
-    target.set(chunk.chunk, chunk.offset);
+  /** One announced part. */
+  add(part: DataPart): void {
+    this.#parts.push(part);
   }
 
-  /** The spec with its data tables filled in. */
+  /** The spec with its data tables read from DATA_FD (in the order they were announced). */
   complete(spec: SegmentSpec): SegmentSpec {
     const script = spec.plan.script;
-    if (script?.data === undefined || script.data.length === 0) return spec;
+    if (script?.data === undefined || this.#parts.length === 0) return spec;
+    const read = new Map<string, Uint8Array>();
+    for (const part of this.#parts) read.set(`${part.file}:${part.part}`, readPart(part.total));
     const data = script.data.map((table, file): SharedData => {
-      const bytes = this.#parts.get(`${file}:bytes`) ?? new Uint8Array(0);
-      const ends = this.#parts.get(`${file}:ends`);
-      return {
-        ...table,
-        bytes,
-        ends: ends === undefined ? new Uint32Array(0) : new Uint32Array(ends.buffer),
-      };
+      const ends = read.get(`${file}:ends`)!;
+      return { ...table, bytes: read.get(`${file}:bytes`)!, ends: new Uint32Array(ends.buffer) };
     });
-    this.#parts.clear();
     return { ...spec, plan: { ...spec.plan, script: { ...script, data } } };
   }
+}
+
+/** `total` bytes from DATA_FD into a SharedArrayBuffer (the pipe is blocking on this side). */
+function readPart(total: number): Uint8Array {
+  const target = new Uint8Array(new SharedArrayBuffer(total));
+  for (let at = 0; at < total;) {
+    const read = readSync(DATA_FD, target, at, total - at, null);
+    if (read === 0) throw new Error(`shared data: the pipe ended after ${at} of ${total} bytes`);
+    at += read;
+  }
+  return target;
 }
