@@ -79,6 +79,7 @@ function readOne(file: OpenedData, where: DataFolder): Result<SharedData, Config
   if (!Array.isArray(value))
     return issue('script_error', 'a JSON array of records', value === null ? 'null' : typeof value);
   const records: unknown[] = value;
+  if (records.length === 0) return issue('script_error', 'at least one record', 'an empty array');
   const builder = new SharedDataBuilder(bytes.value.length, records.length);
   for (const record of records) builder.add(record);
   return ok(builder.finish(file.name, 'json', []));

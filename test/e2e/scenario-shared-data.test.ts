@@ -148,7 +148,7 @@ t.test('a bad data file is refused before anything is sent, naming the file', as
       ]);
       t.equal(validate.code, 1);
       t.match(validate.stderr, message);
-      t.notMatch(validate.stderr, /internal error|    at /);
+      t.notMatch(validate.stderr, /internal error| {4}at /);
       const ran = await run(dir, target.url, '--requests', '1');
       t.equal(ran.code, 1);
       t.match(ran.stderr, message);
