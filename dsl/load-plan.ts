@@ -21,6 +21,8 @@ import { err, ok, type Result } from './result.js';
 import { configSchemaFor, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
 import type { ScriptMetric } from './script/options-entry.js';
+import type { DataFolder } from './script/read-shared-data.js';
+import type { OpenedData, SharedData } from './plan/shared-data.js';
 import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
@@ -276,11 +278,16 @@ async function loadScenario(
     source,
   });
   if (!bundled.ok) return bundled;
-  const script = bundled.value;
-  const read = readScenarioOptions(script, dirs.execPath);
+  const read = readScenarioOptions(bundled.value, dirs.execPath);
   if (!read.ok) return read;
   const dir = scenarioFolder(path);
   const { options, metrics } = read.value;
+  const data = await loadSharedData(read.value.data, {
+    folder: dir,
+    shownDir: dirname(bundled.value.file),
+  });
+  if (!data.ok) return data;
+  const script = data.value.length === 0 ? bundled.value : { ...bundled.value, data: data.value };
   const declares = Object.keys(metrics).length > 0;
   if (options === undefined && !declares) return ok({ script, layer: undefined, dir });
   const at: Source = { kind: 'scenario', file: script.file };
@@ -301,6 +308,16 @@ async function loadScenario(
     },
     dir,
   });
+}
+
+/** Reads the data files a scenario opens; the readers are imported only when it opens one. */
+async function loadSharedData(
+  opened: readonly OpenedData[],
+  where: DataFolder,
+): Promise<Result<readonly SharedData[], ConfigIssue[]>> {
+  if (opened.length === 0) return ok([]);
+  const { readSharedData } = await import('./script/read-shared-data.js');
+  return readSharedData(opened, where);
 }
 
 /**

@@ -261,6 +261,44 @@ declare module 'barrage' {
   export function feed(): Record<string, string> | null;
 
   /**
+   * A data file's records, shared by every virtual user without a copy (k6's SharedArray): read
+   * only. Each read decodes a fresh copy of the record; changing it changes nothing shared.
+   */
+  export interface SharedRecords<T> extends Iterable<T> {
+    readonly [index: number]: T;
+    readonly length: number;
+    at(index: number): T | undefined;
+    forEach(fn: (record: T, index: number) => void): void;
+    map<U>(fn: (record: T, index: number) => U): U[];
+    filter(fn: (record: T, index: number) => unknown): T[];
+    find(fn: (record: T, index: number) => unknown): T | undefined;
+    findIndex(fn: (record: T, index: number) => unknown): number;
+    findLast(fn: (record: T, index: number) => unknown): T | undefined;
+    findLastIndex(fn: (record: T, index: number) => unknown): number;
+    some(fn: (record: T, index: number) => unknown): boolean;
+    every(fn: (record: T, index: number) => unknown): boolean;
+    reduce<U>(fn: (sum: U, record: T, index: number) => U, initial: U): U;
+    slice(start?: number, end?: number): T[];
+    includes(record: T): boolean;
+    indexOf(record: T): number;
+    join(separator?: string): string;
+    keys(): IterableIterator<number>;
+    values(): IterableIterator<T>;
+    entries(): IterableIterator<[number, T]>;
+  }
+
+  /**
+   * Data files of the scenario's folder, opened at its top level, read once before any traffic
+   * and shared by every virtual user (docs/scenarios.md, "Shared data").
+   */
+  export const data: {
+    /** A JSON file holding an array: its elements. */
+    json<T = unknown>(file: string): SharedRecords<T>;
+    /** A CSV file with a header row: each row as an object of the header's fields. */
+    csv(file: string): SharedRecords<Record<string, string>>;
+  };
+
+  /**
    * Custom metrics, as k6's (docs/scenarios.md, Custom metrics): declared at the top level of the
    * scenario (a declaration inside an iteration throws), fed by `add(value, tags)` inside
    * iterations. A sample carries the call's tags, its group and its scenario. Names: a letter or

@@ -7,6 +7,7 @@ import type { HeaderPlan } from './endpoint-plan.js';
 import type { RatePlan } from './rate-plan.js';
 import type { ScenarioPlan } from './scenario-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
+import type { SharedData } from './shared-data.js';
 import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
 import type { CustomMetric, Tags } from './metrics.js';
@@ -87,6 +88,8 @@ export interface ScriptBundle {
   readonly code: string;
   /** esbuild's source map (JSON text) of the bundle, one line below `code`'s first. */
   readonly sourceMap: string;
+  /** The data files its top level opens, read before any traffic (shared-data.ts). */
+  readonly data?: readonly SharedData[];
 }
 
 /**

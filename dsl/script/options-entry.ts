@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { isolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptBundle } from '../plan/plan.js';
+import type { OpenedData } from '../plan/shared-data.js';
+import { OPENED_DATA_SOURCE } from './opened-data-source.js';
 import { METRIC_CLASSES_SOURCE } from '../plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
 
@@ -26,6 +28,8 @@ export type OptionsReply =
       readonly ok: true;
       readonly text: string | null;
       readonly metrics: Readonly<Record<string, ScriptMetric>>;
+      /** The data files the top level opened (data.json(), data.csv()), in order, once each. */
+      readonly data: readonly OpenedData[];
     }
   | { readonly ok: false; readonly message: string };
 
@@ -47,6 +51,7 @@ const metricAdd = (name) => {
   throw new Error(name + '.add(): samples are added inside an iteration, not at the top level of the scenario');
 };
 ${METRIC_CLASSES_SOURCE}
+${OPENED_DATA_SOURCE}
 const refuse = (name) => () => { throw new Error(name + ' is not available outside an iteration'); };
 const api = {
   http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),
@@ -54,10 +59,11 @@ const api = {
   ws: { session: refuse('ws.session'), connect: refuse('ws.connect') },
   check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
   vars: { get: refuse('vars.get'), set: refuse('vars.set') },
+  data: openData,
   ...metricClasses,
 };
 const options = $0(api).options;
-return [options === undefined ? undefined : JSON.stringify(options), JSON.stringify(declared)];`;
+return [options === undefined ? undefined : JSON.stringify(options), JSON.stringify(declared), JSON.stringify(opened)];`;
 
 function readOptions(script: ScriptBundle): OptionsReply {
   let isolate;
@@ -67,14 +73,15 @@ function readOptions(script: ScriptBundle): OptionsReply {
     const factory = isolate
       .compileScriptSync(script.code, { filename: script.file })
       .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
-    const [text, metrics] = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
+    const [text, metrics, data] = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
       result: { copy: true },
       timeout: OPTIONS_TIMEOUT_MS,
-    }) as [unknown, string];
+    }) as [unknown, string, string];
     return {
       ok: true,
       text: typeof text === 'string' ? text : null,
       metrics: JSON.parse(metrics) as Record<string, ScriptMetric>,
+      data: JSON.parse(data) as OpenedData[],
     };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };

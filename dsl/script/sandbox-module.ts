@@ -21,6 +21,8 @@ export const group = __barrageApi.group;
 export const vars = __barrageApi.vars;
 /** The next feeder record. */
 export const feed = __barrageApi.feed;
+/** Shared read-only data files: `data.json(name)`, `data.csv(name)` at the top level. */
+export const data = __barrageApi.data;
 /** A custom trend: `new Trend(name, isTime)`, then `.add(value, tags)` (docs/scenarios.md). */
 export const Trend = __barrageApi.Trend;
 /** A custom counter: `.add(value, tags)` adds to its sum. */

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ConfigIssue } from '../issues.js';
 import type { ScriptBundle } from '../plan/plan.js';
+import type { OpenedData } from '../plan/shared-data.js';
 import { err, ok, type Result } from '../result.js';
 import type { OptionsReply, ScriptMetric } from './options-entry.js';
 
@@ -30,6 +31,8 @@ export interface ScenarioOptions {
   readonly options: Record<string, unknown> | undefined;
   /** The metrics it declares (`new Trend('name')`…), by name, as `metrics:` declares them. */
   readonly metrics: Readonly<Record<string, ScriptMetric>>;
+  /** The data files it opens (data.json(), data.csv()). */
+  readonly data: readonly OpenedData[];
 }
 
 /** The scenario's options and metrics as plain data; `execPath` runs the reader. */
@@ -55,12 +58,12 @@ export function readScenarioOptions(
   }
   if (!reply.ok)
     return err([problem(script, 'options that evaluate without error', reply.message)]);
-  const metrics = reply.metrics;
-  if (reply.text === null) return ok({ options: undefined, metrics });
+  const { metrics, data } = reply;
+  if (reply.text === null) return ok({ options: undefined, metrics, data });
   const value: unknown = JSON.parse(reply.text);
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return err([problem(script, 'an object of configuration keys', JSON.stringify(value))]);
-  return ok({ options: value as Record<string, unknown>, metrics });
+  return ok({ options: value as Record<string, unknown>, metrics, data });
 }
 
 function problem(script: ScriptBundle, expected: string, actual: string): ConfigIssue {

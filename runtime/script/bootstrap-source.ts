@@ -24,6 +24,7 @@
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
+ *   $5 sharedTables  the data files' records, the hub's views of them (shared-data-source.ts)
  * The metric classes (dsl/plan/metric-classes.ts) may be constructed only while the scenario's
  * top level runs (init), as k6 requires; their add() is the host operation 'metric'.
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
@@ -51,6 +52,7 @@
  */
 import { METRIC_CLASSES_SOURCE } from '../../dsl/plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
+import { SHARED_DATA_SOURCE } from './shared-data-source.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /**
@@ -118,6 +120,7 @@ const call = $1;
 const factory = $2;
 const vuNumber = $3;
 const dataJson = $4;
+const sharedTables = $5;
 // Taken before the scenario's code runs: what the scenario does to its JSON global is its own.
 const { stringify, parse } = JSON;
 const NativeRegExp = RegExp;
@@ -137,6 +140,7 @@ const metricAdd = (name, kind, value, tags) => {
   call('metric', [name, value, tagsOf(tags), groupName()]);
 };
 ${METRIC_CLASSES_SOURCE}
+${SHARED_DATA_SOURCE}
 class Refusal {
   constructor(message) {
     this.message = message;
@@ -598,6 +602,7 @@ const api = Object.freeze({
     },
   }),
   feed: () => call('feed', null),
+  data: sharedData,
   ...metricClasses,
 });
 const scenario = factory(api);

@@ -29,6 +29,8 @@ import {
   RECORD,
   RECORD_WIDTH,
 } from './bootstrap-source.js';
+import type { SharedData } from '../../dsl/plan/shared-data.js';
+import { sharedMb, sharedTables } from './shared-data-tables.js';
 import { BUNDLE_NAME } from './source-position.js';
 
 /** Pumps whose calls start within a window of this length share their deadline. */
@@ -142,6 +144,8 @@ interface Hub {
   readonly pump: IsolatedVm.Reference;
   readonly take: IsolatedVm.Reference;
   readonly post: IsolatedVm.Reference;
+  /** The data files' records as the hub's views (shared-data-tables.ts). */
+  readonly data: IsolatedVm.Reference;
 }
 
 /** One segment's isolate and its virtual users' contexts. */
@@ -316,10 +320,11 @@ export class Sandbox {
     if (existing !== undefined) return existing;
     const { cpuMs } = this.deps.limits;
     const ivm = isolatedVm();
-    this.#isolate ??= new ivm.Isolate({ memoryLimit: this.deps.limits.memoryMb });
+    const data = this.deps.plan.data ?? [];
+    this.#isolate ??= new ivm.Isolate({ memoryLimit: this.deps.limits.memoryMb + sharedMb(data) });
     const isolate = this.#isolate;
     this.#script ??= isolate.compileScriptSync(this.deps.plan.code, { filename: BUNDLE_NAME });
-    const hub = (this.#hub ??= createHub(isolate, cpuMs));
+    const hub = (this.#hub ??= createHub(isolate, cpuMs, data));
     const context = isolate.createContextSync();
     const factory = this.#script.runSync(context, { reference: true, timeout: cpuMs });
     const call = new ivm.Callback((op: string, args: unknown) => this.deps.ops.call(vu, op, args));
@@ -327,7 +332,7 @@ export class Sandbox {
     try {
       entry = context.evalClosureSync(
         BOOTSTRAP_SOURCE,
-        [hub.post.derefInto(), call, factory.derefInto(), vu, this.#data],
+        [hub.post.derefInto(), call, factory.derefInto(), vu, this.#data, hub.data.derefInto()],
         { result: { reference: true }, timeout: cpuMs },
       );
     } catch (error) {
@@ -403,17 +408,19 @@ function readSetup(json: string): SandboxOutcome {
   return result.ok ? { kind: 'ok', data: result.data } : { kind: 'error', error: result.error! };
 }
 
-/** The hub's functions (HUB_SOURCE), in a context of their own. */
-function createHub(isolate: IsolatedVm.Isolate, cpuMs: number): Hub {
-  const handles = isolate.createContextSync().evalClosureSync(HUB_SOURCE, [], {
+/** The hub's functions (HUB_SOURCE) and the shared data's views, in a context of their own. */
+function createHub(isolate: IsolatedVm.Isolate, cpuMs: number, shared: readonly SharedData[]): Hub {
+  const context = isolate.createContextSync();
+  const handles = context.evalClosureSync(HUB_SOURCE, [], {
     result: { reference: true },
     timeout: cpuMs,
   });
+  const data = sharedTables(context, shared);
   const [add, pump, take, post] = [0, 1, 2, 3].map((i) =>
     handles.getSync(i, { reference: true }),
   ) as [IsolatedVm.Reference, IsolatedVm.Reference, IsolatedVm.Reference, IsolatedVm.Reference];
   handles.release();
-  return { add, pump, take, post };
+  return { add, pump, take, post, data };
 }
 
 /** The scenario's top-level code threw while a context was being built. */

@@ -9,12 +9,14 @@ import { systemClock } from '../deps.js';
 import { runScenarioSetup } from '../script/scenario-setup.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';
+import { SharedDataReceiver } from './shared-data-transfer.js';
 
 const stop = new AbortController();
 const hardStop = new AbortController();
 let go: () => void = () => undefined;
 const started = new Promise<void>((resolve) => (go = resolve));
 let setupData: unknown;
+const received = new SharedDataReceiver();
 
 function send(message: SegmentToHost): void {
   if (process.connected) process.send?.(message);
@@ -48,8 +50,10 @@ async function begin(start: SegmentStart): Promise<void> {
 }
 
 process.on('message', (message: HostToSegment) => {
-  if (message.type === 'start') {
-    begin(message.start).catch((error: unknown) =>
+  if (message.type === 'data') received.add(message);
+  else if (message.type === 'start') {
+    const start = { ...message.start, spec: received.complete(message.start.spec) };
+    begin(start).catch((error: unknown) =>
       // A bug in the segment: the host reports it and the run fails with what was collected.
       finish({
         type: 'failed',

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION, type HostToSegment } from './protocol.js';
 import { SegmentLink, type SegmentEvents } from './segment-link.js';
 import type { SegmentSpec } from './segment-spec.js';
+import { DATA_FD, splitSharedData } from './shared-data-transfer.js';
 
 /**
  * The child's entry: the built file, next to this one in the flat dist/ (tests run sources through
@@ -51,6 +52,7 @@ export class ChildHost extends SegmentLink {
     events: SegmentEvents,
     execPath: string | undefined,
   ) {
+    const split = splitSharedData(unshared(spec));
     const child = fork(ENTRY, [], {
       ...(execPath === undefined ? {} : { execPath }),
       // --no-node-snapshot: isolated-vm needs it on Node ≥ 20. --single-threaded: V8 compiles and
@@ -60,7 +62,14 @@ export class ChildHost extends SegmentLink {
       // (child-entry.ts).
       execArgv: ['--no-node-snapshot', '--single-threaded'],
       serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // fd 4 (DATA_FD): the shared data's bytes, when the scenario opens data files.
+      stdio: [
+        'ignore',
+        'inherit',
+        'inherit',
+        'ipc',
+        ...(split.bytes.length > 0 ? ['pipe' as const] : []),
+      ],
     });
     super(
       child,
@@ -68,8 +77,16 @@ export class ChildHost extends SegmentLink {
       events,
     );
     this.#child = child;
-    const start = { version: PROTOCOL_VERSION, spec: unshared(spec), snapshotEveryMs } as const;
+    for (const part of split.parts) this.send(part);
+    const start = { version: PROTOCOL_VERSION, spec: split.spec, snapshotEveryMs } as const;
     this.send({ type: 'start', start });
+    const pipe = child.stdio[DATA_FD];
+    if (pipe !== null && pipe !== undefined && 'write' in pipe) {
+      // A child that dies before reading it all closes the pipe: its exit reports the segment.
+      pipe.on('error', () => undefined);
+      for (const bytes of split.bytes) pipe.write(bytes);
+      pipe.end();
+    }
   }
 
   /** Kills the child at once (SIGKILL), unless it has exited. */

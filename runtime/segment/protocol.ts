@@ -7,6 +7,7 @@ import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
 import type { SegmentOutcome } from './run-segment.js';
 import type { SegmentSpec } from './segment-spec.js';
+import type { DataPart } from './shared-data-transfer.js';
 
 /** Bumped when a message changes shape. */
 export const PROTOCOL_VERSION = 1;
@@ -28,7 +29,9 @@ export type HostToSegment =
   | { readonly type: 'go'; readonly setup?: unknown }
   | { readonly type: 'stop' }
   | { readonly type: 'hard-stop' }
-  | { readonly type: 'start'; readonly start: SegmentStart };
+  | { readonly type: 'start'; readonly start: SegmentStart }
+  /** A child process's shared data, announced before its `start` (its bytes follow on a pipe). */
+  | DataPart;
 
 /** Segment → main thread. */
 export type SegmentToHost =

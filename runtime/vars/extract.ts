@@ -39,7 +39,9 @@ export function readsCss(plan: unknown): boolean {
   const pending: unknown[] = [plan];
   while (pending.length > 0) {
     const node = pending.pop();
-    if (node === null || typeof node !== 'object') continue;
+    // Typed arrays (feeder records, shared data) hold no extractors: walking them would make an
+    // array of every byte.
+    if (node === null || typeof node !== 'object' || ArrayBuffer.isView(node)) continue;
     if ((node as { from?: unknown }).from === 'css') return true;
     for (const item of Object.values(node)) pending.push(item);
   }
