@@ -36,6 +36,8 @@ export interface ExecuteOptions {
   readonly execPath?: string;
   /** A line for the user while running (a TypeScript scenario's errors). */
   readonly onWarning?: (text: string) => void;
+  /** A line of a TypeScript scenario's console (absent: they are dropped, as with --quiet). */
+  readonly onConsole?: (line: string) => void;
   /**
    * Registers a hook run when this process exits, however it does (a second Ctrl+C exits at
    * once); returns its removal. Scripted segments' child processes are killed by it.
@@ -96,7 +98,11 @@ export async function execute(
     const child = new ChildHost(
       spec,
       SNAPSHOT_EVERY_MS,
-      { onSnapshot: progress, onScriptError: (text) => options.onWarning?.(text) },
+      {
+        onSnapshot: progress,
+        onScriptError: (text) => options.onWarning?.(text),
+        onConsole: (line) => options.onConsole?.(line),
+      },
       options.execPath,
     );
     hosts.push(child);

@@ -3,6 +3,11 @@
  * add this file to your editor's project (a `/// <reference path="barrage.d.ts" />` line, or
  * tsconfig `include`) to get completion and checks.
  */
+/** k6's names: the virtual user's number from 1 (0 in setup() and teardown()). */
+declare const __VU: number;
+/** k6's names: this virtual user's iterations before this one (0 in its first). */
+declare const __ITER: number;
+
 declare module 'barrage' {
   /** Options of one request. */
   export interface RequestOptions {
@@ -108,7 +113,20 @@ declare module 'barrage' {
     request(method: string, url: string, body?: Body, opts?: RequestOptions): Promise<Response>;
     /** The virtual user's cookie jar, the one its requests use (k6's `http.cookieJar()`). */
     cookieJar(): CookieJar;
+    /**
+     * Sends the requests at once, at most 6 in flight (k6's `batchPerHost`), each on its own
+     * connection of the virtual user and counted as a request of its own name; resolves to their
+     * responses in the order given. At most 1000 requests; one refused (a host not allowed) throws
+     * for the batch, before anything is sent.
+     */
+    batch(requests: readonly BatchRequest[]): Promise<Response[]>;
   };
+
+  /** A request of `http.batch()`: a url (GET), `[method, url, body?, params?]`, or an object. */
+  export type BatchRequest =
+    | string
+    | readonly [method: string, url: string, body?: Body, params?: RequestOptions]
+    | { method?: string; url: string; body?: Body; params?: RequestOptions };
 
   /** A virtual user's cookies (RFC 6265); urls as for requests (relative to the target). */
   export interface CookieJar {
@@ -241,6 +259,7 @@ declare module 'barrage' {
    * 'acme'`. A call's own `tags` win on a shared key; keys may not be barrage's own.
    */
   export const vu: {
+    /** 0-based, unique in the run (k6's `__VU` is this plus 1). */
     readonly id: number;
     readonly tags: Record<string, string | number | boolean>;
   };
@@ -341,7 +360,9 @@ declare module 'barrage' {
 
   /** What an iteration is told about its virtual user. */
   export interface VirtualUser {
+    /** 0-based, unique in the run (k6's `__VU` is this plus 1). */
     readonly id: number;
+    /** This virtual user's iterations so far, this one included: 1 in its first. */
     readonly iteration: number;
   }
 }

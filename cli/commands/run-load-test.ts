@@ -31,6 +31,9 @@ import { deliverReports, importRenderers, type Renderers } from '../report-outpu
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
 
+/** Lines kept while the dashboard owns the terminal, printed once it is closed. */
+const MAX_HELD_LINES = 1000;
+
 /** The output flags of `run`. */
 export interface RunOutput {
   readonly jsonOutput: boolean;
@@ -54,12 +57,15 @@ export async function runLoadTest(
   let view: LiveView | undefined;
   let aborted: ThresholdAbort | undefined;
   const plan = loaded.plan;
-  // Warnings while the dashboard owns the terminal wait below it; a line on stderr would tear it.
+  // Warnings (a scenario's errors and console lines too) while the dashboard owns the terminal
+  // wait below it; a line on stderr would tear it. MAX_HELD_LINES of them at most.
   const held: string[] = [];
+  let heldOver = 0;
   const warn = (text: string): void => {
     const line = `barrage: ${redactor.text(text)}\n`;
-    if (view?.ownsTerminal === true) held.push(line);
-    else context.stderr.write(line);
+    if (view?.ownsTerminal !== true) context.stderr.write(line);
+    else if (held.length < MAX_HELD_LINES) held.push(line);
+    else heldOver++;
   };
   let outputs: LiveOutputs | undefined;
   try {
@@ -131,12 +137,18 @@ export async function runLoadTest(
       },
       execPath: context.execPath,
       onExit: context.onExit,
-      onWarning: (text) => context.stderr.write(`barrage: ${redactor.text(text)}\n`),
+      onWarning: warn,
+      // --quiet: a scenario's console prints nothing.
+      ...(output.quiet ? {} : { onConsole: warn }),
     });
     outputs?.end(snapshot);
     // The terminal is restored before anything is printed below the dashboard.
     view.close();
     for (const line of held.splice(0)) context.stderr.write(line);
+    if (heldOver > 0)
+      context.stderr.write(
+        `barrage: ${heldOver} more lines came while the dashboard ran (${MAX_HELD_LINES} are kept)\n`,
+      );
     const raw = toRawResult(loaded, snapshot, { fatal, aborted }, redactor);
     const { report, failures } = deliver(context, output, plan.report, raw, renderers);
     reported = true;

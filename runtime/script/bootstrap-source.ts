@@ -42,22 +42,27 @@
  *            sixth of a scripted request)
  *   FAILED   (a id, b message)       a host operation was refused: the call throws
  *   SETUP    (a token)               runs setup()
+ *   TEARDOWN (a token)               runs teardown(data)
  *   EVENT    (a id, b type, c payload)  an event of a ws.connect() socket still open (a frame:
  *            b its seq, c its text or an ArrayBuffer; or b 'open', 'close' (c code), 'error'
  *            (c kind), 'timer' (c timer id))
  * and posts:
  *   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
  *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
- *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error })
+ *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error });
+ *          teardown() ended ({ ok } or { ok: false, error })
+ *   LOG    (a level, b text)  a console call (console-source.ts); at most MAX_LOGS_PER_TAKE a
+ *          take, past them one LOG record (a '', c how many were dropped) counts the rest
  */
 import { METRIC_CLASSES_SOURCE } from '../../dsl/plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
 import { SHARED_DATA_SOURCE } from './shared-data-source.js';
+import { consoleSource } from './console-source.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /**
- * Kinds of records: host → isolate (RUN, OK, RESPONSE, FAILED, SETUP), isolate → host (START,
- * END). Records are five values wide, [vu, kind, a, b, c], but RESPONSE: eight,
+ * Kinds of records: host → isolate (RUN, OK, RESPONSE, FAILED, SETUP, EVENT, TEARDOWN), isolate →
+ * host (START, END, LOG). Records are five values wide, [vu, kind, a, b, c], but RESPONSE: eight,
  * [vu, kind, a, b, c, d, e, f].
  */
 export const RECORD = {
@@ -67,9 +72,13 @@ export const RECORD = {
   FAILED: 3,
   SETUP: 4,
   EVENT: 5,
+  TEARDOWN: 6,
   START: 0,
   END: 1,
+  LOG: 2,
 } as const;
+/** LOG records a take() carries at most; past them the hub counts them in one record (a, b ''). */
+const MAX_LOGS_PER_TAKE = 200;
 /** Values in a record (isolate → host: always). */
 export const RECORD_WIDTH = 5;
 /** Values in a RESPONSE record. */
@@ -85,8 +94,11 @@ export const HUB_SOURCE = `
 'use strict';
 const entries = new Map();
 let out = [];
+let logs = 0;
+let dropped = 0;
 const post = (vu, kind, a, b, c) => {
-  out.push(vu, kind, a, b, c);
+  if (kind === ${RECORD.LOG} && logs++ >= ${MAX_LOGS_PER_TAKE}) dropped++;
+  else out.push(vu, kind, a, b, c);
 };
 const add = (vu, entry) => {
   entries.set(vu, entry);
@@ -104,6 +116,9 @@ const pump = (records) => {
   }
 };
 const take = () => {
+  if (dropped > 0) out.push(0, ${RECORD.LOG}, '', '', dropped);
+  logs = 0;
+  dropped = 0;
   const taken = out;
   out = [];
   return taken;
@@ -119,8 +134,11 @@ const post = $0;
 const call = $1;
 const factory = $2;
 const vuNumber = $3;
+globalThis.__VU = vuNumber + 1;
+globalThis.__ITER = 0;
 const dataJson = $4;
 const sharedTables = $5;
+${consoleSource(RECORD.LOG)}
 // Taken before the scenario's code runs: what the scenario does to its JSON global is its own.
 const { stringify, parse } = JSON;
 const NativeRegExp = RegExp;
@@ -364,6 +382,25 @@ const request = (method, url, body, opts) => {
   room('http');
   return requested(method, url, body, opts);
 };
+// http.batch(): one host call carrying every request's arguments; it settles with each response
+// as [status, fields, text, error, duration], in order.
+const batchArgs = (entry) => {
+  if (typeof entry === 'string') return requestArgs('GET', entry, undefined, undefined);
+  if (Array.isArray(entry))
+    return requestArgs(textOf(entry[0] ?? 'GET').toUpperCase(), entry[1], entry[2], entry[3]);
+  if (entry !== null && typeof entry === 'object')
+    return requestArgs(textOf(entry.method ?? 'GET').toUpperCase(), entry.url, entry.body, entry.params);
+  throw new TypeError('http.batch(): each request is a url, [method, url, body?, params?] or { method, url, body?, params? }');
+};
+const batched = async (json) =>
+  settled(await wait('http.batch', json)).map((r) => Object.freeze(new Response(r[0], r[1], r[2], r[3], r[4])));
+const batch = (requests) => {
+  if (!Array.isArray(requests)) throw new TypeError('http.batch(): an array of requests');
+  if (requests.length > ${MAX_WAITING_CALLS})
+    throw new RangeError('http.batch(): at most ${MAX_WAITING_CALLS} requests, got ' + requests.length);
+  room('http');
+  return batched('[' + requests.map(batchArgs).join(',') + ']');
+};
 const slept = async (seconds) => settled(await wait('sleep', stringify(Number(seconds))));
 const session = async (url, opts) => {
   const o = opts === undefined || opts === null ? {} : opts;
@@ -555,6 +592,7 @@ const api = Object.freeze({
     patch: (url, body, opts) => request('PATCH', url, body, opts),
     request: (method, url, body, opts) => request(textOf(method).toUpperCase(), url, body, opts),
     cookieJar: () => jar,
+    batch,
   }),
   ws: Object.freeze({
     session: (url, opts) => {
@@ -628,6 +666,8 @@ const runIteration = async (token, iteration, exec, data) => {
           ? 'the scenario has no default export function'
           : 'the scenario exports no function ' + exec + ' (the exec of a scenario)',
       );
+    // k6's names: __VU is 1-based, __ITER counts this virtual user's iterations from 0.
+    globalThis.__ITER = iteration - 1;
     await fn({ id: vuNumber, iteration }, data);
   } catch (error) {
     json = stringify(describe(error));
@@ -635,9 +675,20 @@ const runIteration = async (token, iteration, exec, data) => {
   end(token, json);
 };
 const setupEntry = async () => {
+  globalThis.__VU = 0;
   if (typeof scenario.setup !== 'function') return stringify({ ok: true });
   try {
     return stringify({ ok: true, data: await scenario.setup() });
+  } catch (error) {
+    return stringify({ ok: false, error: describe(error) });
+  }
+};
+const teardownEntry = async () => {
+  globalThis.__VU = 0;
+  if (typeof scenario.teardown !== 'function') return stringify({ ok: true });
+  try {
+    await scenario.teardown(dataJson === undefined ? undefined : parse(dataJson));
+    return stringify({ ok: true });
   } catch (error) {
     return stringify({ ok: false, error: describe(error) });
   }
@@ -668,5 +719,7 @@ return (kind, a, b, c, d, e, f) => {
   else if (kind === ${RECORD.EVENT}) sockets.get(a)?.event(b, c);
   else if (kind === ${RECORD.SETUP})
     started.then(setupEntry).then((json) => end(a, json));
+  else if (kind === ${RECORD.TEARDOWN})
+    started.then(teardownEntry).then((json) => end(a, json));
 };
 `;

@@ -123,6 +123,12 @@ export interface SandboxDeps {
   readonly nowMs: () => number;
   /** A promise rejected and never handled: a script error of no iteration in particular. */
   readonly onStray: (failure: SandboxOutcome & { kind: 'error' }) => void;
+  /**
+   * A console call of a virtual user's script (its level and text), or, with level '', `dropped`
+   * calls the hub did not carry (past its bound per take).
+   */
+  readonly onConsole?:
+    ((vu: number, level: string, text: string, dropped: number) => void) | undefined;
 }
 
 /** A virtual user's context, and the entry (an iteration or setup()) running in it. */
@@ -192,6 +198,11 @@ export class Sandbox {
   /** Runs the scenario's setup() in a virtual user's context; its data comes back copied. */
   setup(vu: number): Promise<SandboxOutcome> {
     return new Promise((resolve) => this.#enter(vu, RECORD.SETUP, 0, readSetup, resolve));
+  }
+
+  /** Runs the scenario's teardown() in a virtual user's context, with the sandbox's data. */
+  teardown(vu: number): Promise<SandboxOutcome> {
+    return new Promise((resolve) => this.#enter(vu, RECORD.TEARDOWN, 0, readSetup, resolve));
   }
 
   /**
@@ -281,9 +292,17 @@ export class Sandbox {
     }
     for (let i = 0; i < posted.length; i += RECORD_WIDTH) {
       const vu = posted[i] as number;
-      if (posted[i + 1] === RECORD.START)
+      const kind = posted[i + 1];
+      if (kind === RECORD.START)
         this.#start(vu, posted[i + 2] as number, posted[i + 3] as string, posted[i + 4] as string);
-      else this.#end(vu, posted[i + 2] as number, posted[i + 3] as string);
+      else if (kind === RECORD.END) this.#end(vu, posted[i + 2] as number, posted[i + 3] as string);
+      else
+        this.deps.onConsole?.(
+          vu,
+          posted[i + 2] as string,
+          posted[i + 3] as string,
+          posted[i + 4] as number,
+        );
     }
   }
 

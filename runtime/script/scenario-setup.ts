@@ -1,32 +1,80 @@
 /**
- * The scenario's optional `setup()`, run once per run before traffic (by the first scripted
- * segment; the host hands its data to the others). It has a virtual user of its own (id 0) and
- * the same API, but its requests are not part of the measured load: they go to a recorder of its
- * own. Its return value is copied (as JSON) into every iteration.
+ * The scenario's optional `setup()` and `teardown(data)`, each run once per run by the first
+ * scripted segment: setup() before traffic (the host hands its data to the other segments),
+ * teardown() after the load has ended, stopped or not, with setup()'s data. Each has a virtual
+ * user of its own (id 0) and the same API, but its requests are not part of the measured load:
+ * they go to a recorder of its own. setup()'s return value is copied (as JSON) into every
+ * iteration. teardown() gets at most the run's grace (`timeout` and GRACE_MARGIN_MS) to end;
+ * then it is cut.
  */
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
 import { seededRandom } from '../random.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
+import { HardStopError } from '../http/exchange.js';
+import { startDeadlineSweep } from '../segment/deadline-sweep.js';
+import { GRACE_MARGIN_MS } from '../segment/scenario-run.js';
 import { RequestPath } from '../worker/request-path.js';
 import { VirtualUser } from '../worker/virtual-user.js';
-import { Sandbox } from './sandbox.js';
+import { ConsoleLines } from './console-lines.js';
+import { Sandbox, type SandboxOutcome } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';
 import { ScriptOps, ScriptUser } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
 
-/** setup()'s data, or why it failed (a line for the user). */
+/** setup()'s data (teardown(): undefined), or why it failed (a line for the user). */
 export type SetupResult =
   { readonly ok: true; readonly data: unknown } | { readonly ok: false; readonly message: string };
 
+/** What a hook runs with besides the plan. */
+export interface HookControl {
+  readonly clock: Clock;
+  readonly hardStop: AbortSignal;
+  /** A line of the hook's console; absent: it prints nothing. */
+  readonly onConsole?: (line: string) => void;
+}
+
 /** Runs setup() when the scenario exports one (data undefined otherwise). */
-export async function runScenarioSetup(
+export function runScenarioSetup(
   plan: Plan,
   script: ScriptPlan,
-  clock: Clock,
-  hardStop: AbortSignal,
+  control: HookControl,
 ): Promise<SetupResult> {
+  return runHook(plan, script, control, 'setup', undefined);
+}
+
+/** Runs teardown(data) when the scenario exports one, cut past the run's grace. */
+export async function runScenarioTeardown(
+  plan: Plan,
+  script: ScriptPlan,
+  control: HookControl,
+  data: unknown,
+): Promise<SetupResult> {
+  const grace = new AbortController();
+  const timer = setTimeout(() => grace.abort(), plan.timeoutMs + GRACE_MARGIN_MS);
+  try {
+    const hardStop = AbortSignal.any([control.hardStop, grace.signal]);
+    const result = await runHook(plan, script, { ...control, hardStop }, 'teardown', data);
+    if (result.ok || !grace.signal.aborted || control.hardStop.aborted) return result;
+    const graceMs = plan.timeoutMs + GRACE_MARGIN_MS;
+    return {
+      ok: false,
+      message: `teardown() was cut: it ran for more than ${graceMs} ms (the run's timeout and a second)`,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function runHook(
+  plan: Plan,
+  script: ScriptPlan,
+  control: HookControl,
+  hook: 'setup' | 'teardown',
+  data: unknown,
+): Promise<SetupResult> {
+  const { clock, hardStop } = control;
   const startUs = clock.nowUs();
   const now = (): number => clock.nowUs() - startUs;
   const recorder = new Recorder({
@@ -62,21 +110,38 @@ export async function runScenarioSetup(
     hardStop,
     now,
   });
+  const nowMs = (): number => now() / 1000;
+  const emit = control.onConsole;
+  const lines = emit === undefined ? undefined : new ConsoleLines(emit, nowMs);
   const sandbox = new Sandbox({
     plan: script,
     limits: { memoryMb: SCRIPT_MEMORY_MB, cpuMs: plan.timeoutMs, idleMs: plan.timeoutMs },
     ops,
-    nowMs: () => now() / 1000,
+    data,
+    nowMs,
     onStray: () => undefined,
+    onConsole: lines && ((_vu, level, text, dropped) => lines.write(hook, level, text, dropped)),
   });
+  // A hard stop (or the end of teardown()'s grace) cuts the hook and what it has in flight.
+  const cut = (): void => {
+    sandbox.cut();
+    vu.abort(new HardStopError());
+  };
+  hardStop.addEventListener('abort', cut);
+  const stopSweep = startDeadlineSweep([vu], plan.timeoutMs, now);
   try {
-    const outcome = await sandbox.setup(0);
+    const outcome: SandboxOutcome = hardStop.aborted
+      ? { kind: 'aborted' }
+      : await (hook === 'setup' ? sandbox.setup(0) : sandbox.teardown(0));
     if (outcome.kind === 'ok') return { ok: true, data: outcome.data };
     const text = describeFailure(outcome, new SourcePositions(script), plan.timeoutMs);
-    return { ok: false, message: `setup() failed: ${text}` };
+    return { ok: false, message: `${hook}() failed: ${text}` };
   } finally {
+    hardStop.removeEventListener('abort', cut);
+    stopSweep();
     sandbox.dispose();
     ops.close();
+    lines?.close();
     await vu.close();
   }
 }

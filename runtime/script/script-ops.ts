@@ -3,7 +3,8 @@
  * YAML endpoints (request-path.ts: auth injection, deadline, retries, metrics), ws through
  * the same session runner as ws:// endpoints, sleep, check, vars, feed, JSONPath and HTML. http reaches only the target's origin and `allowed_hosts` (a host name
  * allows every port of it; host:port only that port). A virtual user's requests go one at a time:
- * it owns one exchange, so concurrent calls (Promise.all) are sent in turn.
+ * it owns one exchange, so concurrent calls (Promise.all) are sent in turn; http.batch() is one
+ * such call, whose requests go out together on lanes of the user (script-batch.ts).
  *
  * Request names (per-endpoint stats): `name` when given, else `METHOD path` without the query;
  * at most MAX_NAMES distinct names, later ones are counted under OTHER_NAME (name-bound.ts; the
@@ -42,6 +43,7 @@ import { HtmlLookup } from './html-lookup.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import { expectOf, requestParts, type HttpArgs } from './script-request.js';
 import { ScriptSocket } from './script-socket.js';
+import { sendBatch, type BatchDeps } from './script-batch.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
@@ -96,7 +98,7 @@ interface UserSocket {
 
 /** An http or ws call of a virtual user, waiting for its turn or in flight. */
 interface Call {
-  readonly op: 'http' | 'ws';
+  readonly op: 'http' | 'ws' | 'http.batch';
   readonly json: string;
   readonly settle: Settle;
 }
@@ -210,7 +212,7 @@ export class ScriptOps implements SandboxOps {
       this.#connect(user, Number(json), settle).catch((error: unknown) => settle(refusal(error)));
       return;
     }
-    if (op !== 'http' && op !== 'ws') {
+    if (op !== 'http' && op !== 'ws' && op !== 'http.batch') {
       settle({ kind: 'refused', message: `unknown operation ${op}` });
       return;
     }
@@ -221,6 +223,10 @@ export class ScriptOps implements SandboxOps {
   /** Starts the user's first call; a call refused at once settles here. */
   #begin(user: ScriptUser): void {
     const { op, json } = user.calls[0]!;
+    if (op === 'http.batch') {
+      this.#batch(user, json);
+      return;
+    }
     if (op === 'ws') {
       this.#ws(user, json).then(
         (result) => this.#settled(user, { kind: 'value', json: result }),
@@ -371,6 +377,34 @@ export class ScriptOps implements SandboxOps {
     user.broken ??= (error) => this.#settled(user, refusal(error));
     user.lane.path.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
   }
+
+  /** An http.batch(): its requests compiled (one refused refuses the batch), then sent. */
+  #batch(user: ScriptUser, json: string): void {
+    let requests: CompiledRequest[];
+    try {
+      requests = (JSON.parse(json) as unknown[]).map((args) =>
+        this.#compiled(JSON.stringify(args)),
+      );
+    } catch (error) {
+      this.#settled(user, refusal(error));
+      return;
+    }
+    sendBatch(user, requests, this.#batchDeps, (settled) => this.#settled(user, settled));
+  }
+
+  readonly #batchDeps: BatchDeps = {
+    now: () => this.deps.now(),
+    response: (lane, startUs) => {
+      const exchange = lane.exchange;
+      return [
+        exchange.status,
+        exchange.headers?.length ?? 0,
+        this.#text.encode(lane.url(), exchange.headers, exchange.kept),
+        exchange.error === undefined ? '' : classifyError(exchange.error),
+        (this.deps.now() - startUs) / 1000,
+      ];
+    },
+  };
 
   /** The response of the user's http call, as it crosses into the isolate. */
   #responded(user: ScriptUser): void {

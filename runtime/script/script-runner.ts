@@ -14,6 +14,7 @@ import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js
 import type { Recorder } from '../metrics/recorder.js';
 import { ScriptOps, ScriptUser, type Lane, type ScriptOpsDeps } from './script-ops.js';
 import { SourcePositions } from './source-position.js';
+import { ConsoleLines } from './console-lines.js';
 
 /** Memory limit of a segment's isolate, MB (soft: V8 may overshoot it 2–3×). */
 export const SCRIPT_MEMORY_MB = 128;
@@ -28,6 +29,8 @@ export interface ScriptRunnerDeps extends Omit<ScriptOpsDeps, 'user'> {
   readonly setupData: unknown;
   /** A distinct script error, as a line for the user (positions in the .ts sources). */
   readonly onError: (text: string) => void;
+  /** A line of the scenario's console (console-lines.ts); absent: console calls print nothing. */
+  readonly onConsole?: (line: string) => void;
 }
 
 /** A virtual user of the scenario: what its operations need, and its iteration's end. */
@@ -51,18 +54,25 @@ export class ScriptRunner {
   readonly #users = new Map<number, RunningUser>();
   readonly #positions: SourcePositions;
   readonly #reported = new Set<string>();
+  readonly #console: ConsoleLines | undefined;
 
   constructor(private readonly deps: ScriptRunnerDeps) {
     this.#positions = new SourcePositions(deps.script);
     this.#ops = new ScriptOps({ ...deps, user: (id) => this.#users.get(id)! });
     const limitMs = deps.plan.timeoutMs;
+    const nowMs = (): number => deps.now() / 1000;
+    const lines =
+      deps.onConsole === undefined ? undefined : new ConsoleLines(deps.onConsole, nowMs);
+    this.#console = lines;
     this.#sandbox = new Sandbox({
       plan: deps.script,
       limits: { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
       ops: this.#ops,
       data: deps.setupData,
-      nowMs: () => deps.now() / 1000,
+      nowMs,
       onStray: (failure) => this.#failed(failure, deps.strayRecorder),
+      onConsole:
+        lines && ((vu, level, text, dropped) => lines.write(`vu ${vu}`, level, text, dropped)),
     });
     deps.hardStop.addEventListener('abort', this.#cut);
   }
@@ -115,6 +125,7 @@ export class ScriptRunner {
     this.deps.hardStop.removeEventListener('abort', this.#cut);
     this.#sandbox.dispose();
     this.#ops.close();
+    this.#console?.close();
   }
 
   #failed(outcome: Exclude<SandboxOutcome, { kind: 'ok' }>, recorder: Recorder): void {

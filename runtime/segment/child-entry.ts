@@ -1,12 +1,13 @@
 /**
  * Child-process entry of a scripted segment (child-host.ts): gets its SegmentStart as the first
  * IPC message; the first segment runs the scenario's setup() and sends its data with `ready`;
- * on `go` it runs runSegment, sends snapshots, script errors and the outcome, and exits. Like
+ * on `go` it runs runSegment, sends snapshots, script errors and console lines; the first
+ * segment then runs teardown(); it sends the outcome, and exits. Like
  * cli/bin.ts it is an entry point, so it may touch `process` (and so may its orphan-watch.ts).
  */
 import { Worker } from 'node:worker_threads';
 import { systemClock } from '../deps.js';
-import { runScenarioSetup } from '../script/scenario-setup.js';
+import { runScenarioSetup, runScenarioTeardown } from '../script/scenario-setup.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';
 import { SharedDataReceiver } from './shared-data-transfer.js';
@@ -31,8 +32,10 @@ function finish(message: SegmentToHost): void {
 async function begin(start: SegmentStart): Promise<void> {
   const { spec } = start;
   const script = spec.plan.script;
+  const onConsole = (line: string): void => send({ type: 'console', line });
+  const hooks = { clock: systemClock, hardStop: hardStop.signal, onConsole };
   if (script !== undefined && spec.thread === 0) {
-    const setup = await runScenarioSetup(spec.plan, script, systemClock, hardStop.signal);
+    const setup = await runScenarioSetup(spec.plan, script, hooks);
     if (!setup.ok) return finish({ type: 'failed', message: setup.message });
     setupData = setup.data;
   }
@@ -45,7 +48,13 @@ async function begin(start: SegmentStart): Promise<void> {
     ready: () => started,
     setupData: () => setupData,
     onScriptError: (text) => send({ type: 'script-error', text }),
+    onConsole,
   });
+  // After the load, stopped or not (a hard stop skips it): the first segment runs teardown().
+  if (script !== undefined && spec.thread === 0) {
+    const teardown = await runScenarioTeardown(spec.plan, script, hooks, setupData);
+    if (!teardown.ok) send({ type: 'script-error', text: teardown.message });
+  }
   finish({ type: 'done', outcome });
 }
 

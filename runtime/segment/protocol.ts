@@ -37,6 +37,7 @@ export type HostToSegment =
 export type SegmentToHost =
   | { readonly type: 'ready'; readonly setup?: unknown }
   | { readonly type: 'script-error'; readonly text: string }
+  | { readonly type: 'console'; readonly line: string }
   | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot; readonly live: LiveState }
   | { readonly type: 'done'; readonly outcome: SegmentOutcome }
   | { readonly type: 'failed'; readonly message: string };

@@ -52,6 +52,8 @@ export interface SegmentControl {
   readonly setupData?: () => unknown;
   /** A distinct error of a TypeScript scenario, as a line for the user. */
   readonly onScriptError?: (text: string) => void;
+  /** A line of a TypeScript scenario's console; absent: console calls print nothing. */
+  readonly onConsole?: (line: string) => void;
 }
 
 /** A segment's outcome: its shard, and the message of a fatal error that ended it early. */
@@ -166,6 +168,7 @@ export async function runSegment(
           now,
           setupData: control.setupData?.(),
           onError: control.onScriptError ?? (() => undefined),
+          ...(control.onConsole === undefined ? {} : { onConsole: control.onConsole }),
         });
   if (script !== undefined)
     for (const run of runs) {

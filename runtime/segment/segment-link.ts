@@ -15,6 +15,8 @@ export interface SegmentEvents {
   readonly onSnapshot: () => void;
   /** A TypeScript scenario's error, once per distinct error (scripted segments only). */
   readonly onScriptError?: (text: string) => void;
+  /** A line of a TypeScript scenario's console (rate-limited by the segment). */
+  readonly onConsole?: (line: string) => void;
 }
 
 /** How a segment ended: its outcome, or lost with the last snapshot it sent. */
@@ -55,6 +57,9 @@ export abstract class SegmentLink {
             break;
           case 'script-error':
             events.onScriptError?.(message.text);
+            break;
+          case 'console':
+            events.onConsole?.(message.line);
             break;
           case 'done':
             settled = true;

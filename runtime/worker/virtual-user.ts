@@ -26,13 +26,13 @@ export interface Abortable {
 
 /** One worker's state. */
 export class VirtualUser {
-  readonly vars = new VariableStore();
+  readonly vars: VariableStore;
   readonly exchange = new Exchange();
   /** Reused dispatch options (filled per request). */
   readonly options: RequestOptions = emptyOptions();
   /** Options of a redirect's next hop (`options` stays as filled, for a retry). */
   readonly hop: RequestOptions = emptyOptions();
-  readonly cookies = new UserCookies();
+  readonly cookies: UserCookies;
   /** The options of the last request sent (its last hop): the response's url. */
   sent: RequestOptions = this.options;
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
@@ -49,12 +49,33 @@ export class VirtualUser {
   connectUs = -1;
   tlsUs = -1;
   readonly #clients = new Map<string, Client>();
+  /**
+   * Lanes of a scenario's http.batch(): more requests in flight at once, each with its own
+   * exchange and connections, sharing this user's variables, cookies and random source. The
+   * deadline sweep and a hard stop reach them through their owner.
+   */
+  readonly lanes: VirtualUser[] = [];
 
   constructor(
     readonly id: number,
     readonly random: Random,
     private readonly clientOptions: ClientOptions,
-  ) {}
+    owner?: VirtualUser,
+  ) {
+    this.vars = owner?.vars ?? new VariableStore();
+    this.cookies = owner?.cookies ?? new UserCookies();
+    this.#owned = owner === undefined;
+  }
+
+  readonly #owned: boolean;
+
+  /** Batch lane `i` (1-based: lane 0 is this user), made when first needed. */
+  lane(i: number): VirtualUser {
+    if (i === 0) return this;
+    while (this.lanes.length < i)
+      this.lanes.push(new VirtualUser(this.id, this.random, this.clientOptions, this));
+    return this.lanes[i - 1]!;
+  }
 
   /** The url of the last response (after its redirects). */
   url(): string {
@@ -63,6 +84,12 @@ export class VirtualUser {
 
   /** Aborts what is in flight (deadline passed, hard stop): the HTTP exchange or the session. */
   abort(reason: Error): void {
+    this.abortOwn(reason);
+    for (const lane of this.lanes) lane.abortOwn(reason);
+  }
+
+  /** Aborts what this user (or lane) itself has in flight, not its lanes' (a deadline passed). */
+  abortOwn(reason: Error): void {
     this.exchange.abort(reason);
     this.session?.abort(reason);
   }
@@ -116,8 +143,11 @@ export class VirtualUser {
 
   /** Closes every connection at once (the run is over; nothing is waited for). */
   async close(): Promise<void> {
-    this.vars.end();
-    await Promise.all([...this.#clients.values()].map((c) => c.destroy()));
+    if (this.#owned) this.vars.end();
+    await Promise.all([
+      ...[...this.#clients.values()].map((c) => c.destroy()),
+      ...this.lanes.map((lane) => lane.close()),
+    ]);
     this.#clients.clear();
   }
 }
