@@ -56,12 +56,13 @@ export default tseslint.config(
   {
     files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts', 'native/**/*.ts'],
     // The process entry points: the CLI, the child process of a scripted segment with its watch
-    // thread, and the one that reads a scenario's options.
+    // thread, and the ones that read a scenario's options and type-check it.
     ignores: [
       'cli/bin.ts',
       'runtime/segment/child-entry.ts',
       'runtime/segment/orphan-watch.ts',
       'dsl/script/options-entry.ts',
+      'dsl/script/type-check-entry.ts',
     ],
     rules: noProcess,
   },
@@ -110,6 +111,14 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs', 'scripts/**'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The sandbox's web globals, declared as lib.dom declares them (`declare var`); outside the
+    // project, whose @types/node declares the same names.
+    files: ['scenarios/sandbox-globals.d.ts'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-var': 'off' },
   },
   {
     // Tool configuration files export their config by default, as the tools require.

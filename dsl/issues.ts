@@ -45,7 +45,8 @@ export type IssueCode =
   | 'feeder_error'
   | 'har_error'
   | 'invalid_har_filter'
-  | 'script_error';
+  | 'script_error'
+  | 'type_error';
 
 /** One problem: where, which key, what was expected and what was given. */
 export interface ConfigIssue {

@@ -44,6 +44,8 @@ export interface LoadInputs {
   readonly fallbackSeed: number;
   /** `--har` and `--har-filter`: recorded endpoints merged into the configuration. */
   readonly har?: { readonly file: string | undefined; readonly filters: readonly string[] };
+  /** False skips the type check of a TypeScript scenario (`--no-typecheck`); default true. */
+  readonly typecheck?: boolean;
 }
 
 /** A loaded run: the Plan plus what `validate` shows about it. */
@@ -125,6 +127,7 @@ async function loadWith(
         cwd: inputs.cwd,
         baseDir,
         execPath: inputs.execPath,
+        typecheck: inputs.typecheck ?? true,
       },
     );
     if (!scenario.ok) return err({ issues: scenario.error, warnings });
@@ -243,14 +246,19 @@ async function validateLayers(
 
 /**
  * Bundles the scenario (a path relative to the configuration file when the file named it, to the
- * working directory otherwise) and reads its `options` into a layer. esbuild and the child
- * process that reads the options are imported only now: a configuration without a scenario never
- * loads them.
+ * working directory otherwise), type-checks it, and reads its `options` into a layer. esbuild,
+ * TypeScript and the child process that reads the options are imported only now: a configuration
+ * without a scenario never loads them.
  */
 async function loadScenario(
   name: string,
   provenance: Provenance,
-  dirs: { readonly cwd: string; readonly baseDir: string; readonly execPath: string },
+  dirs: {
+    readonly cwd: string;
+    readonly baseDir: string;
+    readonly execPath: string;
+    readonly typecheck: boolean;
+  },
 ): Promise<
   Result<
     {
@@ -265,22 +273,34 @@ async function loadScenario(
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
-  const [{ bundleScenario }, { readScenarioOptions }, { refusedOptions }, { scenarioFolder }] =
-    await Promise.all([
-      import('./script/bundle-scenario.js'),
-      import('./script/scenario-options.js'),
-      import('./script/options-boundary.js'),
-      import('./script/scenario-folder.js'),
-    ]);
+  const [
+    { bundleScenario },
+    { readScenarioOptions },
+    { refusedOptions },
+    { scenarioFolder },
+    { startTypeCheck },
+  ] = await Promise.all([
+    import('./script/bundle-scenario.js'),
+    import('./script/scenario-options.js'),
+    import('./script/options-boundary.js'),
+    import('./script/scenario-folder.js'),
+    import('./script/type-check-process.js'),
+  ]);
   const bundled = await bundleScenario({
     path,
     shown: source.kind === 'file' ? relative(dirs.cwd, path) || name : name,
     source,
   });
   if (!bundled.ok) return bundled;
-  const read = readScenarioOptions(bundled.value, dirs.execPath);
-  if (!read.ok) return read;
   const dir = scenarioFolder(path);
+  const checking = dirs.typecheck
+    ? startTypeCheck({ entry: path, folder: dir, cwd: dirs.cwd }, dirs.execPath)
+    : Promise.resolve([]);
+  const read = readScenarioOptions(bundled.value, dirs.execPath);
+  // Type errors first: they also explain options that failed to evaluate.
+  const typeErrors = await checking;
+  if (typeErrors.length > 0) return err(typeErrors);
+  if (!read.ok) return read;
   const { options, metrics } = read.value;
   const data = await loadSharedData(read.value.data, {
     folder: dir,

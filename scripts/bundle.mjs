@@ -13,6 +13,7 @@ const ENTRIES = [
   'runtime/segment/segment-entry.ts',
   'runtime/segment/orphan-watch.ts',
   'dsl/script/options-entry.ts',
+  'dsl/script/type-check-entry.ts',
 ];
 
 const result = await build({
@@ -30,8 +31,16 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   // Native modules load their binaries from their own folders; esbuild's API runs its binary.
-  // bufferutil and utf-8-validate are optional speed-ups ws requires when installed.
-  external: ['esbuild', 'isolated-vm-6', 'isolated-vm-7', 'bufferutil', 'utf-8-validate'],
+  // bufferutil and utf-8-validate are optional speed-ups ws requires when installed. TypeScript
+  // reads its lib files from its own folder, and is 9 MB that only a scenario's type check loads.
+  external: [
+    'esbuild',
+    'isolated-vm-6',
+    'isolated-vm-7',
+    'bufferutil',
+    'utf-8-validate',
+    'typescript',
+  ],
   // Their ES module builds: `import()` of a CommonJS package yields only a default export here.
   alias: {
     clipanion: './node_modules/clipanion/lib/advanced/index.mjs',

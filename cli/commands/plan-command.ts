@@ -41,6 +41,9 @@ export abstract class PlanCommand extends BaseCommand {
     description: 'How often live outputs flush (default 5s)',
   });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
+  typecheck = Option.Boolean('--typecheck', true, {
+    description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',
+  });
   threads = Option.String('--threads', { description: 'Worker threads, or auto' });
   seed = Option.String('--seed', { description: 'Random seed for reproducible choices' });
   segment = Option.String('--segment', {
@@ -83,6 +86,7 @@ export abstract class PlanCommand extends BaseCommand {
       // Any seed will do when the user gives none (results print the one used). Math.random, not
       // node:crypto: loading that costs every start of run and validate about 6 ms.
       fallbackSeed: Math.floor(Math.random() * 2 ** 31),
+      typecheck: this.typecheck,
       ...(this.har === undefined && this.harFilters === undefined
         ? {}
         : { har: { file: this.har, filters: this.harFilters ?? [] } }),

@@ -35,6 +35,8 @@ interface Loads {
   readonly modules: Set<string>;
   readonly packages: Set<string>;
   readonly builtins: Set<string>;
+  /** Packages loaded from node_modules outside the bundle (esbuild, isolated-vm, typescript). */
+  readonly external: Set<string>;
 }
 
 async function loadsOf(
@@ -78,7 +80,10 @@ async function loadsOf(
     ),
   );
   const native = builtins.filter((b) => b.startsWith('NativeModule ')).map((b) => b.slice(13));
-  return { modules, packages, builtins: new Set(native) };
+  const external = new Set(
+    urls.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.slice(1) ?? []),
+  );
+  return { modules, packages, builtins: new Set(native), external };
 }
 
 const PLAIN = `target: http://127.0.0.1:9
@@ -97,6 +102,7 @@ t.test('--version loads no package; --help only the command parser', async (t) =
   const help = await loadsOf(t, ['--help']);
   t.same([...help.packages], ['clipanion']);
   t.notOk(help.builtins.has('crypto'), 'node:crypto');
+  t.same([...help.external], [], 'no package outside the bundle (typescript)');
 });
 
 t.test('validate loads zod and yaml, not what this configuration does not use', async (t) => {
@@ -106,6 +112,7 @@ t.test('validate loads zod and yaml, not what this configuration does not use', 
   for (const unused of ['css-select', 'htmlparser2', 'entities', 'csv-parse', 'undici', 'ws'])
     t.notOk(loads.packages.has(unused), unused);
   for (const builtin of ['crypto', 'child_process']) t.notOk(loads.builtins.has(builtin), builtin);
+  t.same([...loads.external], [], 'no package outside the bundle (typescript, esbuild)');
 });
 
 t.test('validate loads css-select when a check has a CSS selector', async (t) => {

@@ -59,7 +59,7 @@ export const options = {
 };
 export default async function () {
   const res = await http.get('/list');
-  const size = res.json().size;
+  const size = (res.json() as { size: number }).size;
   await group('cart', async () => {
     bytes.add(size);
   });
