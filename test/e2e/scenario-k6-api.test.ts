@@ -105,7 +105,7 @@ t.test("a console.log of a ${ENV} header's value is redacted", async (t) => {
   const file = scenario(`import { http } from 'barrage';
 export default async function (): Promise<void> {
   const echoed = await http.get('/echo');
-  console.log('echoed', echoed.json('$.headers')['x-api-token']);
+  console.log('echoed', (echoed.json('$.headers') as Record<string, string>)['x-api-token']);
 }
 `);
   const config = join(file, '..', 'run.yaml');
