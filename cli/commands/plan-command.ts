@@ -41,6 +41,10 @@ export abstract class PlanCommand extends BaseCommand {
     description: 'How often live outputs flush (default 5s)',
   });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
+  envFlags = Option.Array('--env', {
+    description:
+      "A variable the scenario reads as env.KEY: 'KEY=VALUE', or KEY for its value here (repeatable)",
+  });
   threads = Option.String('--threads', { description: 'Worker threads, or auto' });
   seed = Option.String('--seed', { description: 'Random seed for reproducible choices' });
   segment = Option.String('--segment', {
@@ -79,6 +83,7 @@ export abstract class PlanCommand extends BaseCommand {
       configFile: this.config ?? this.file,
       flags: flags.layer,
       flagIssues: flags.issues,
+      ...(this.envFlags === undefined ? {} : { envFlags: this.envFlags }),
       userAgent: `barrage/${VERSION}`,
       // Any seed will do when the user gives none (results print the one used). Math.random, not
       // node:crypto: loading that costs every start of run and validate about 6 ms.

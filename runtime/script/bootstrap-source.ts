@@ -24,6 +24,8 @@
  *   $3 vu            the virtual user's number
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
+ *   $5 web(op, …)    the web globals' host calls (dsl/plan/web-host.ts)
+ *   $6 envJson       the scenario's environment as JSON text (dsl/plan/scenario-env.ts)
  * The metric classes (dsl/plan/metric-classes.ts) may be constructed only while the scenario's
  * top level runs (init), as k6 requires; their add() is the host operation 'metric'.
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
@@ -51,6 +53,8 @@
  */
 import { METRIC_CLASSES_SOURCE } from '../../dsl/plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
+import { ENV_SOURCE } from '../../dsl/plan/scenario-env.js';
+import { WEB_GLOBALS_SOURCE } from '../../dsl/plan/web-globals.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /**
@@ -122,6 +126,11 @@ const dataJson = $4;
 const { stringify, parse } = JSON;
 const NativeRegExp = RegExp;
 const isRegExp = (value) => value instanceof NativeRegExp;
+// The web globals (URL, TextEncoder, crypto…) and the user's named variables (env, __ENV).
+const web = $5;
+const envJson = $6;
+const barrageCrypto = ${WEB_GLOBALS_SOURCE};
+const env = ${ENV_SOURCE};
 const pending = new Map();
 let nextId = 0;
 const groups = [];
@@ -598,6 +607,8 @@ const api = Object.freeze({
     },
   }),
   feed: () => call('feed', null),
+  env,
+  crypto: barrageCrypto,
   ...metricClasses,
 });
 const scenario = factory(api);
