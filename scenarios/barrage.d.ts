@@ -365,4 +365,4 @@ declare module 'barrage' {
 }
 
 /** k6's name for the scenario's environment: the same frozen object as `env` of 'barrage'. */
-declare const __ENV: import('barrage').ScenarioEnv;
+declare const __ENV: { readonly [name: string]: string | undefined };
