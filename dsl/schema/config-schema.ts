@@ -132,11 +132,9 @@ export const configSchema = z.strictObject(
       .describe('Hosts a scenario may reach besides the target'),
     scenario_env: z
       .array(
-        z
-          .string({ error: 'an environment variable name' })
-          .regex(ENV_NAME, {
-            error: 'an environment variable name (a letter or _, then letters, digits or _)',
-          }),
+        z.string({ error: 'an environment variable name' }).regex(ENV_NAME, {
+          error: 'an environment variable name (a letter or _, then letters, digits or _)',
+        }),
         { error: 'a list of environment variable names' },
       )
       .optional()
