@@ -27,7 +27,9 @@ import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
 import { readMultipartFiles } from './sources/multipart-files.js';
-import { interpolateEnv } from './sources/interpolate.js';
+import { interpolateEnv, type Interpolated } from './sources/interpolate.js';
+import { scenarioEnv } from './sources/scenario-env-source.js';
+import type { ScenarioEnv } from './plan/scenario-env.js';
 
 /** What loading needs; the cli fills it from argv, the environment and the working directory. */
 export interface LoadInputs {
@@ -42,6 +44,8 @@ export interface LoadInputs {
   readonly flagIssues: readonly ConfigIssue[];
   readonly userAgent: string;
   readonly fallbackSeed: number;
+  /** `--env` entries (KEY=VALUE or KEY): variables the scenario reads (scenario-env-source.ts). */
+  readonly envFlags?: readonly string[];
   /** `--har` and `--har-filter`: recorded endpoints merged into the configuration. */
   readonly har?: { readonly file: string | undefined; readonly filters: readonly string[] };
   /** False skips the type check of a TypeScript scenario (`--no-typecheck`); default true. */
@@ -119,7 +123,17 @@ async function loadWith(
   let script: ScriptBundle | undefined;
   let scriptMetrics: Readonly<Record<string, ScriptMetric>> = {};
   let scenarioDir = baseDir;
+  let named: ScenarioEnv = {};
   if (validated.value.config.scenario !== undefined) {
+    const env = scenarioEnv(
+      validated.value.config.scenario_env ?? [],
+      inputs.envFlags ?? [],
+      inputs.env,
+    );
+    if (!env.ok) return err({ issues: env.error, warnings });
+    named = env.value;
+    // They may be tokens: secrets, as the values ${NAME} takes are.
+    for (const value of Object.values(named)) secrets.add(value);
     const scenario = await loadScenario(
       validated.value.config.scenario,
       validated.value.provenance,
@@ -129,6 +143,7 @@ async function loadWith(
         execPath: inputs.execPath,
         typecheck: inputs.typecheck ?? true,
       },
+      named,
     );
     if (!scenario.ok) return err({ issues: scenario.error, warnings });
     script = scenario.value.script;
@@ -167,7 +182,7 @@ async function loadWith(
     fallbackSeed: inputs.fallbackSeed,
     multipartFiles: files.value,
     ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
-    ...(script === undefined ? {} : { script }),
+    ...(script === undefined ? {} : { script, scriptEnv: named }),
   });
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
   const unfillable = located(checkPlaceholders(compiled.plan));
@@ -246,9 +261,10 @@ async function validateLayers(
 
 /**
  * Bundles the scenario (a path relative to the configuration file when the file named it, to the
- * working directory otherwise), type-checks it, and reads its `options` into a layer. esbuild,
- * TypeScript and the child process that reads the options are imported only now: a configuration
- * without a scenario never loads them.
+ * working directory otherwise), type-checks it, and reads its `options` into a layer, `${NAME}`
+ * in them taken from `env`, the variables the user named for it. esbuild, TypeScript and the
+ * child process that reads the options are imported only now: a configuration without a scenario
+ * never loads them.
  */
 async function loadScenario(
   name: string,
@@ -259,6 +275,7 @@ async function loadScenario(
     readonly execPath: string;
     readonly typecheck: boolean;
   },
+  env: ScenarioEnv,
 ): Promise<
   Result<
     {
@@ -296,7 +313,7 @@ async function loadScenario(
   const checking = dirs.typecheck
     ? startTypeCheck({ entry: path, folder: dir, cwd: dirs.cwd }, dirs.execPath)
     : Promise.resolve([]);
-  const read = readScenarioOptions(bundled.value, dirs.execPath);
+  const read = readScenarioOptions(bundled.value, dirs.execPath, env);
   // Type errors first: they also explain options that failed to evaluate.
   const typeErrors = await checking;
   if (typeErrors.length > 0) return err(typeErrors);
@@ -313,9 +330,12 @@ async function loadScenario(
   const at: Source = { kind: 'scenario', file: script.file };
   const refused = refusedOptions(options ?? {}, dir, at);
   if (refused.length > 0) return err(refused);
+  const expanded = interpolateOptions(options ?? {}, env, at);
+  if (expanded.issues.length > 0) return err([...expanded.issues]);
   // The metrics its top level declares join the options as `metrics:` (docs/scenarios.md).
-  const own = isPlainObject(options?.metrics) ? options.metrics : {};
-  const values = declares ? { ...options, metrics: { ...metrics, ...own } } : options!;
+  const given = expanded.value as Record<string, unknown>;
+  const own = isPlainObject(given.metrics) ? given.metrics : {};
+  const values = declares ? { ...given, metrics: { ...metrics, ...own } } : given;
   return ok({
     script,
     metrics,
@@ -323,8 +343,8 @@ async function loadScenario(
       name: 'scenario',
       values,
       sourceOf: () => at,
-      secretPaths: new Set(),
-      secretValues: new Set(),
+      secretPaths: expanded.secretPaths,
+      secretValues: expanded.secretValues,
     },
     dir,
   });
@@ -338,6 +358,27 @@ async function loadSharedData(
   if (opened.length === 0) return ok([]);
   const { readSharedData } = await import('./script/read-shared-data.js');
   return readSharedData(opened, where);
+}
+
+/**
+ * `${NAME}` in a scenario's options, as in a configuration file, but from the variables the user
+ * named for the scenario only: the file is untrusted, and `headers: { x: '${AWS_SECRET}' }` would
+ * send any variable of barrage's environment to the target.
+ */
+function interpolateOptions(
+  options: Readonly<Record<string, unknown>>,
+  env: ScenarioEnv,
+  at: Source,
+): Interpolated {
+  const expanded = interpolateEnv(options, env, () => at);
+  return {
+    ...expanded,
+    issues: expanded.issues.map((issue) => ({
+      ...issue,
+      expected: `${issue.expected}, and named for the scenario`,
+      hint: 'a scenario reads only the variables named with --env NAME or scenario_env in the configuration file',
+    })),
+  };
 }
 
 /**

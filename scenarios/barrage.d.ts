@@ -358,6 +358,62 @@ declare module 'barrage' {
     add(value: number | boolean, tags?: Record<string, string | number | boolean>): void;
   }
 
+  /**
+   * The environment variables the user named for the scenario (`--env KEY=VALUE`, `--env KEY`,
+   * `scenario_env` in the configuration file), frozen; also the global `__ENV`, k6's name. A
+   * variable not named is absent, whatever barrage's own environment holds.
+   */
+  export const env: ScenarioEnv;
+
+  /** Variable names and their values. */
+  export type ScenarioEnv = { readonly [name: string]: string | undefined };
+
+  /** A hash algorithm (k6/crypto's names; the hyphenated forms work too). */
+  export type HashAlgorithm =
+    'md5' | 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256';
+
+  /** How a digest is returned: text, or `'binary'` for its bytes. */
+  export type DigestEncoding = 'hex' | 'base64' | 'base64url' | 'binary';
+
+  /** What is hashed: text (as UTF-8) or bytes. */
+  export type HashInput = string | ArrayBuffer | ArrayBufferView;
+
+  /** A digest: text for a text encoding, an ArrayBuffer for `'binary'`. */
+  export type Digest<E extends DigestEncoding> = E extends 'binary' ? ArrayBuffer : string;
+
+  /**
+   * Hashes, HMACs and random values by the host's node:crypto, with k6/crypto's names
+   * (docs/scenarios.md, "Environment and web globals"). Not seeded by the run's `seed`.
+   */
+  export const crypto: {
+    /** `hash('sha256', 'abc', 'hex')`. */
+    hash<E extends DigestEncoding>(
+      algorithm: HashAlgorithm,
+      data: HashInput,
+      encoding: E,
+    ): Digest<E>;
+    /** `hmac('sha256', key, data, 'base64')`. */
+    hmac<E extends DigestEncoding>(
+      algorithm: HashAlgorithm,
+      key: HashInput,
+      data: HashInput,
+      encoding: E,
+    ): Digest<E>;
+    md5<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    sha1<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    sha256<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    sha384<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    sha512<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    sha512_224<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    sha512_256<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    /** `size` (at most 65,536) random bytes from the host's CSPRNG. */
+    randomBytes(size: number): ArrayBuffer;
+    /** The web's crypto.randomUUID(): a version 4 UUID. */
+    randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
+    /** The web's crypto.getRandomValues(): fills an integer typed array (at most 65,536 bytes). */
+    getRandomValues<T extends ArrayBufferView | null>(array: T): T;
+  };
+
   /** What an iteration is told about its virtual user. */
   export interface VirtualUser {
     /** 0-based, unique in the run (k6's `__VU` is this plus 1). */
@@ -366,3 +422,6 @@ declare module 'barrage' {
     readonly iteration: number;
   }
 }
+
+/** k6's name for the scenario's environment: the same frozen object as `env` of 'barrage'. */
+declare const __ENV: { readonly [name: string]: string | undefined };

@@ -44,6 +44,10 @@ export abstract class PlanCommand extends BaseCommand {
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',
   });
+  envFlags = Option.Array('--env', {
+    description:
+      "A variable the scenario reads as env.KEY: 'KEY=VALUE', or KEY for its value here (repeatable)",
+  });
   threads = Option.String('--threads', { description: 'Worker threads, or auto' });
   seed = Option.String('--seed', { description: 'Random seed for reproducible choices' });
   segment = Option.String('--segment', {
@@ -82,6 +86,7 @@ export abstract class PlanCommand extends BaseCommand {
       configFile: this.config ?? this.file,
       flags: flags.layer,
       flagIssues: flags.issues,
+      ...(this.envFlags === undefined ? {} : { envFlags: this.envFlags }),
       userAgent: `barrage/${VERSION}`,
       // Any seed will do when the user gives none (results print the one used). Math.random, not
       // node:crypto: loading that costs every start of run and validate about 6 ms.

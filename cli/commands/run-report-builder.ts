@@ -5,7 +5,7 @@
  */
 import type { Loaded } from '../../dsl/load-plan.js';
 import type { Tags } from '../../dsl/plan/metrics.js';
-import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import type { ChecksSnapshot, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
 import {
   planFingerprint,
@@ -81,8 +81,9 @@ export function toRawResult(
 }
 
 /**
- * A snapshot with its discovered endpoint names and tags redacted, and the tags of its custom
- * series (a call's tags may hold what a secret became), its scenarios' alike.
+ * A snapshot with its discovered endpoint names and tags redacted, its check names (a scenario
+ * builds them, from `env` too) and the tags of its custom series (a call's tags may hold what a
+ * secret became), its scenarios' alike.
  */
 function redactSnapshot(
   snapshot: ShardSnapshot,
@@ -93,6 +94,7 @@ function redactSnapshot(
   const scenarios = snapshot.scenarios;
   return {
     ...snapshot,
+    checks: snapshot.checks === undefined ? undefined : redactChecks(snapshot.checks, text, tags),
     ...(snapshot.endpointNames === undefined
       ? {}
       : {
@@ -117,6 +119,31 @@ function redactSnapshot(
           ),
         }),
   };
+}
+
+/** Checks with their names and tags redacted; names that become one are counted as one. */
+function redactChecks(
+  checks: ChecksSnapshot,
+  text: (s: string) => string,
+  tags: (of: Tags) => Tags,
+): ChecksSnapshot {
+  const byName: Record<string, { passes: number; fails: number }> = {};
+  for (const [name, counts] of Object.entries(checks.byName)) {
+    const shown = text(name);
+    const known = Object.hasOwn(byName, shown) ? byName[shown] : undefined;
+    // Defined, not assigned: a check named __proto__ stays a plain key.
+    Object.defineProperty(byName, shown, {
+      value: {
+        passes: counts.passes + (known?.passes ?? 0),
+        fails: counts.fails + (known?.fails ?? 0),
+      },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  const tagged = checks.tagged?.map((c) => ({ ...c, name: text(c.name), tags: tags(c.tags) }));
+  return { ...checks, byName, ...(tagged === undefined ? {} : { tagged }) };
 }
 
 /** Tags the reports already show a section of each value of: no breakdown for them. */

@@ -9,6 +9,7 @@ import { configuredThresholds } from '../schema/configured-thresholds.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
+import type { ScenarioEnv } from '../plan/scenario-env.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
 import { compileScenarios } from './scenarios.js';
@@ -26,6 +27,8 @@ export interface CompileInputs {
   readonly fallbackSeed: number;
   readonly feeder?: FeederPlan;
   readonly script?: ScriptBundle;
+  /** The variables the user named for the scenario (its `env`). */
+  readonly scriptEnv?: ScenarioEnv;
   /** The bytes of the multipart files, read by load-plan. */
   readonly multipartFiles?: MultipartFiles;
 }
@@ -100,6 +103,7 @@ export function compilePlan(
             ...inputs.script,
             headers: compileScriptHeaders(config, inputs.userAgent, env),
             expect: config.expect?.status,
+            env: inputs.scriptEnv ?? {},
           },
     seed: config.seed ?? inputs.fallbackSeed,
     threads: config.threads,

@@ -8,6 +8,7 @@ import type { RatePlan } from './rate-plan.js';
 import type { ScenarioPlan } from './scenario-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
 import type { SharedData } from './shared-data.js';
+import type { ScenarioEnv } from './scenario-env.js';
 import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
 import type { CustomMetric, Tags } from './metrics.js';
@@ -99,6 +100,8 @@ export interface ScriptBundle {
 export interface ScriptPlan extends ScriptBundle {
   readonly headers: readonly HeaderPlan[];
   readonly expect: StatusSet | undefined;
+  /** The variables the user named for it (`--env`, `scenario_env`): its `env` and `__ENV`. */
+  readonly env: ScenarioEnv;
 }
 
 /** Which share of a distributed run this process executes (1-based index). */

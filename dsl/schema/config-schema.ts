@@ -35,6 +35,7 @@ import { retrySchema } from './retry-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
 import { metricsSchema } from './metrics-schema.js';
 import { checkThresholds } from './configured-thresholds.js';
+import { ENV_NAME } from '../sources/scenario-env-source.js';
 
 const segment = z
   .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })
@@ -129,6 +130,15 @@ export const configSchema = z.strictObject(
       .array(nonEmpty('host name'), { error: 'a list of host names' })
       .optional()
       .describe('Hosts a scenario may reach besides the target'),
+    scenario_env: z
+      .array(
+        z.string({ error: 'an environment variable name' }).regex(ENV_NAME, {
+          error: 'an environment variable name (a letter or _, then letters, digits or _)',
+        }),
+        { error: 'a list of environment variable names' },
+      )
+      .optional()
+      .describe('Environment variables a TypeScript scenario may read (env, __ENV)'),
     report: reportSchema.default({}),
     outputs: z
       .lazy(outputsSchema)

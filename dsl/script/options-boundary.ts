@@ -6,6 +6,7 @@
  * - `auth`: credentials, and where they go (an OAuth token_url), are the user's;
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
  * - `outputs`: a live output sends the run's figures to a receiver or writes a file;
+ * - `scenario_env`: which environment variables the scenario may read is the user's choice;
  * - `feeder.file` must be inside the scenario's folder by its real path, like its imports.
  */
 import { resolve } from 'node:path';
@@ -37,6 +38,10 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
   outputs: {
     expected: 'no outputs in options (a scenario sends nowhere and writes no file)',
     hint: ELSEWHERE,
+  },
+  scenario_env: {
+    expected: 'no scenario_env in options (a scenario may not choose which variables it reads)',
+    hint: 'name them with --env or scenario_env in the configuration file',
   },
 };
 

@@ -12,6 +12,9 @@ import type { OpenedData } from '../plan/shared-data.js';
 import { OPENED_DATA_SOURCE } from './opened-data-source.js';
 import { METRIC_CLASSES_SOURCE } from '../plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
+import { ENV_SOURCE, type ScenarioEnv } from '../plan/scenario-env.js';
+import { WEB_GLOBALS_SOURCE } from '../plan/web-globals.js';
+import { webHost } from '../plan/web-host.js';
 
 /** A metric the scenario's top level declared (`new Trend('name', true)`): its kind and unit. */
 export interface ScriptMetric {
@@ -37,12 +40,23 @@ export type OptionsReply =
 const OPTIONS_TIMEOUT_MS = 1000;
 const OPTIONS_MEMORY_MB = 32;
 
+/** What the reader gets on stdin: the bundle and the scenario's environment. */
+export interface OptionsRequest extends ScriptBundle {
+  readonly env: ScenarioEnv;
+}
+
 /**
- * Runs the bundle's top level with an API that refuses calls, and returns `options` and the
- * metrics declared (dsl/plan/metric-classes.ts) as JSON texts.
+ * Runs the bundle's top level with an API that refuses calls (but for env, crypto and the web
+ * globals, which work there as in an iteration), and returns `options` and the metrics declared
+ * (dsl/plan/metric-classes.ts) as JSON texts.
  */
 const READ_OPTIONS = `
 ${REMOVE_GLOBALS_SOURCE}
+const web = $1;
+const envJson = $2;
+const { parse } = JSON;
+const barrageCrypto = ${WEB_GLOBALS_SOURCE};
+const env = ${ENV_SOURCE};
 const declared = Object.create(null);
 const metricDeclared = (name, kind, unit) => {
   declared[name] = { type: kind, unit };
@@ -60,12 +74,13 @@ const api = {
   check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
   vars: { get: refuse('vars.get'), set: refuse('vars.set') },
   data: openData,
+  env, crypto: barrageCrypto,
   ...metricClasses,
 };
 const options = $0(api).options;
 return [options === undefined ? undefined : JSON.stringify(options), JSON.stringify(declared), JSON.stringify(opened)];`;
 
-function readOptions(script: ScriptBundle): OptionsReply {
+function readOptions(script: OptionsRequest): OptionsReply {
   let isolate;
   try {
     isolate = new (isolatedVm().Isolate)({ memoryLimit: OPTIONS_MEMORY_MB });
@@ -73,10 +88,11 @@ function readOptions(script: ScriptBundle): OptionsReply {
     const factory = isolate
       .compileScriptSync(script.code, { filename: script.file })
       .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
-    const [text, metrics, data] = context.evalClosureSync(READ_OPTIONS, [factory.derefInto()], {
-      result: { copy: true },
-      timeout: OPTIONS_TIMEOUT_MS,
-    }) as [unknown, string, string];
+    const [text, metrics, data] = context.evalClosureSync(
+      READ_OPTIONS,
+      [factory.derefInto(), new (isolatedVm().Callback)(webHost), JSON.stringify(script.env)],
+      { result: { copy: true }, timeout: OPTIONS_TIMEOUT_MS },
+    ) as [unknown, string, string];
     return {
       ok: true,
       text: typeof text === 'string' ? text : null,
@@ -90,5 +106,5 @@ function readOptions(script: ScriptBundle): OptionsReply {
   }
 }
 
-const script = JSON.parse(readFileSync(0, 'utf8')) as ScriptBundle;
+const script = JSON.parse(readFileSync(0, 'utf8')) as OptionsRequest;
 process.stdout.write(JSON.stringify(readOptions(script)));

@@ -31,3 +31,7 @@ export const Counter = __barrageApi.Counter;
 export const Rate = __barrageApi.Rate;
 /** A custom gauge: `.add(value, tags)` sets its value. */
 export const Gauge = __barrageApi.Gauge;
+/** The environment variables the user named for the scenario (`--env`, `scenario_env`). */
+export const env = __barrageApi.env;
+/** Hashes, HMACs and random values (k6/crypto's names), by the host's node:crypto. */
+export const crypto = __barrageApi.crypto;

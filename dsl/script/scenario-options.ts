@@ -10,7 +10,8 @@ import type { ConfigIssue } from '../issues.js';
 import type { ScriptBundle } from '../plan/plan.js';
 import type { OpenedData } from '../plan/shared-data.js';
 import { err, ok, type Result } from '../result.js';
-import type { OptionsReply, ScriptMetric } from './options-entry.js';
+import type { ScenarioEnv } from '../plan/scenario-env.js';
+import type { OptionsReply, OptionsRequest, ScriptMetric } from './options-entry.js';
 
 /**
  * The reader's entry: the built file, next to this one in the flat dist/ (tests run sources through
@@ -35,13 +36,18 @@ export interface ScenarioOptions {
   readonly data: readonly OpenedData[];
 }
 
-/** The scenario's options and metrics as plain data; `execPath` runs the reader. */
+/**
+ * The scenario's options and metrics as plain data; `execPath` runs the reader, `env` is what the
+ * scenario's `env` holds there.
+ */
 export function readScenarioOptions(
   script: ScriptBundle,
   execPath: string,
+  env: ScenarioEnv,
 ): Result<ScenarioOptions, ConfigIssue[]> {
+  const request: OptionsRequest = { file: script.file, code: script.code, sourceMap: '', env };
   const child = spawnSync(execPath, ['--no-node-snapshot', ENTRY], {
-    input: JSON.stringify({ file: script.file, code: script.code, sourceMap: '' }),
+    input: JSON.stringify(request),
     encoding: 'utf8',
     timeout: READER_KILL_MS,
     maxBuffer: 64 * 1024 * 1024,

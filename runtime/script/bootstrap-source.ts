@@ -25,6 +25,8 @@
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
  *   $5 sharedTables  the data files' records, the hub's views of them (shared-data-source.ts)
+ *   $6 web(op, …)    the web globals' host calls (dsl/plan/web-host.ts)
+ *   $7 envJson       the scenario's environment as JSON text (dsl/plan/scenario-env.ts)
  * The metric classes (dsl/plan/metric-classes.ts) may be constructed only while the scenario's
  * top level runs (init), as k6 requires; their add() is the host operation 'metric'.
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
@@ -58,6 +60,8 @@ import { METRIC_CLASSES_SOURCE } from '../../dsl/plan/metric-classes.js';
 import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
 import { SHARED_DATA_SOURCE } from './shared-data-source.js';
 import { consoleSource } from './console-source.js';
+import { ENV_SOURCE } from '../../dsl/plan/scenario-env.js';
+import { WEB_GLOBALS_SOURCE } from '../../dsl/plan/web-globals.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /**
@@ -143,6 +147,11 @@ ${consoleSource(RECORD.LOG)}
 const { stringify, parse } = JSON;
 const NativeRegExp = RegExp;
 const isRegExp = (value) => value instanceof NativeRegExp;
+// The web globals (URL, TextEncoder, crypto…) and the user's named variables (env, __ENV).
+const web = $6;
+const envJson = $7;
+const barrageCrypto = ${WEB_GLOBALS_SOURCE};
+const env = ${ENV_SOURCE};
 const pending = new Map();
 let nextId = 0;
 const groups = [];
@@ -641,6 +650,8 @@ const api = Object.freeze({
   }),
   feed: () => call('feed', null),
   data: sharedData,
+  env,
+  crypto: barrageCrypto,
   ...metricClasses,
 });
 const scenario = factory(api);

@@ -22,6 +22,7 @@
  */
 import { isolatedVm, type IsolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptPlan } from '../../dsl/plan/plan.js';
+import { webHost } from '../../dsl/plan/web-host.js';
 import {
   BOOTSTRAP_SOURCE,
   HUB_SOURCE,
@@ -162,6 +163,8 @@ export class Sandbox {
   readonly #contexts = new Map<number, VuContext>();
   readonly #watchdog: NodeJS.Timeout;
   readonly #data: string | undefined;
+  /** The scenario's environment as JSON text (dsl/plan/scenario-env.ts). */
+  readonly #env: string;
   /** Records for the next pump (bootstrap-source.ts). */
   #inbox: (number | string | ArrayBuffer)[] = [];
   #flush: NodeJS.Immediate | undefined;
@@ -170,6 +173,7 @@ export class Sandbox {
 
   constructor(private readonly deps: SandboxDeps) {
     this.#data = deps.data === undefined ? undefined : JSON.stringify(deps.data);
+    this.#env = JSON.stringify(deps.plan.env);
     const period = Math.min(250, Math.max(10, deps.limits.idleMs / 4));
     this.#watchdog = setInterval(() => this.#sweep(), period);
   }
@@ -351,7 +355,16 @@ export class Sandbox {
     try {
       entry = context.evalClosureSync(
         BOOTSTRAP_SOURCE,
-        [hub.post.derefInto(), call, factory.derefInto(), vu, this.#data, hub.data.derefInto()],
+        [
+          hub.post.derefInto(),
+          call,
+          factory.derefInto(),
+          vu,
+          this.#data,
+          hub.data.derefInto(),
+          new ivm.Callback(webHost),
+          this.#env,
+        ],
         { result: { reference: true }, timeout: cpuMs },
       );
     } catch (error) {
