@@ -3,10 +3,13 @@
  * against the embedded target, each shortened by a small configuration file or flags (a higher
  * layer than the scenario's options) so that a run takes a couple of seconds. Each must run to
  * its end, send what the port sends, evaluate its thresholds and pass its checks; the target's
- * own counters must agree with barrage's. Latency thresholds are evaluated but may fail on a busy
- * machine (no wall-clock assertions): the exit code must then say so, and nothing else may fail.
+ * own counters (and, for stages-groups.ts, what a recording front saw) must agree with barrage's.
+ * Latency thresholds are evaluated but may fail on a busy machine (no wall-clock assertions): the
+ * exit code must then say so, and nothing else may fail.
  */
 import t, { type Test } from 'tap';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
@@ -29,6 +32,7 @@ interface Figures {
 }
 interface JsonResult extends Figures {
   readonly iterations_failed: number;
+  readonly iteration_duration_ms?: { readonly min: number };
   readonly redirects: number;
   readonly checks?: {
     readonly by_name: Readonly<Record<string, { passes: number; fails: number }>>;
@@ -44,10 +48,38 @@ async function target(t: Test): Promise<TargetServer> {
   return server;
 }
 
+/**
+ * A front for the target that records the path and query of every request it passes on: what
+ * the target was sent, which its counters do not say.
+ */
+async function recorder(t: Test, upstream: string): Promise<{ url: string; paths: string[] }> {
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    const out = request(`${upstream}${req.url ?? '/'}`, {
+      method: req.method,
+      headers: req.headers,
+    });
+    out.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, paths };
+}
+
 /** `barrage run … --json-output` of a port (a config file naming it, or --scenario). */
-async function run(t: Test, server: TargetServer, args: readonly string[]): Promise<JsonResult> {
+async function run(t: Test, targetUrl: string, args: readonly string[]): Promise<JsonResult> {
   const result = await runCli(
-    ['run', ...args, '--target', server.url, '--json-output', '--no-dashboard'],
+    ['run', ...args, '--target', targetUrl, '--json-output', '--no-dashboard'],
     { killAfterMs: 30_000 },
   );
   t.equal(result.stdout.trimStart().startsWith('{'), true, `a JSON result: ${result.stderr}`);
@@ -87,8 +119,9 @@ function checksPassed(t: Test, json: JsonResult, names: readonly string[]): void
   }
 }
 
-t.test('stages-groups.ts: a ramping-vus scenario, groups, per-name thresholds', async (t) => {
+t.test('stages-groups.ts: ramping VUs, groups, thresholds, data.json, --env', async (t) => {
   const server = await target(t);
+  const front = await recorder(t, server.url);
   const file = config(
     t,
     'stages-groups.ts',
@@ -98,7 +131,7 @@ t.test('stages-groups.ts: a ramping-vus scenario, groups, per-name thresholds', 
     stages: [{ duration: 1s, target: 3 }, { duration: 1s, target: 0 }]
 `,
   );
-  const json = await run(t, server, [file]);
+  const json = await run(t, front.url, [file, '--env', 'THINK=1.6']);
   const logins = requestsOf(json, 'POST /login');
   t.ok(logins > 0, 'logged in');
   t.equal(requestsOf(json, 'browse'), logins, 'one browse per login');
@@ -117,11 +150,22 @@ t.test('stages-groups.ts: a ramping-vus scenario, groups, per-name thresholds', 
   const stats = server.stats();
   t.equal(stats.byRoute.login, logins, 'the target saw every login');
   t.equal(stats.byRoute.me, logins, 'and every /me');
+  const browsed = front.paths.filter((path) => path.startsWith('/json'));
+  t.equal(browsed.length, logins, 'the front saw every browse');
+  const ids = new Set(['1070', '1071', '1072', '1073', '1074']);
+  t.ok(
+    browsed.every((path) => ids.has(new URL(path, front.url).searchParams.get('item') ?? '')),
+    `every item browsed is a record of items.json: ${browsed.join(' ')}`,
+  );
+  t.ok(
+    (json.iteration_duration_ms?.min ?? 0) >= 1500,
+    `every iteration slept THINK=1.6 s from --env (unset: 1 s): ${json.iteration_duration_ms?.min}`,
+  );
 });
 
 t.test('web-flow.ts: cookies, a followed and a read redirect, a form post', async (t) => {
   const server = await target(t);
-  const json = await run(t, server, [
+  const json = await run(t, server.url, [
     '--scenario',
     join(PORTS, 'web-flow.ts'),
     '-d',
@@ -169,7 +213,7 @@ t.test('custom-metrics.ts: two scenarios, custom metrics, expected 404s', async 
     exec: lookups
 `,
   );
-  const json = await run(t, server, [file]);
+  const json = await run(t, server.url, [file]);
   const { catalogue, lookups } = json.scenarios;
   t.ok(catalogue!.total > 0, 'the catalogue was browsed');
   t.equal(lookups!.total + lookups!.dropped, 40, 'lookups: 40/s for 1 s, each sent or dropped');
