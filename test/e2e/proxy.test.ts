@@ -146,3 +146,19 @@ t.test('malformed proxy URLs: errors naming the variable or the key', async (t) 
   t.match(key.stderr, 'proxy');
   t.match(key.stderr, 'http:// proxy URL');
 });
+
+t.test('a tunnel the proxy refuses fails the request as refused', { skip }, async (t) => {
+  const http = await target(t, createServer(), 'http');
+  const dir = t.testdir({});
+  const proxy = await startTinyproxy(t, dir, { connectPorts: [1] });
+  const result = await runCli(
+    ['run', '--target', http.url, '-n', '2', '-c', '1', '--json-output'],
+    {
+      cwd: dir,
+      env: { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` },
+    },
+  );
+  const json = JSON.parse(result.stdout) as { total: number; errors: Record<string, number> };
+  t.same(json.errors, { refused: 2 }, 'the proxy answered 403 to CONNECT');
+  t.equal(http.from.size, 0, 'nothing reached the target');
+});
