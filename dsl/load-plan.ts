@@ -5,6 +5,7 @@
  */
 import { dirname, relative, resolve } from 'node:path';
 import { compilePlan } from './compile/compile-plan.js';
+import { compileProxy } from './compile/proxy.js';
 import { loadCssSelectors } from './grammar/css-selector.js';
 import { checkPlaceholders } from './compile/lint-plan.js';
 import type { HarEndpoints, HarSummary } from './har/har-to-endpoints.js';
@@ -176,8 +177,11 @@ async function loadWith(
       issues: [...(feeder.ok ? [] : feeder.error), ...(files.ok ? [] : files.error)],
       warnings,
     });
+  const proxy = compileProxy(config.proxy, inputs.env);
+  if (!proxy.ok) return err({ issues: proxy.error, warnings });
   const compiled = compilePlan(config, {
     env: inputs.env,
+    ...(proxy.value === undefined ? {} : { proxy: proxy.value }),
     userAgent: inputs.userAgent,
     fallbackSeed: inputs.fallbackSeed,
     multipartFiles: files.value,

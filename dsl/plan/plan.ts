@@ -3,6 +3,7 @@
  * reads (it crosses worker threads and child processes by structured clone).
  */
 import type { OutputsPlan } from './output-plan.js';
+import type { ProxyPlan } from './proxy-plan.js';
 import type { HeaderPlan } from './endpoint-plan.js';
 import type { RatePlan } from './rate-plan.js';
 import type { ScenarioPlan } from './scenario-plan.js';
@@ -152,6 +153,8 @@ export interface Plan {
   readonly segment: SegmentRef;
   readonly startAt: number | undefined;
   readonly insecure: boolean;
+  /** Forward proxies of target (and token) requests; undefined: every connection is direct. */
+  readonly proxy: ProxyPlan | undefined;
   /** Each virtual user keeps a cookie jar (RFC 6265). */
   readonly cookies: boolean;
   /** Redirects a request follows by default (an endpoint's own max_redirects wins). */

@@ -28,6 +28,7 @@ import {
   userTags,
 } from './fields.js';
 import { patternSchema } from './pattern-schema.js';
+import { proxySchema } from './proxy-schema.js';
 import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { outputPeriod, outputsSchema } from './outputs-schema.js';
@@ -148,6 +149,12 @@ export const configSchema = z.strictObject(
       ),
     output_period: outputPeriod().prefault('5s').describe('How often live outputs flush'),
     insecure: flag('skip TLS certificate verification').default(false),
+    proxy: z
+      .lazy(proxySchema)
+      .optional()
+      .describe(
+        'Forward proxy of target requests: a URL, { url, no_proxy }, or false to ignore HTTPS_PROXY/HTTP_PROXY (docs/configuration.md, Proxies)',
+      ),
     seed: positiveInt('random seed', 0)
       .optional()
       .describe('Makes every random choice reproducible'),

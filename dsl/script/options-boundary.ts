@@ -2,7 +2,7 @@
  * What a scenario's `export const options` may not set (docs/scenarios.md, "Security model"):
  * options come from the untrusted file, so they may tune the load but not widen the sandbox.
  * - `scenario`, `endpoints`, `flows`: what runs is the scenario itself;
- * - `target`, `allowed_hosts`: where a scenario may send is the user's choice;
+ * - `target`, `allowed_hosts`, `proxy`: where a scenario may send is the user's choice;
  * - `auth`: credentials, and where they go (an OAuth token_url), are the user's;
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
  * - `outputs`: a live output sends the run's figures to a receiver or writes a file;
@@ -28,6 +28,10 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
   },
   allowed_hosts: {
     expected: 'no allowed_hosts in options (a scenario may not widen where it sends)',
+    hint: ELSEWHERE,
+  },
+  proxy: {
+    expected: 'no proxy in options (a scenario may not choose where its connections go)',
     hint: ELSEWHERE,
   },
   auth: {

@@ -24,6 +24,7 @@
  *   Requests still waiting get NO_TOKEN and are not sent.
  * - Token fetches are recorded apart (`recordFetch`), never as requests to the target.
  */
+import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
 import type { Random } from '../random.js';
 import { backoffMs } from '../failure/retry.js';
 import { NO_TOKEN, type AuthProvider } from './auth-provider.js';
@@ -47,6 +48,8 @@ export interface OAuth2Deps {
   readonly timeoutMs: number;
   /** Skip TLS verification of the token URL too (`insecure: true`). */
   readonly insecure: boolean;
+  /** The run's proxies, which token requests go through as target requests do. */
+  readonly proxy?: ProxyPlan | undefined;
   /** µs of a monotonic clock. */
   readonly now: () => number;
   /** Jitter of the retry backoff. */

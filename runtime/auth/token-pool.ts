@@ -4,7 +4,10 @@
  * (fetch, mocks, caches…), which costs a start about 15 ms, and a run without oauth2 never needs
  * it (the workers' Clients come from undici's client module alone: virtual-user.ts).
  */
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
+import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
+import { ProxyRoutes } from '../http/proxy-route.js';
+import { ProxyTunnels, tunnelConnector } from '../http/proxy-tunnel.js';
 
 /** What a token endpoint answered: its status and its body as a stream. */
 export interface TokenAnswer {
@@ -24,10 +27,22 @@ export interface TokenPool {
   close(): Promise<void>;
 }
 
-/** A pool whose connect timeout is `timeoutMs`, checking TLS certificates unless `insecure`. */
-export function openTokenPool(timeoutMs: number, insecure: boolean): TokenPool {
+/**
+ * A pool whose connect timeout is `timeoutMs`, checking TLS certificates unless `insecure`, and
+ * reaching token URLs through the run's proxies as target requests do (proxy-tunnel.ts).
+ */
+export function openTokenPool(
+  timeoutMs: number,
+  insecure: boolean,
+  proxy: ProxyPlan | undefined,
+): TokenPool {
+  const connect = buildConnector({ timeout: timeoutMs, rejectUnauthorized: !insecure });
+  const tunnels = proxy === undefined ? undefined : new ProxyTunnels(timeoutMs);
   const agent = new Agent({
-    connect: { timeout: timeoutMs, rejectUnauthorized: !insecure },
+    connect:
+      tunnels === undefined
+        ? connect
+        : tunnelConnector(new ProxyRoutes(proxy!), tunnels, connect, connect, () => {}),
     // The caller's deadline covers the whole exchange; these are only a backstop behind it.
     headersTimeout: timeoutMs + 1000,
     bodyTimeout: timeoutMs + 1000,
@@ -35,6 +50,8 @@ export function openTokenPool(timeoutMs: number, insecure: boolean): TokenPool {
   return {
     post: (url, headers, body, signal) =>
       request(url, { method: 'POST', headers, body, dispatcher: agent, signal }),
-    close: () => agent.destroy(),
+    close: async () => {
+      await Promise.all([agent.destroy(), tunnels?.close()]);
+    },
   };
 }

@@ -8,6 +8,7 @@
  * A failure is described by safe text only: the status, an RFC 6749 §5.2 error code, or the kind
  * of network error. Response bodies, secrets and tokens never reach a failure's text.
  */
+import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
 import type { AuthPlan } from '../../dsl/plan/plan.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
@@ -73,7 +74,11 @@ export function displayTokenUrl(tokenUrl: string): string {
 /** Builds the requester: body, headers and a keep-alive pool to the token URL, once. */
 export function createTokenRequester(
   plan: OAuth2Plan,
-  options: { readonly timeoutMs: number; readonly insecure: boolean },
+  options: {
+    readonly timeoutMs: number;
+    readonly insecure: boolean;
+    readonly proxy?: ProxyPlan | undefined;
+  },
 ): TokenRequester {
   const form = new URLSearchParams({ grant_type: plan.grantType });
   if (plan.scope !== undefined) form.set('scope', plan.scope);
@@ -94,7 +99,9 @@ export function createTokenRequester(
   // Opened at the first request: token-pool.ts imports undici's index (it says why).
   let pool: Promise<TokenPool> | undefined;
   const open = (): Promise<TokenPool> =>
-    (pool ??= import('./token-pool.js').then((m) => m.openTokenPool(timeout, options.insecure)));
+    (pool ??= import('./token-pool.js').then((m) =>
+      m.openTokenPool(timeout, options.insecure, options.proxy),
+    ));
   return {
     send: async (signal) => {
       const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeout)]);

@@ -7,6 +7,7 @@ import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 const BY_CODE: Readonly<Record<string, ErrorKind>> = {
   BARRAGE_TIMEOUT: 'timeout',
   BARRAGE_ABORTED: 'aborted',
+  BARRAGE_PROXY_REFUSED: 'refused',
   UND_ERR_CONNECT_TIMEOUT: 'timeout',
   UND_ERR_HEADERS_TIMEOUT: 'timeout',
   UND_ERR_BODY_TIMEOUT: 'timeout',

@@ -7,6 +7,7 @@
  * iteration. teardown() gets at most the run's grace (`timeout` and GRACE_MARGIN_MS) to end;
  * then it is cut.
  */
+import { ProxyRoutes } from '../http/proxy-route.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
@@ -97,6 +98,7 @@ async function runHook(
   const vu = new VirtualUser(0, seededRandom(plan.seed), {
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
+    proxy: plan.proxy === undefined ? undefined : new ProxyRoutes(plan.proxy),
   });
   const user = new ScriptUser(vu, { path, recorder, exec: '' });
   const ops = new ScriptOps({

@@ -6,6 +6,7 @@
  * graceful stop (plus GRACE_MARGIN_MS, so that a request's own deadline fires first and counts as
  * `timeout`) it cuts what is still under way, as a hard stop does.
  */
+import { ProxyRoutes } from '../http/proxy-route.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
@@ -62,12 +63,15 @@ export class ScenarioRun {
   readonly #deps: ScenarioRunDeps;
   readonly #executor: Executor;
   readonly #users: VirtualUser[] = [];
+  /** Where its workers' connections go through a proxy (built once, shared by them). */
+  readonly #proxy: ProxyRoutes | undefined;
   #grace: LongTimeout | undefined;
   #ended = false;
 
   constructor(deps: ScenarioRunDeps) {
     const { plan, share, now } = deps;
     this.#deps = deps;
+    this.#proxy = plan.proxy === undefined ? undefined : new ProxyRoutes(plan.proxy);
     this.scenario = plan.scenarios[share.scenario]!;
     this.recorder = new Recorder({
       endpointCount: plan.graph.endpoints.length,
@@ -167,6 +171,7 @@ export class ScenarioRun {
     const vu = new VirtualUser(id, seededRandom(deriveSeed(plan.seed, id)), {
       timeoutMs: plan.timeoutMs,
       insecure: plan.insecure,
+      proxy: this.#proxy,
     });
     this.#users.push(vu);
     this.#deps.users.push(vu);

@@ -75,6 +75,7 @@ function authProvider(context: ServiceContext): AuthProvider | undefined {
   return new OAuth2Provider(plan.auth, {
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
+    proxy: plan.proxy,
     now: context.now,
     random: seededRandom(deriveSeed(plan.seed, plan.segment.index, AUTH_SEED)),
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),

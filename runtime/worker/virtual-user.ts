@@ -11,12 +11,16 @@ import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
 import { UserCookies } from '../http/cookie-jar.js';
 import { Exchange } from '../http/exchange.js';
+import type { ProxyRoutes } from '../http/proxy-route.js';
+import { ProxyTunnels, tunnelConnector } from '../http/proxy-tunnel.js';
 import { VariableStore } from '../vars/variable-store.js';
 
 /** Options for the per-origin clients. */
 export interface ClientOptions {
   readonly timeoutMs: number;
   readonly insecure: boolean;
+  /** The run's proxies; undefined when every connection is direct. */
+  readonly proxy?: ProxyRoutes | undefined;
 }
 
 /** Something in flight that a deadline or a hard stop can cut (a WebSocket session). */
@@ -49,6 +53,8 @@ export class VirtualUser {
   connectUs = -1;
   tlsUs = -1;
   readonly #clients = new Map<string, Client>();
+  /** CONNECT clients to the proxies, when the run has some (proxy-tunnel.ts). */
+  #tunnels: ProxyTunnels | undefined;
   /**
    * Lanes of a scenario's http.batch(): more requests in flight at once, each with its own
    * exchange and connections, sharing this user's variables, cookies and random source. The
@@ -99,9 +105,9 @@ export class VirtualUser {
    * callback comes once the connection is ready (after the TLS handshake for https). Only opening a
    * connection passes here; a request on a kept-alive one costs nothing.
    */
-  #connector(timeout: number): buildConnector.connector {
+  #connector(timeout: number) {
     const base = buildConnector({ timeout, rejectUnauthorized: !this.clientOptions.insecure });
-    return (options, callback) => {
+    const timed: buildConnector.connector = (options, callback) => {
       const start = performance.now();
       let connected = -1;
       const socket: Socket = base(options, (...args) => {
@@ -118,6 +124,14 @@ export class VirtualUser {
       });
       return socket;
     };
+    const routes = this.clientOptions.proxy;
+    if (routes === undefined) return timed;
+    // Through a proxy, connecting is opening the tunnel (TCP to the proxy and its CONNECT answer).
+    this.#tunnels ??= new ProxyTunnels(timeout);
+    return tunnelConnector(routes, this.#tunnels, timed, base, (tunnelUs, tlsUs) => {
+      this.connectUs = tunnelUs;
+      this.tlsUs = tlsUs;
+    });
   }
 
   /** The keep-alive client for an origin, created on first use. */
@@ -147,6 +161,7 @@ export class VirtualUser {
     await Promise.all([
       ...[...this.#clients.values()].map((c) => c.destroy()),
       ...this.lanes.map((lane) => lane.close()),
+      this.#tunnels?.close(),
     ]);
     this.#clients.clear();
   }
