@@ -7,6 +7,7 @@ import { DEFAULT_CONCURRENCY, type Config } from '../schema/config-schema.js';
 import type { Refinement } from '../schema/refinements.js';
 import { configuredThresholds } from '../schema/configured-thresholds.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
+import type { TlsPlan } from '../plan/tls-plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
 import type { ScenarioEnv } from '../plan/scenario-env.js';
@@ -31,6 +32,8 @@ export interface CompileInputs {
   readonly scriptEnv?: ScenarioEnv;
   /** The bytes of the multipart files, read by load-plan. */
   readonly multipartFiles?: MultipartFiles;
+  /** The `tls:` files, read and checked by load-plan. */
+  readonly tls?: TlsPlan;
 }
 
 /** Compiles a validated Config; problems (such as an unset {{$env NAME}}) come back with paths. */
@@ -110,6 +113,8 @@ export function compilePlan(
     segment: config.segment ?? { index: 1, count: 1 },
     startAt: config.start_at,
     insecure: config.insecure,
+    tls: inputs.tls,
+    http2: config.http2,
     cookies: config.cookies,
     maxRedirects: config.max_redirects,
     allowedHosts: config.allowed_hosts ?? [],

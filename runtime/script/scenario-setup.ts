@@ -97,6 +97,8 @@ async function runHook(
   const vu = new VirtualUser(0, seededRandom(plan.seed), {
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
+    tls: plan.tls,
+    http2: plan.http2,
   });
   const user = new ScriptUser(vu, { path, recorder, exec: '' });
   const ops = new ScriptOps({

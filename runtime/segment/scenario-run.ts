@@ -167,6 +167,8 @@ export class ScenarioRun {
     const vu = new VirtualUser(id, seededRandom(deriveSeed(plan.seed, id)), {
       timeoutMs: plan.timeoutMs,
       insecure: plan.insecure,
+      tls: plan.tls,
+      http2: plan.http2,
     });
     this.#users.push(vu);
     this.#deps.users.push(vu);
