@@ -113,6 +113,11 @@ const endpoint = z.strictObject(
     waiting: histogram.exactOptional(),
     connecting: histogram.exactOptional(),
     tlsHandshaking: histogram.exactOptional(),
+    protocols: z
+      .int({ error: 'protocol bits' })
+      .min(1, { error: 'protocol bits' })
+      .max(3, { error: 'protocol bits' })
+      .exactOptional(),
   },
   { error: "an endpoint's figures" },
 );

@@ -28,6 +28,7 @@ import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
 import { readMultipartFiles } from './sources/multipart-files.js';
+import { readTlsFiles } from './sources/tls-files.js';
 import { interpolateEnv, type Interpolated } from './sources/interpolate.js';
 import { scenarioEnv } from './sources/scenario-env-source.js';
 import type { ScenarioEnv } from './plan/scenario-env.js';
@@ -172,9 +173,14 @@ async function loadWith(
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
   const feeder = await loadFeeder(config, feederBase, provenance);
   const files = readMultipartFiles(config, baseDir, provenance);
-  if (!feeder.ok || !files.ok)
+  const tls = readTlsFiles(config, baseDir, provenance);
+  if (!feeder.ok || !files.ok || !tls.ok)
     return err({
-      issues: [...(feeder.ok ? [] : feeder.error), ...(files.ok ? [] : files.error)],
+      issues: [
+        ...(feeder.ok ? [] : feeder.error),
+        ...(files.ok ? [] : files.error),
+        ...(tls.ok ? [] : tls.error),
+      ],
       warnings,
     });
   const proxy = compileProxy(config.proxy, inputs.env);
@@ -185,6 +191,7 @@ async function loadWith(
     userAgent: inputs.userAgent,
     fallbackSeed: inputs.fallbackSeed,
     multipartFiles: files.value,
+    ...(tls.value === undefined ? {} : { tls: tls.value }),
     ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
     ...(script === undefined ? {} : { script, scriptEnv: named }),
   });

@@ -24,6 +24,7 @@ const SECRET_KEYS = new Set([
   'refresh_token',
   'api_key',
   'secret',
+  'passphrase',
 ]);
 const SECRET_HEADERS = new Set([
   'authorization',

@@ -35,6 +35,8 @@ export interface EndpointResult {
   readonly latency_ms: LatencySummary | undefined;
   /** Time to first byte (http_req_waiting) of its requests that got headers. */
   readonly waiting_ms?: LatencySummary;
+  /** HTTP versions its responses came over, by ALPN name (`http/1.1`, `h2`); absent: none. */
+  readonly protocols?: readonly string[];
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: WsResult;

@@ -47,6 +47,8 @@ export interface JsonEndpoint {
   readonly latency_ms: JsonLatency | null;
   /** Time to first byte (http_req_waiting); null when no request got headers. */
   readonly waiting_ms: JsonLatency | null;
+  /** HTTP versions its responses came over (`http/1.1`, `h2`); empty when none came. */
+  readonly protocols: readonly string[];
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: JsonWs;
@@ -221,6 +223,7 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     failures: e.failures,
     latency_ms: latency(e.latency_ms),
     waiting_ms: latency(e.waiting_ms),
+    protocols: e.protocols ?? [],
     status_codes: e.status_codes,
     errors: e.errors,
     ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),

@@ -8,6 +8,7 @@ import type { Refinement } from '../schema/refinements.js';
 import { configuredThresholds } from '../schema/configured-thresholds.js';
 import type { FeederPlan, Plan, ScriptBundle } from '../plan/plan.js';
 import type { ProxyPlan } from '../plan/proxy-plan.js';
+import type { TlsPlan } from '../plan/tls-plan.js';
 import type { PatternPlan, RatePlan } from '../plan/rate-plan.js';
 import type { Template } from '../plan/template.js';
 import type { ScenarioEnv } from '../plan/scenario-env.js';
@@ -34,6 +35,8 @@ export interface CompileInputs {
   readonly multipartFiles?: MultipartFiles;
   /** The run's proxies (compileProxy: the `proxy` key and the environment). */
   readonly proxy?: ProxyPlan;
+  /** The `tls:` files, read and checked by load-plan. */
+  readonly tls?: TlsPlan;
 }
 
 /** Compiles a validated Config; problems (such as an unset {{$env NAME}}) come back with paths. */
@@ -114,6 +117,8 @@ export function compilePlan(
     startAt: config.start_at,
     insecure: config.insecure,
     proxy: inputs.proxy,
+    tls: inputs.tls,
+    http2: config.http2,
     cookies: config.cookies,
     maxRedirects: config.max_redirects,
     allowedHosts: config.allowed_hosts ?? [],

@@ -14,6 +14,7 @@ import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
 import type { CustomMetric, Tags } from './metrics.js';
 import type { ThresholdSpec } from './threshold-spec.js';
+import type { TlsPlan } from './tls-plan.js';
 
 /** Retry settings (spec §7.3), durations in ms. */
 export interface RetryPlan {
@@ -155,6 +156,10 @@ export interface Plan {
   readonly insecure: boolean;
   /** Forward proxies of target (and token) requests; undefined: every connection is direct. */
   readonly proxy: ProxyPlan | undefined;
+  /** The `tls:` files' contents and settings; undefined when not set. */
+  readonly tls: TlsPlan | undefined;
+  /** Offer h2 by ALPN to https origins (`http2: true`). */
+  readonly http2: boolean;
   /** Each virtual user keeps a cookie jar (RFC 6265). */
   readonly cookies: boolean;
   /** Redirects a request follows by default (an endpoint's own max_redirects wins). */

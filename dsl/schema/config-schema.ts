@@ -33,6 +33,7 @@ import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { outputPeriod, outputsSchema } from './outputs-schema.js';
 import { retrySchema } from './retry-schema.js';
+import { tlsSchema } from './tls-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
 import { metricsSchema } from './metrics-schema.js';
 import { checkThresholds } from './configured-thresholds.js';
@@ -155,6 +156,15 @@ export const configSchema = z.strictObject(
       .describe(
         'Forward proxy of target requests: a URL, { url, no_proxy }, or false to ignore HTTPS_PROXY/HTTP_PROXY (docs/configuration.md, Proxies)',
       ),
+    tls: z
+      .lazy(tlsSchema)
+      .optional()
+      .describe(
+        'CA bundle, client certificate, server name, lowest version (docs/configuration.md)',
+      ),
+    http2: flag('negotiate HTTP/2 by ALPN over TLS')
+      .default(false)
+      .describe('Offer h2 to https targets (HTTP/1.1 when the server offers no h2)'),
     seed: positiveInt('random seed', 0)
       .optional()
       .describe('Makes every random choice reproducible'),

@@ -4,6 +4,7 @@
  * - `scenario`, `endpoints`, `flows`: what runs is the scenario itself;
  * - `target`, `allowed_hosts`, `proxy`: where a scenario may send is the user's choice;
  * - `auth`: credentials, and where they go (an OAuth token_url), are the user's;
+ * - `tls`: client certificates are credentials, and its files are read wherever they are;
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
  * - `outputs`: a live output sends the run's figures to a receiver or writes a file;
  * - `scenario_env`: which environment variables the scenario may read is the user's choice;
@@ -36,6 +37,11 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
   },
   auth: {
     expected: 'no auth in options (credentials, and where they are sent, are the user’s)',
+    hint: ELSEWHERE,
+  },
+  tls: {
+    expected:
+      'no tls in options (client certificates and the files they are read from are the user’s)',
     hint: ELSEWHERE,
   },
   report: { expected: 'no report file in options (a scenario writes no file)', hint: ELSEWHERE },

@@ -47,7 +47,8 @@ export function classifyError(error: unknown): ErrorKind {
         code.startsWith('ERR_TLS') ||
         code.startsWith('ERR_SSL') ||
         code.includes('CERT') ||
-        code === 'DEPTH_ZERO_SELF_SIGNED_CERT'
+        // OpenSSL's verification failures: UNABLE_TO_VERIFY_LEAF_SIGNATURE (an unknown CA)…
+        code.startsWith('UNABLE_TO_')
       ) {
         return 'tls';
       }

@@ -210,7 +210,14 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     ...presentHistogram('waiting', all),
     ...presentHistogram('connecting', all),
     ...presentHistogram('tlsHandshaking', all),
+    ...mergeProtocols(all),
   };
+}
+
+/** The union of the endpoints' protocol bits; absent when none has any. */
+function mergeProtocols(all: readonly EndpointSnapshot[]): { protocols?: number } {
+  const bits = all.reduce((union, e) => union | (e.protocols ?? 0), 0);
+  return bits === 0 ? {} : { protocols: bits };
 }
 
 /** Outcomes of the same status and error kind summed; status, then error kind ascending. */

@@ -107,6 +107,8 @@ class EndpointFigures {
   /** Connection set-up of the requests that opened one, created on the first. */
   connecting: CachedHistogram | undefined;
   tlsHandshaking: CachedHistogram | undefined;
+  /** HTTP versions of its responses, as bits (runtime/http/http-protocol.ts). */
+  protocols = 0;
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -163,6 +165,7 @@ class EndpointFigures {
       ...(this.tlsHandshaking === undefined
         ? {}
         : { tlsHandshaking: this.tlsHandshaking.encode() }),
+      ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
     };
   }
 }
@@ -325,6 +328,11 @@ export class Recorder {
     if (tlsUs < 0) return;
     (this.#tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
     (figures.tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
+  }
+
+  /** A response of an endpoint came over a connection speaking `protocol` (a bit). */
+  recordProtocol(endpoint: number, protocol: number): void {
+    this.#endpoints[endpoint]!.protocols |= protocol;
   }
 
   /** An iteration over (failed ones too): µs from its start to its end. */

@@ -47,6 +47,8 @@ export interface EndpointSnapshot {
   /** Connection set-up of the requests that opened one: TCP connect, then the TLS handshake. */
   readonly connecting?: EncodedHistogram;
   readonly tlsHandshaking?: EncodedHistogram;
+  /** HTTP versions its requests used, as bits (runtime/http/http-protocol.ts); absent: none. */
+  readonly protocols?: number;
 }
 
 /** The active virtual users sampled in one second of the run. */

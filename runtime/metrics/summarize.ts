@@ -9,6 +9,7 @@
  * The latency distribution is the service-time histogram read at fixed percentiles, for the
  * HTML report's percentile curve (latency-distribution.ts).
  */
+import { protocolNames } from '../http/http-protocol.js';
 import type {
   AuthResult,
   ChecksResult,
@@ -134,6 +135,7 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     failures: e.failures,
     latency_ms: summarizeEncoded(e.latency),
     ...optionalSummary('waiting_ms', e.waiting),
+    ...(e.protocols === undefined ? {} : { protocols: protocolNames(e.protocols) }),
     status_codes: e.statusCodes,
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),

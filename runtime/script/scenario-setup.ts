@@ -99,6 +99,8 @@ async function runHook(
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
     proxy: plan.proxy === undefined ? undefined : new ProxyRoutes(plan.proxy),
+    tls: plan.tls,
+    http2: plan.http2,
   });
   const user = new ScriptUser(vu, { path, recorder, exec: '' });
   const ops = new ScriptOps({

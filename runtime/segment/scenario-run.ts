@@ -172,6 +172,8 @@ export class ScenarioRun {
       timeoutMs: plan.timeoutMs,
       insecure: plan.insecure,
       proxy: this.#proxy,
+      tls: plan.tls,
+      http2: plan.http2,
     });
     this.#users.push(vu);
     this.#deps.users.push(vu);

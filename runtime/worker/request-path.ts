@@ -320,6 +320,8 @@ export class RequestPath {
       flight.bytesOut + flight.hopBytesOut,
       this.#waitingUs(flight),
     );
+    if (exchange.status > 0)
+      this.deps.recorder.recordProtocol(flight.index, vu.protocolOf(vu.sent.origin));
     if (endpoint.metrics.length > 0 && exchange.status > 0)
       recordEndpointMetrics(
         endpoint.metrics,

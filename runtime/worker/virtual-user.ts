@@ -9,6 +9,8 @@ import buildConnector from 'undici/lib/core/connect.js';
 import Client from 'undici/lib/dispatcher/client.js';
 import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
+import { connectOptions, type TransportOptions } from '../http/connect-options.js';
+import { protocolOf } from '../http/http-protocol.js';
 import { UserCookies } from '../http/cookie-jar.js';
 import { Exchange } from '../http/exchange.js';
 import type { ProxyRoutes } from '../http/proxy-route.js';
@@ -16,9 +18,8 @@ import { ProxyTunnels, tunnelConnector } from '../http/proxy-tunnel.js';
 import { VariableStore } from '../vars/variable-store.js';
 
 /** Options for the per-origin clients. */
-export interface ClientOptions {
+export interface ClientOptions extends TransportOptions {
   readonly timeoutMs: number;
-  readonly insecure: boolean;
   /** The run's proxies; undefined when every connection is direct. */
   readonly proxy?: ProxyRoutes | undefined;
 }
@@ -55,6 +56,8 @@ export class VirtualUser {
   readonly #clients = new Map<string, Client>();
   /** CONNECT clients to the proxies, when the run has some (proxy-tunnel.ts). */
   #tunnels: ProxyTunnels | undefined;
+  /** The protocol bit (http-protocol.ts) of each origin's latest connection. */
+  readonly #protocols = new Map<string, number>();
   /**
    * Lanes of a scenario's http.batch(): more requests in flight at once, each with its own
    * exchange and connections, sharing this user's variables, cookies and random source. The
@@ -105,8 +108,8 @@ export class VirtualUser {
    * callback comes once the connection is ready (after the TLS handshake for https). Only opening a
    * connection passes here; a request on a kept-alive one costs nothing.
    */
-  #connector(timeout: number) {
-    const base = buildConnector({ timeout, rejectUnauthorized: !this.clientOptions.insecure });
+  #connector(origin: string, timeout: number) {
+    const base = buildConnector(connectOptions(this.clientOptions, origin, timeout));
     const timed: buildConnector.connector = (options, callback) => {
       const start = performance.now();
       let connected = -1;
@@ -116,6 +119,7 @@ export class VirtualUser {
           // Plain TCP: the callback is the connect itself (undici listens before we do).
           this.connectUs = ((connected < 0 ? at : connected) - start) * 1000;
           this.tlsUs = connected < 0 ? -1 : (at - connected) * 1000;
+          this.#protocols.set(origin, protocolOf(args[1]));
         }
         callback(...args);
       });
@@ -141,9 +145,9 @@ export class VirtualUser {
       const timeout = this.clientOptions.timeoutMs;
       client = new Client(origin, {
         pipelining: 1,
-        // HTTP/1.1 as measured (undici 8 would otherwise negotiate HTTP/2 with TLS targets).
-        allowH2: false,
-        connect: this.#connector(timeout),
+        // HTTP/1.1 as measured unless `http2: true` (undici 8 would otherwise negotiate HTTP/2).
+        allowH2: this.clientOptions.http2,
+        connect: this.#connector(origin, timeout),
         // Our deadline sweep covers the whole request; undici's own per-request timers would
         // only cost time on every request (0 disables them).
         headersTimeout: 0,
@@ -153,6 +157,11 @@ export class VirtualUser {
       this.#clients.set(origin, client);
     }
     return client;
+  }
+
+  /** The protocol bit of `origin`'s latest connection; 0 before one opened. */
+  protocolOf(origin: string): number {
+    return this.#protocols.get(origin) ?? 0;
   }
 
   /** Closes every connection at once (the run is over; nothing is waited for). */

@@ -186,6 +186,15 @@ const CASES: readonly Case[] = [
     error:
       /scn\/main\.ts \(options\): auth: expected no auth in options .*, got options\.auth: set it in the configuration file, a flag or the environment/,
   },
+  {
+    // Its files would be read wherever they are (a key outside the folder, a device).
+    name: 'tls in options',
+    files: {
+      'scn/main.ts': sends("export const options = { tls: { ca: '/etc/passwd' } };", "'x'"),
+    },
+    error:
+      /scn\/main\.ts \(options\): tls: expected no tls in options .*, got options\.tls: set it in the configuration file, a flag or the environment/,
+  },
   ...['json', 'html', 'junit', 'summary_md', 'raw'].map((key): Case => ({
     name: `report.${key} in options`,
     files: {

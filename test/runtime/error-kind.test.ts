@@ -10,6 +10,7 @@ t.test('kinds come from codes, walking causes', async (t) => {
     [{ code: 'X', cause: { code: 'ENOTFOUND' } }, 'dns'],
     [{ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, 'tls'],
     [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'tls'],
+    [{ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' }, 'tls'],
     [{ code: 'BARRAGE_TIMEOUT' }, 'timeout'],
     [{ code: 'UND_ERR_HEADERS_TIMEOUT' }, 'timeout'],
     [new Error('ECONNREFUSED in the message only'), 'other'],

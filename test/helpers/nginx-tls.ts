@@ -1,0 +1,151 @@
+/**
+ * Debian's nginx serving TLS on 127.0.0.1, with a PKI the openssl CLI generates for the test: a CA,
+ * a server certificate for 127.0.0.1, a client certificate (its key encrypted, and as PKCS#12) and
+ * a key of no certificate. Three ports: h2 and HTTP/1.1 (`h2`), HTTP/1.1 only (`h1`), and h2 with
+ * client certificates required (`mtls`). nginx runs in the foreground without a master process,
+ * as the current user, everything (pid, logs, temp paths) under the test's folder; its access log
+ * has one line per request: `port protocol client-certificate-subject`. Without nginx or openssl
+ * the tests cannot run: under CI (.ci/run installs them) that is a failure, elsewhere a skip.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/** Debian's nginx binary. */
+export const NGINX = '/usr/sbin/nginx';
+
+/** The passphrase of the client key and of the PKCS#12 file. */
+export const CLIENT_PASSPHRASE = 'open_sesame_42';
+
+/** tap's `skip` option: a reason when nginx or openssl is missing outside CI, else false. */
+export function nginxSkip(env: Readonly<Record<string, string | undefined>>): string | false {
+  if (env.CI !== undefined) return false;
+  const openssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+  return existsSync(NGINX) && openssl
+    ? false
+    : 'nginx or openssl is missing: apt-get install nginx openssl (bash .ci/run does)';
+}
+
+function openssl(dir: string, args: readonly string[]): void {
+  const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${run.stderr}`);
+}
+
+/** Writes ca.pem, server.{pem,key}, client.pem, client.enc.key, client.p12 and other.key. */
+export function makePki(dir: string): void {
+  const ssl = (args: string): void => openssl(dir, args.split(' '));
+  const pass = `pass:${CLIENT_PASSPHRASE}`;
+  ssl('req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca');
+  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  for (const name of ['server', 'client']) {
+    ssl(`req -newkey rsa:2048 -nodes -keyout ${name}.key -out ${name}.csr -subj /CN=${name}`);
+    const ext = name === 'server' ? ' -extfile server.ext' : '';
+    ssl(
+      `x509 -req -in ${name}.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1${ext} -out ${name}.pem`,
+    );
+  }
+  ssl(`pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout ${pass}`);
+  ssl(`pkey -in client.key -aes256 -passout ${pass} -out client.enc.key`);
+  ssl('genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out other.key');
+}
+
+/** A running nginx: its ports and the lines of its access log. */
+export interface Nginx {
+  readonly ports: { readonly h2: number; readonly h1: number; readonly mtls: number };
+  /** The access log's lines so far: `port protocol client-subject`. */
+  log(): string[];
+  stop(): Promise<void>;
+}
+
+/** Ports free now on 127.0.0.1 (the kernel's picks, released for nginx to take). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    }),
+  );
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+function config(dir: string, ports: Nginx['ports']): string {
+  const tls = (port: number, extra: string) => `
+    server {
+      listen 127.0.0.1:${port} ${extra};
+      ssl_certificate ${dir}/server.pem;
+      ssl_certificate_key ${dir}/server.key;
+      location / { return 200 "ok\\n"; }
+    }`;
+  return `daemon off;
+master_process off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log info;
+events { worker_connections 256; }
+http {
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  log_format barrage '$server_port $server_protocol "$ssl_client_s_dn"';
+  access_log ${dir}/access.log barrage;
+  ${tls(ports.h2, 'ssl http2')}
+  ${tls(ports.h1, 'ssl')}
+  ${tls(ports.mtls, 'ssl http2').replace('ssl_certificate ', `ssl_client_certificate ${dir}/ca.pem;\n      ssl_verify_client on;\n      ssl_certificate `)}
+}
+`;
+}
+
+/** True once something accepts TCP connections on the port. */
+function accepting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(true)).once('error', () => resolve(false));
+    socket.once('close', () => socket.destroy());
+    socket.once('connect', () => socket.end());
+  });
+}
+
+/** Generates the PKI in `dir`, then starts nginx on three free ports and waits for them. */
+export async function startNginx(dir: string): Promise<Nginx> {
+  makePki(dir);
+  const [h2, h1, mtls] = (await freePorts(3)) as [number, number, number];
+  const ports = { h2, h1, mtls };
+  writeFileSync(join(dir, 'nginx.conf'), config(dir, ports));
+  writeFileSync(join(dir, 'access.log'), '');
+  const child: ChildProcess = spawn(
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')],
+    {
+      stdio: 'ignore',
+    },
+  );
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (let tries = 0; ; tries++) {
+    const up = await Promise.all(Object.values(ports).map(accepting));
+    if (up.every(Boolean)) break;
+    if (exited || tries > 200) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not start: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    ports,
+    log: () =>
+      readFileSync(join(dir, 'access.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    stop: async () => {
+      if (exited) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}
