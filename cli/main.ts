@@ -18,6 +18,7 @@ const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
   ['serve', () => import('./commands/serve.js').then((m) => m.ServeCommand)],
   ['demo', () => import('./commands/demo.js').then((m) => m.DemoCommand)],
   ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
+  ['compare', () => import('./commands/compare.js').then((m) => m.CompareCommand)],
 ]);
 
 /** The commands a command runs through `this.cli.run`, registered with it: `demo` runs `run`. */

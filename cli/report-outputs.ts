@@ -1,5 +1,5 @@
 /**
- * What a finished run (or a merge) prints and writes: the text report or, with --json-output,
+ * What a finished run (or a merge) prints and writes (delivered by command-outcome.ts): the text report or, with --json-output,
  * only the JSON result on stdout; and the report files asked for (`report.*` keys and flags),
  * plus the GitHub step summary: when `$GITHUB_STEP_SUMMARY` names a file (GitHub Actions sets it
  * for each step), the Markdown summary is appended to it, whether or not `--summary-md` was given.
@@ -17,7 +17,8 @@ import type { RunReport } from './render/run-report.js';
 import { renderSummaryMarkdown } from './render/summary-markdown.js';
 import { renderTextReport } from './render/text-report.js';
 import type { BarrageContext } from './context.js';
-import { writeReportFiles, type ReportFile } from './report-files.js';
+import type { CommandOutcome } from './command-outcome.js';
+import type { ReportFile } from './report-files.js';
 import { VERSION } from './version.js';
 
 /** The environment variable GitHub Actions sets to the step's summary file. */
@@ -79,26 +80,37 @@ export function reportFiles(
   return files;
 }
 
+/** What `run` and `merge` deliver of one result (see command-outcome.ts for how). */
+export interface ResultDelivery {
+  readonly paths: ReportPlan;
+  readonly raw: RawResult;
+  readonly report: RunReport;
+  readonly jsonOutput: boolean;
+  readonly renderers: Renderers;
+  /** How a fatal ending reads on stderr: "the run stopped: …", "a segment stopped early: …". */
+  readonly fatalNote: (fatal: string) => string;
+}
+
 /**
- * The one tail of `run` (finished or cut short) and `merge`: prints the report on stdout, writes
- * every requested file, says on stderr which could not be written and what the metrics model's
- * bounds folded (warnings); returns how many failed.
+ * The report on stdout, the files asked for, the metrics model's warnings on stderr (where a
+ * --json-output run's reader looks) and the fatal note; thresholds, a fatal end and an abort
+ * decide the exit code.
  */
-export function deliverReports(
-  context: Pick<BarrageContext, 'stdout' | 'stderr' | 'cwd' | 'env' | 'isTTY'>,
-  paths: ReportPlan,
-  raw: RawResult,
-  report: RunReport,
-  jsonOutput: boolean,
-  renderers: Renderers,
-): number {
+export function resultOutcome(
+  context: Pick<BarrageContext, 'env' | 'isTTY'>,
+  delivery: ResultDelivery,
+): CommandOutcome {
+  const { paths, raw, report, jsonOutput, renderers } = delivery;
   const color = context.isTTY && context.env.NO_COLOR === undefined;
-  context.stdout.write(renderStdout(report, { jsonOutput, color }));
-  const files = reportFiles(paths, report, raw, context.env, renderers);
-  const failures = writeReportFiles(context.cwd, files);
-  for (const failure of failures) context.stderr.write(`barrage: ${failure}\n`);
-  // The metrics model's bounds: on stderr too, where a --json-output run's reader looks.
-  for (const warning of report.result.warnings ?? [])
-    context.stderr.write(`barrage: warning: ${warning}\n`);
-  return failures.length;
+  const warnings = (report.result.warnings ?? []).map((w) => `warning: ${w}`);
+  return {
+    stdout: renderStdout(report, { jsonOutput, color }),
+    files: reportFiles(paths, report, raw, context.env, renderers),
+    notes: raw.fatal === undefined ? warnings : [...warnings, delivery.fatalNote(raw.fatal)],
+    ending: {
+      thresholdsFailed: report.thresholds?.failed ?? 0,
+      fatal: raw.fatal !== undefined,
+      aborted: raw.aborted !== undefined,
+    },
+  };
 }

@@ -8,9 +8,9 @@ import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import { readBoundedFile } from '../../dsl/sources/bounded-file.js';
 import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
 import type { BarrageContext } from '../context.js';
-import { exitCodeFor } from '../exit-code.js';
+import { deliverOutcome } from '../command-outcome.js';
 import { parseRawResult } from '../raw-result-schema.js';
-import { deliverReports, importRenderers } from '../report-outputs.js';
+import { importRenderers, resultOutcome } from '../report-outputs.js';
 import { reportFromRaw } from './run-report-builder.js';
 
 /** Largest raw result read (an hour-long segment with many endpoints stays far below it). */
@@ -36,17 +36,17 @@ export async function mergeResults(
     );
   }
   const merged = outcome.merged;
-  const report = reportFromRaw(merged);
-  const renderers = await importRenderers(paths);
-  const failures = deliverReports(context, paths, merged, report, jsonOutput, renderers);
-  if (merged.fatal !== undefined)
-    context.stderr.write(`barrage: a segment stopped early: ${merged.fatal}\n`);
-  return exitCodeFor({
-    thresholdsFailed: report.thresholds?.failed ?? 0,
-    fatal: merged.fatal !== undefined,
-    reportFailed: failures > 0,
-    aborted: merged.aborted !== undefined,
-  });
+  return deliverOutcome(
+    context,
+    resultOutcome(context, {
+      paths,
+      raw: merged,
+      report: reportFromRaw(merged),
+      jsonOutput,
+      renderers: await importRenderers(paths),
+      fatalNote: (fatal) => `a segment stopped early: ${fatal}`,
+    }),
+  );
 }
 
 /** Every file read and checked against the raw result schema; all problems at once. */

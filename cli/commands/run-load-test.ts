@@ -22,12 +22,12 @@ import {
   type LiveMode,
   type LiveView,
 } from '../dashboard/live-view.js';
-import { ExitCode, exitCodeFor } from '../exit-code.js';
+import { deliverOutcome } from '../command-outcome.js';
+import { ExitCode } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
 import { abortText } from '../render/report-figures.js';
 import { endpointTable } from '../endpoint-table.js';
-import type { RunReport } from '../render/run-report.js';
-import { deliverReports, importRenderers, type Renderers } from '../report-outputs.js';
+import { importRenderers, resultOutcome, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
 
@@ -150,16 +150,10 @@ export async function runLoadTest(
         `barrage: ${heldOver} more lines came while the dashboard ran (${MAX_HELD_LINES} are kept)\n`,
       );
     const raw = toRawResult(loaded, snapshot, { fatal, aborted }, redactor);
-    const { report, failures } = deliver(context, output, plan.report, raw, renderers);
+    const code = deliver(context, output, plan.report, raw, renderers);
     reported = true;
-    if (raw.fatal !== undefined) context.stderr.write(`barrage: the run stopped: ${raw.fatal}\n`);
     for (const line of (await outputs?.drain(hardStop.signal)) ?? []) warn(line);
-    return exitCodeFor({
-      thresholdsFailed: report.thresholds?.failed ?? 0,
-      fatal: fatal !== undefined,
-      reportFailed: failures > 0,
-      aborted: aborted !== undefined,
-    });
+    return code;
   } finally {
     view?.close();
     unsubscribe();
@@ -182,15 +176,23 @@ function liveMode(context: BarrageContext, output: RunOutput): LiveMode {
   });
 }
 
-/** Prints and writes every report of `raw`; returns the report and how many files failed. */
+/** Prints and writes every report of `raw`; returns the exit code its outcome gives. */
 function deliver(
   context: BarrageContext,
   output: RunOutput,
   paths: ReportPlan,
   raw: RawResult,
   renderers: Renderers,
-): { report: RunReport; failures: number } {
-  const report = reportFromRaw(raw);
-  const failures = deliverReports(context, paths, raw, report, output.jsonOutput, renderers);
-  return { report, failures };
+): ExitCode {
+  return deliverOutcome(
+    context,
+    resultOutcome(context, {
+      paths,
+      raw,
+      report: reportFromRaw(raw),
+      jsonOutput: output.jsonOutput,
+      renderers,
+      fatalNote: (fatal) => `the run stopped: ${fatal}`,
+    }),
+  );
 }

@@ -14,7 +14,7 @@ t.test('--version and --help', async (t) => {
   t.equal(v.stdout.trim(), version);
   const help = await runCli(['--help']);
   t.equal(help.code, 0);
-  for (const command of ['run', 'validate', 'serve', 'demo', 'merge'])
+  for (const command of ['run', 'validate', 'serve', 'demo', 'merge', 'compare'])
     t.match(help.stdout, new RegExp(`barrage ${command}`), command);
   const runHelp = await runCli(['run', '--help']);
   t.match(runHelp.stdout, /--threshold/);

@@ -1,0 +1,144 @@
+/**
+ * Comparison thresholds of `barrage compare`: a threshold whose value is the base run's own
+ * figure, scaled or shifted, judged on the new run's.
+ *
+ *   relative  := threshold-left operator ws* "baseline" ws* (modifier ws*)?
+ *   modifier  := ("*" | "+" | "-") ws* number       (a factor, or milliseconds/units added)
+ *   threshold-left, operator, number: as in dsl/grammar/threshold.ts
+ *
+ * e.g. `http_req_duration:p95 < baseline * 1.10`, `http_req_duration{endpoint=login}:p99 <=
+ * baseline + 20`, `checks:rate >= baseline - 0.01`. The left side is parsed by the threshold
+ * grammar itself (with the value 0 in place of the baseline), so metric, tags, aggregate and
+ * operator errors read as everywhere. A plain threshold (a number after the operator) is refused:
+ * compare has no plan to judge it against (`barrage run` takes those).
+ */
+import type { ConfigIssue } from '../../dsl/issues.js';
+import { parseThreshold } from '../../dsl/grammar/threshold.js';
+import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { figureKey, type FigureChange } from './comparison.js';
+
+const BASELINE = /\bbaseline\b/;
+const MODIFIER = /^([*+-])\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+const EXAMPLE = 'http_req_duration:p95 < baseline * 1.10';
+
+/** A parsed comparison threshold. */
+export interface RelativeThreshold {
+  readonly expression: string;
+  readonly spec: ThresholdSpec;
+  /** The limit from the baseline's value: b × factor + offset. */
+  readonly factor: number;
+  readonly offset: number;
+}
+
+/** One threshold judged on the two runs. */
+export interface RelativeThresholdResult {
+  readonly expression: string;
+  readonly baseline: number | null;
+  readonly actual: number | null;
+  readonly limit: number | null;
+  readonly pass: boolean;
+}
+
+/** Parses one `--threshold` value; an issue naming the flag when it is not a relative one. */
+export function parseRelativeThreshold(
+  expression: string,
+): { ok: true; threshold: RelativeThreshold } | { ok: false; issue: ConfigIssue } {
+  const fail = (expected: string, actual: string): { ok: false; issue: ConfigIssue } => ({
+    ok: false,
+    issue: {
+      code: 'invalid_value',
+      source: { kind: 'flag', flag: '--threshold' },
+      path: [],
+      expected,
+      actual,
+    },
+  });
+  const at = expression.search(BASELINE);
+  if (at < 0)
+    return fail(
+      `a relative threshold such as "${EXAMPLE}" or "… < baseline + 20" (compare judges the new run against the base run; a plain threshold belongs to barrage run)`,
+      JSON.stringify(expression),
+    );
+  const left = parseThreshold(`${expression.slice(0, at)}0`);
+  if (!left.ok) return fail(`a relative threshold such as "${EXAMPLE}"`, left.error.message);
+  const tail = expression.slice(at + 'baseline'.length).trim();
+  const modifier = MODIFIER.exec(tail);
+  if (tail !== '' && modifier === null)
+    return fail(
+      `"baseline", "baseline * <factor>", "baseline + <number>" or "baseline - <number>" after the operator`,
+      `${JSON.stringify(`baseline ${tail}`)} in ${JSON.stringify(expression)}`,
+    );
+  if (thresholdFigure(left.value) === undefined)
+    return fail(`a threshold on what compare reads: ${READABLE}`, JSON.stringify(expression));
+  const [, sign, number] = modifier ?? [];
+  const value = Number(number ?? 0);
+  return {
+    ok: true,
+    threshold: {
+      expression: expression.trim(),
+      spec: left.value,
+      factor: sign === '*' ? value : 1,
+      offset: sign === '+' ? value : sign === '-' ? -value : 0,
+    },
+  };
+}
+
+/** Which figure a threshold reads: metric, aggregate and tags to scope and name. */
+const FIGURE_OF_AGGREGATE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  http_req_duration: { p50: 'p50', p90: 'p90', p95: 'p95', p99: 'p99', avg: 'mean', mean: 'mean' },
+  http_req_failed: { rate: 'failure rate' },
+  http_requests: { count: 'requests', rate: 'requests/s' },
+  checks: { rate: 'pass rate' },
+};
+
+/** What compare's thresholds may read, for the error that refuses another. */
+export const READABLE =
+  'http_req_duration (p50, p90, p95, p99, avg), http_req_failed:rate, http_requests (count, rate) and checks{check=<name>}:rate, untagged or with one endpoint, scenario or tag filter';
+
+/** The figure a threshold reads, as scope and name; undefined when compare has none. */
+export function thresholdFigure(spec: ThresholdSpec): { scope: string; name: string } | undefined {
+  const name = FIGURE_OF_AGGREGATE[spec.metric]?.[spec.aggregate];
+  const tags = Object.entries(spec.tags);
+  if (name === undefined || tags.length > 1) return undefined;
+  if (spec.metric === 'checks')
+    return tags[0]?.[0] === 'check' ? { scope: `check ${tags[0][1]}`, name } : undefined;
+  if (tags.length === 0) return { scope: 'run', name };
+  const [key, value] = tags[0]!;
+  if (name === 'requests/s' && key !== 'scenario') return undefined;
+  if (key === 'endpoint' || key === 'scenario') return { scope: `${key} ${value}`, name };
+  return { scope: `tag ${key}=${value}`, name };
+}
+
+/** Judges each threshold on the two runs' figures: the new value against the baseline's limit. */
+export function judgeThresholds(
+  thresholds: readonly RelativeThreshold[],
+  all: readonly FigureChange[],
+): RelativeThresholdResult[] {
+  const byKey = new Map(all.map((c) => [figureKey(c.scope, c.name), c]));
+  return thresholds.map((t) => {
+    const figure = thresholdFigure(t.spec);
+    const found =
+      figure === undefined ? undefined : byKey.get(figureKey(figure.scope, figure.name));
+    const baseline = found?.base ?? null;
+    const actual = found?.next ?? null;
+    const limit = baseline === null ? null : baseline * t.factor + t.offset;
+    const pass = limit !== null && actual !== null && holds(actual, t.spec.operator, limit);
+    return { expression: t.expression, baseline, actual, limit, pass };
+  });
+}
+
+/** `actual <op> limit`, `==` within a relative 1e-9 as in runtime/thresholds/evaluate.ts. */
+function holds(actual: number, operator: ThresholdOperator, limit: number): boolean {
+  switch (operator) {
+    case '<':
+      return actual < limit;
+    case '<=':
+      return actual <= limit;
+    case '>':
+      return actual > limit;
+    case '>=':
+      return actual >= limit;
+    case '==':
+      return Math.abs(actual - limit) <= 1e-9 * Math.max(Math.abs(actual), Math.abs(limit));
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Reads one side of `barrage compare`: a JSON result (`--json`, `--json-output`) or a raw result
+ * (`--raw`), which is summarized as `merge` summarizes it, into the JSON result's form. A JSON
+ * result is checked against a zod schema of the parts compare reads, so a file that is not a
+ * result is an error naming the file and the field, never a crash further on.
+ */
+import { resolve } from 'node:path';
+import * as z from 'zod';
+import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
+import { describeValue } from '../../dsl/schema/zod-issues.js';
+import { readBoundedFile } from '../../dsl/sources/bounded-file.js';
+import { RAW_FORMAT } from '../../runtime/raw-result.js';
+import { MAX_RAW_BYTES } from '../commands/merge-results.js';
+import { reportFromRaw } from '../commands/run-report-builder.js';
+import { parseRawResult } from '../raw-result-schema.js';
+import { toJsonResult } from '../render/json-report.js';
+
+/** Issues listed per file at most. */
+const MAX_ISSUES = 20;
+
+const count = z.number().int().min(0);
+const ms = z.number().nullable();
+const latency = z
+  .object({ min: z.number(), max: z.number(), mean: z.number() })
+  .extend({ p50: z.number(), p90: z.number(), p95: z.number(), p99: z.number() })
+  .nullable();
+const counts = z.record(z.string(), count);
+const requests = z.object({ requests: count, failures: count, latency_ms: latency });
+
+/** The figures of one run (or one scenario of it) that compare reads. */
+const figuresSchema = z.object({
+  total: count,
+  failures: count,
+  requests_per_sec: z.number(),
+  p50_latency_ms: ms,
+  p90_latency_ms: ms,
+  p95_latency_ms: ms,
+  p99_latency_ms: ms,
+  mean_latency_ms: ms,
+  errors: counts,
+  endpoints: z.array(requests.extend({ name: z.string() })),
+  by_tag: z
+    .array(z.object({ key: z.string(), values: z.array(requests.extend({ value: z.string() })) }))
+    .optional(),
+  checks: z
+    .object({ by_name: z.record(z.string(), z.object({ passes: count, fails: count })) })
+    .optional(),
+  series: z.array(
+    z.object({ requests: count, failures: count, p50_ms: ms, p95_ms: ms, p99_ms: ms }),
+  ),
+});
+
+/** A run's figures as compare reads them, with its named scenarios'. */
+const resultSchema = figuresSchema.extend({
+  scenarios: z.record(z.string(), figuresSchema).optional(),
+});
+
+/** One run's (or scenario's) figures. */
+export type RunFigures = z.infer<typeof figuresSchema>;
+/** A result as compare reads it. */
+export type ResultFigures = z.infer<typeof resultSchema>;
+
+/** What compare expects each file to be. */
+const EXPECTED = 'a JSON result (--json) or a raw result (--raw) written by barrage';
+
+/** Reads `file` (relative to `cwd`); throws ConfigError naming it when it is not a result. */
+export function readResultFile(cwd: string, file: string): ResultFigures {
+  const source = { kind: 'file', file } as const;
+  const issue = (actual: string, path: (string | number)[] = []): ConfigIssue => ({
+    code: 'invalid_value',
+    source,
+    path,
+    expected: EXPECTED,
+    actual,
+  });
+  const text = readBoundedFile(resolve(cwd, file), 'result', MAX_RAW_BYTES);
+  if (!text.ok) throw new ConfigError(text.error.map((i) => ({ ...i, source })));
+  let value: unknown;
+  try {
+    value = JSON.parse(text.value);
+  } catch (error) {
+    throw new ConfigError([{ ...issue((error as Error).message), code: 'parse_error' }]);
+  }
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    'format' in value &&
+    value.format === RAW_FORMAT
+  ) {
+    const raw = parseRawResult(file, value);
+    if (!raw.ok) throw new ConfigError(raw.issues);
+    value = toJsonResult(reportFromRaw(raw.raw));
+  }
+  // Not a result at all (some other JSON document): one line, not a line per missing field.
+  if (typeof value !== 'object' || value === null || !('total' in value))
+    throw new ConfigError([issue(describeValue(value))]);
+  const parsed = resultSchema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.slice(0, MAX_ISSUES).map((i) =>
+      issue(
+        `${describeValue(i.input)} (${i.message})`,
+        i.path.filter((p): p is string | number => typeof p !== 'symbol'),
+      ),
+    ),
+  );
+}
