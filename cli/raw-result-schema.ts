@@ -113,6 +113,9 @@ const endpoint = z.strictObject(
     waiting: histogram.exactOptional(),
     connecting: histogram.exactOptional(),
     tlsHandshaking: histogram.exactOptional(),
+    sseFirstEvent: histogram.exactOptional(),
+    sseEventGap: histogram.exactOptional(),
+    sseEvents: count.exactOptional(),
   },
   { error: "an endpoint's figures" },
 );
@@ -187,6 +190,9 @@ const SNAPSHOT_FIELDS = {
   waiting: histogram.exactOptional(),
   connecting: histogram.exactOptional(),
   tlsHandshaking: histogram.exactOptional(),
+  sseFirstEvent: histogram.exactOptional(),
+  sseEventGap: histogram.exactOptional(),
+  sseEvents: count.exactOptional(),
   iterationDuration: histogram.exactOptional(),
   vusMax: count.exactOptional(),
   vus: z

@@ -7,6 +7,9 @@ import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 const BY_CODE: Readonly<Record<string, ErrorKind>> = {
   BARRAGE_TIMEOUT: 'timeout',
   BARRAGE_ABORTED: 'aborted',
+  BARRAGE_IDLE_TIMEOUT: 'idle_timeout',
+  BARRAGE_STREAM_ENCODED: 'decode_error',
+  BARRAGE_EVENT_TOO_LARGE: 'body_too_large',
   UND_ERR_CONNECT_TIMEOUT: 'timeout',
   UND_ERR_HEADERS_TIMEOUT: 'timeout',
   UND_ERR_BODY_TIMEOUT: 'timeout',

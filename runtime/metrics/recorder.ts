@@ -41,6 +41,7 @@ import type {
 import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
 import { CustomSeries } from './custom-series.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
+import { SseFigures, sseFields } from './sse-figures.js';
 import { WsFigures } from './ws-figures.js';
 
 /** Distinct causes of unsent requests kept apart (a feeder of typos must not grow the report). */
@@ -107,6 +108,8 @@ class EndpointFigures {
   /** Connection set-up of the requests that opened one, created on the first. */
   connecting: CachedHistogram | undefined;
   tlsHandshaking: CachedHistogram | undefined;
+  /** Server-Sent Events of a stream endpoint, created on its first event. */
+  sse: SseFigures | undefined;
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -163,6 +166,7 @@ class EndpointFigures {
       ...(this.tlsHandshaking === undefined
         ? {}
         : { tlsHandshaking: this.tlsHandshaking.encode() }),
+      ...sseFields(this.sse),
     };
   }
 }
@@ -209,6 +213,7 @@ export class Recorder {
   #waiting: CachedHistogram | undefined;
   #connecting: CachedHistogram | undefined;
   #tlsHandshaking: CachedHistogram | undefined;
+  #sse: SseFigures | undefined;
   #iterationDuration: CachedHistogram | undefined;
   #vusMax = 0;
   /** Active virtual users by second: the most sampled in it. */
@@ -325,6 +330,15 @@ export class Recorder {
     if (tlsUs < 0) return;
     (this.#tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
     (figures.tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
+  }
+
+  /**
+   * An event of an endpoint's stream: the stream's first when `firstUs` >= 0 (µs from the send),
+   * else `gapUs` after the event before it.
+   */
+  recordSseEvent(endpoint: number, firstUs: number, gapUs: number): void {
+    (this.#sse ??= new SseFigures()).record(firstUs, gapUs);
+    (this.#endpoints[endpoint]!.sse ??= new SseFigures()).record(firstUs, gapUs);
   }
 
   /** An iteration over (failed ones too): µs from its start to its end. */
@@ -526,6 +540,7 @@ export class Recorder {
       ...(this.#tlsHandshaking === undefined
         ? {}
         : { tlsHandshaking: this.#tlsHandshaking.encode() }),
+      ...sseFields(this.#sse),
       ...(this.#iterationDuration === undefined
         ? {}
         : { iterationDuration: this.#iterationDuration.encode() }),
