@@ -118,6 +118,9 @@ const endpoint = z.strictObject(
       .min(1, { error: 'protocol bits' })
       .max(3, { error: 'protocol bits' })
       .exactOptional(),
+    sseFirstEvent: histogram.exactOptional(),
+    sseEventGap: histogram.exactOptional(),
+    sseEvents: count.exactOptional(),
   },
   { error: "an endpoint's figures" },
 );
@@ -192,6 +195,9 @@ const SNAPSHOT_FIELDS = {
   waiting: histogram.exactOptional(),
   connecting: histogram.exactOptional(),
   tlsHandshaking: histogram.exactOptional(),
+  sseFirstEvent: histogram.exactOptional(),
+  sseEventGap: histogram.exactOptional(),
+  sseEvents: count.exactOptional(),
   iterationDuration: histogram.exactOptional(),
   vusMax: count.exactOptional(),
   vus: z

@@ -40,6 +40,17 @@ export interface EndpointResult {
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: WsResult;
+  /** Server-Sent Events of a stream endpoint; absent when none came. */
+  readonly sse?: SseResult;
+}
+
+/** Server-Sent Events of stream endpoints (sse_*). */
+export interface SseResult {
+  readonly events: number;
+  /** Each stream's time to its first event (sse_time_to_first_event). */
+  readonly time_to_first_event_ms: LatencySummary | undefined;
+  /** Gaps between a stream's events (sse_event_gap); undefined when no stream had two. */
+  readonly event_gap_ms: LatencySummary | undefined;
 }
 
 /** Requests with one value of a tag. */
@@ -154,6 +165,8 @@ export interface RunResult {
   readonly connecting_ms?: LatencySummary;
   /** TLS handshake (http_req_tls_handshaking) of the requests that opened an https connection. */
   readonly tls_handshaking_ms?: LatencySummary;
+  /** Server-Sent Events of every stream endpoint; absent when none came. */
+  readonly sse?: SseResult;
   /** Iterations' durations (iteration_duration), failed ones included. */
   readonly iteration_duration_ms?: LatencySummary;
   /** Active virtual users (vus), sampled once a second; undefined when never sampled. */

@@ -3,7 +3,7 @@
  * `report.json`. Keys come in one fixed order (JsonResult's). Latencies are milliseconds rounded
  * to 3 decimals (so are requests_per_sec and duration_ms), or null when nothing was measured:
  * every required key is present with a value, since JSON.stringify silently drops an undefined.
- * Optional sections (websocket, checks, auth, thresholds) are absent, not null, when the run had
+ * Optional sections (websocket, sse, checks, auth, thresholds) are absent, not null, when the run had
  * none. A threshold's `actual` is null when its metric got no data (it then fails: DESIGN.md §6).
  * `thresholds.aborted` ({ threshold, at_ms }) is there only when an `abort_on_fail` threshold
  * stopped the run.
@@ -19,6 +19,7 @@ import type {
   LatencySummary,
   PercentilePoint,
   SeriesPoint,
+  SseResult,
   TagBreakdown,
   WsResult,
 } from '../../runtime/run-result.js';
@@ -52,6 +53,15 @@ export interface JsonEndpoint {
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: JsonWs;
+  readonly sse?: JsonSse;
+}
+
+/** Server-Sent Events of stream endpoints as JSON (sse_events and the sse_* trends). */
+export interface JsonSse {
+  readonly events: number;
+  readonly time_to_first_event_ms: JsonLatency | null;
+  /** null when no stream had two events. */
+  readonly event_gap_ms: JsonLatency | null;
 }
 
 /** Requests with one value of a tag, as JSON. */
@@ -180,6 +190,7 @@ export interface JsonResult {
   readonly interrupted: boolean;
   readonly started_at: string;
   readonly websocket?: JsonWs;
+  readonly sse?: JsonSse;
   readonly checks?: JsonChecks;
   readonly auth?: JsonAuth;
   readonly series: readonly JsonSeriesPoint[];
@@ -227,6 +238,15 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     status_codes: e.status_codes,
     errors: e.errors,
     ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
+    ...(e.sse === undefined ? {} : { sse: sse(e.sse) }),
+  };
+}
+
+function sse(figures: SseResult): JsonSse {
+  return {
+    events: figures.events,
+    time_to_first_event_ms: latency(figures.time_to_first_event_ms),
+    event_gap_ms: latency(figures.event_gap_ms),
   };
 }
 
@@ -358,6 +378,7 @@ export function toJsonResult(report: RunReport): JsonResult {
     interrupted: r.interrupted,
     started_at: r.started_at,
     ...(r.websocket === undefined ? {} : { websocket: websocket(r.websocket) }),
+    ...(r.sse === undefined ? {} : { sse: sse(r.sse) }),
     ...(r.checks === undefined ? {} : { checks: checks(r.checks) }),
     ...(r.auth === undefined ? {} : { auth: auth(r.auth) }),
     series: r.series.map(seriesPoint),

@@ -28,6 +28,9 @@
  *   Waiting (TTFB): p50 50.12ms, p95 51.30ms
  *   Connecting: p50 0.21ms, p95 0.40ms        (requests that opened a connection)
  *   TLS handshaking: p50 3.10ms, p95 4.02ms   (https connections)
+ *   SSE events: 1,000                          (stream endpoints)
+ *   SSE time to first event: p50 1.10ms, p95 2.30ms
+ *   SSE event gap: p50 50.02ms, p95 50.90ms
  *   Iteration duration: p50 201.00ms, p95 204.50ms
  *   Virtual users: 10 allocated, 2–10 active (10 at the end)
  *
@@ -150,6 +153,11 @@ function k6Lines(result: RunResult): string[] {
   trend('Waiting (TTFB)', result.waiting_ms);
   trend('Connecting', result.connecting_ms);
   trend('TLS handshaking', result.tls_handshaking_ms);
+  if (result.sse !== undefined) {
+    lines.push(`SSE events: ${formatCount(result.sse.events)}`);
+    trend('SSE time to first event', result.sse.time_to_first_event_ms);
+    trend('SSE event gap', result.sse.event_gap_ms);
+  }
   trend('Iteration duration', result.iteration_duration_ms);
   if (result.vus_max !== undefined && result.vus_max > 0) {
     const vus = result.vus;

@@ -69,10 +69,12 @@ export function compileScriptHeaders(
   userAgent: string,
   env: EnvResolver,
 ): HeaderPlan[] {
-  return mergeHeaders(config.headers, {}, userAgent, config.user_agent).map(([name, value]) => ({
-    name,
-    value: resolve(value, ['headers', name], env, { singleLine: true }),
-  }));
+  return mergeHeaders(config.headers, {}, userAgent, config.user_agent, false).map(
+    ([name, value]) => ({
+      name,
+      value: resolve(value, ['headers', name], env, { singleLine: true }),
+    }),
+  );
 }
 
 /** Builds the cumulative weight table. */
@@ -101,6 +103,7 @@ function compileEndpoint(
     endpoint.headers ?? {},
     userAgent,
     config.user_agent,
+    endpoint.stream !== undefined,
   ).filter(
     // multipart/form-data's Content-Type names its boundary: the encoder sets it.
     ([name]) => endpoint.multipart === undefined || name.toLowerCase() !== 'content-type',
@@ -166,6 +169,10 @@ function compileEndpoint(
     setup: endpoint.setup,
     weight: endpoint.weight,
     timeoutMs,
+    stream:
+      endpoint.stream === undefined
+        ? undefined
+        : { kind: endpoint.stream, idleTimeoutMs: endpoint.idle_timeout },
     maxRedirects: endpoint.max_redirects ?? config.max_redirects,
     think: endpoint.think,
     ws: session?.plan,
@@ -204,20 +211,24 @@ export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /**
  * Top-level headers, then the endpoint's (same name, any case, replaces), then User-Agent and
- * Accept-Encoding if unset.
+ * Accept-Encoding if unset. A stream endpoint asks for `text/event-stream` and no compression
+ * unless told otherwise: its events are read as they come, and a compressed body cannot be.
  */
 function mergeHeaders(
   common: Readonly<Record<string, string>>,
   own: Readonly<Record<string, string>>,
   userAgent: string,
   configured: string | undefined,
+  stream: boolean,
 ): [string, string][] {
   const byLower = new Map<string, [string, string]>();
   for (const [name, value] of [...Object.entries(common), ...Object.entries(own)])
     byLower.set(name.toLowerCase(), [name, value]);
   if (!byLower.has('user-agent'))
     byLower.set('user-agent', ['user-agent', configured ?? userAgent]);
-  if (!byLower.has('accept-encoding'))
+  if (stream) {
+    if (!byLower.has('accept')) byLower.set('accept', ['accept', 'text/event-stream']);
+  } else if (!byLower.has('accept-encoding'))
     byLower.set('accept-encoding', ['accept-encoding', DEFAULT_ACCEPT_ENCODING]);
   return [...byLower.values()];
 }

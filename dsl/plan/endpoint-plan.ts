@@ -76,6 +76,16 @@ export interface HeaderPlan {
   readonly value: Template;
 }
 
+/**
+ * A response read as a stream (docs/configuration.md, Streamed responses): a Server-Sent Events
+ * stream is timed event by event, and fails as idle_timeout when no event comes within
+ * `idleTimeoutMs` (undefined: only the request's timeout bounds it).
+ */
+export interface StreamPlan {
+  readonly kind: 'sse';
+  readonly idleTimeoutMs: number | undefined;
+}
+
 /** An endpoint ready to run. */
 export interface EndpointPlan {
   /** Index in ScenarioGraph.endpoints; metrics are recorded under it. */
@@ -105,6 +115,8 @@ export interface EndpointPlan {
   readonly setup: boolean;
   readonly weight: number;
   readonly timeoutMs: number;
+  /** The response is a stream read event by event; undefined: a body read whole. */
+  readonly stream: StreamPlan | undefined;
   /** Redirects followed before the request fails as too_many_redirects; 0 follows none. */
   readonly maxRedirects: number;
   /** Pause after the response, before the worker's next step or iteration. */

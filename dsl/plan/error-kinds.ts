@@ -24,6 +24,7 @@ export const ERROR_KINDS = [
   'decode_error',
   'body_too_large',
   'too_many_redirects',
+  'idle_timeout',
   'url_not_allowed',
   'aborted',
   'ws_handshake',

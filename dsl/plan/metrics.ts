@@ -111,6 +111,28 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: ENDPOINT_TAGS,
     userTags: true,
   },
+  sse_time_to_first_event: {
+    kind: 'trend',
+    unit: 'ms',
+    description:
+      "Server-Sent Events time to first event, from sending the request (a redirect's last hop) to its first event",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  sse_event_gap: {
+    kind: 'trend',
+    unit: 'ms',
+    description: "Server-Sent Events gaps, from one event of a stream to the stream's next event",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  sse_events: {
+    kind: 'counter',
+    unit: 'count',
+    description: 'Server-Sent Events received: count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
   http_req_failed: {
     kind: 'rate',
     unit: 'ratio',

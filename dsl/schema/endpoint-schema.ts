@@ -66,6 +66,17 @@ export function endpointSchema() {
         .optional()
         .describe('A failed check fails its request as check_failed (default: it does not)'),
       timeout: duration('endpoint timeout').optional(),
+      stream: z
+        .enum(['sse'], { error: 'sse (a text/event-stream response read event by event)' })
+        .optional()
+        .describe(
+          'sse: the response is a Server-Sent Events stream, timed event by event (sse_* metrics)',
+        ),
+      idle_timeout: duration('longest pause between events of a stream')
+        .optional()
+        .describe(
+          'A stream endpoint fails as idle_timeout when no event comes for this long (default: none)',
+        ),
       max_redirects: positiveInt('redirects followed; 0 = none', 0)
         .optional()
         .describe('Redirects this endpoint follows (default: the top-level max_redirects)'),

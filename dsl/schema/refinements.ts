@@ -174,6 +174,13 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
       actual: JSON.stringify(endpoint.url),
     });
   }
+  if (endpoint.idle_timeout !== undefined && endpoint.stream === undefined)
+    out.push({
+      code: 'invalid_value',
+      path: ['endpoints', i, 'idle_timeout'],
+      expected: 'idle_timeout only with stream: sse',
+      actual: 'idle_timeout without stream',
+    });
   if (!ws) {
     for (const key of ['session', 'messages', 'message_interval', 'subprotocols'] as const) {
       if (endpoint[key] !== undefined) {
@@ -187,7 +194,7 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
     }
   } else {
     // A session's outcome is its handshake's and its messages' (docs/configuration.md).
-    for (const key of ['expect', 'checks', 'checks_fail_request'] as const) {
+    for (const key of ['expect', 'checks', 'checks_fail_request', 'stream'] as const) {
       if (endpoint[key] !== undefined)
         out.push({
           code: 'invalid_value',

@@ -15,10 +15,17 @@
  * throughput (docs/performance.md). Errors complete it too (they are data here: `error` is set),
  * so the caller needs no try/catch on the hot path. The time the headers came (`headersUs`, on
  * the caller's clock) is read once per response, for http_req_waiting.
+ *
+ * A stream endpoint's successful response (2xx, given a listener at start()) is read event by event
+ * instead (sse-reader.ts): nothing of it is kept but its last event's data, which is what body()
+ * then returns, and `idleDeadlineUs` moves with each event when the endpoint has an idle timeout
+ * (the segment's deadline sweep enforces it). A compressed stream cannot be read as it comes: it
+ * fails as decode_error at once.
  */
 import type { Dispatcher } from 'undici';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
+import { SseReader, type SseListener } from './sse-reader.js';
 
 /** The outcome fields of the last exchange. */
 export class Exchange implements Dispatcher.DispatchHandler {
@@ -37,6 +44,12 @@ export class Exchange implements Dispatcher.DispatchHandler {
   location = -1;
   /** When the response headers came, µs on the clock start() was given; -1 before they do. */
   headersUs = -1;
+  /** The event stream being read, when the response is one; valid until the next start(). */
+  sse: SseReader | undefined = undefined;
+  /** When a stream fails as idle (µs, the clock start() was given); 0 when it cannot. */
+  idleDeadlineUs = 0;
+  #listener: SseListener | undefined = undefined;
+  #idleUs = 0;
   #now: () => number = () => 0;
   #encoding = -1;
   #chunks: Buffer[] = [];
@@ -51,9 +64,16 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /**
    * Resets for a new request; `done` is called once, when it completes or fails. It may be called
    * during dispatch() itself (undici fails an invalid request at once), so the caller must be ready.
-   * `now` (µs) times the response headers.
+   * `now` (µs) times the response headers. With a `stream` listener, a 2xx response is read as an
+   * event stream, failing as idle when `idleUs` (0: never) pass without an event.
    */
-  start(keepBytes: number, done: () => void, now: () => number): void {
+  start(
+    keepBytes: number,
+    done: () => void,
+    now: () => number,
+    stream?: SseListener,
+    idleUs = 0,
+  ): void {
     this.status = 0;
     this.bytesIn = 0;
     this.error = undefined;
@@ -63,6 +83,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.setCookies.length = 0;
     this.location = -1;
     this.headersUs = -1;
+    this.sse?.close();
+    this.sse = undefined;
+    this.idleDeadlineUs = 0;
+    this.#listener = stream;
+    this.#idleUs = idleUs;
     this.#now = now;
     this.#encoding = -1;
     // A new list only when the last one was used: callers read it before the next start().
@@ -84,6 +109,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
   /** The kept body as UTF-8 text (undefined when none was kept). */
   body(): string | undefined {
+    if (this.sse !== undefined) return this.#wanted > 0 ? (this.sse.lastData ?? '') : undefined;
     if (this.#chunks.length === 0) return this.#wanted > 0 ? '' : undefined;
     return Buffer.concat(this.#chunks).toString('utf8');
   }
@@ -115,12 +141,38 @@ export class Exchange implements Dispatcher.DispatchHandler {
         if (name.toString('latin1').toLowerCase() === 'content-encoding') this.#encoding = i + 1;
       }
     }
+    if (this.#listener !== undefined && statusCode >= 200 && statusCode < 300) {
+      this.#startStream(controller);
+      return;
+    }
     // A compressed body is kept whole (up to the cap) to be decoded when it ends.
     if (this.#encoding >= 0) this.#keepBytes = MAX_KEPT_BODY + 1;
   }
 
+  /** Reads the response as an event stream, or fails it when it is compressed. */
+  #startStream(controller: Dispatcher.DispatchController): void {
+    if (this.#encoding >= 0) {
+      controller.abort(new StreamError('BARRAGE_STREAM_ENCODED', 'a compressed event stream'));
+      return;
+    }
+    this.#keepBytes = 0;
+    const sse = new SseReader(this.#listener!, () => {
+      if (this.sse === sse)
+        this.abort(new StreamError('BARRAGE_EVENT_TOO_LARGE', 'event too large'));
+    });
+    this.sse = sse;
+    if (this.#idleUs > 0) this.idleDeadlineUs = this.headersUs + this.#idleUs;
+  }
+
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.bytesIn += chunk.length;
+    if (this.sse !== undefined) {
+      const events = this.sse.events;
+      this.sse.read(chunk, this.#now());
+      if (this.#idleUs > 0 && this.sse.events !== events)
+        this.idleDeadlineUs = this.sse.lastEventUs + this.#idleUs;
+      return;
+    }
     if (this.#kept < this.#keepBytes) {
       const room = this.#keepBytes - this.#kept;
       this.#chunks.push(chunk.length <= room ? chunk : chunk.subarray(0, room));
@@ -153,6 +205,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   #finish(): void {
+    this.idleDeadlineUs = 0;
+    this.sse?.close();
     const done = this.#done;
     this.#done = null;
     this.#controller = null;
@@ -165,6 +219,24 @@ export class RequestTimeoutError extends Error {
   readonly code = 'BARRAGE_TIMEOUT';
   constructor() {
     super('request deadline passed');
+  }
+}
+
+/** A stream endpoint went `idle_timeout` without an event. */
+export class IdleTimeoutError extends Error {
+  readonly code = 'BARRAGE_IDLE_TIMEOUT';
+  constructor() {
+    super('stream idle timeout passed');
+  }
+}
+
+/** An event stream that cannot be read: compressed (decode_error), or an event past the cap. */
+class StreamError extends Error {
+  constructor(
+    readonly code: 'BARRAGE_STREAM_ENCODED' | 'BARRAGE_EVENT_TOO_LARGE',
+    message: string,
+  ) {
+    super(message);
   }
 }
 

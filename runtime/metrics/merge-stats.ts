@@ -68,6 +68,7 @@ export function mergeSnapshots(
     ...presentHistogram('waiting', snapshots),
     ...presentHistogram('connecting', snapshots),
     ...presentHistogram('tlsHandshaking', snapshots),
+    ...mergeSse(snapshots),
     ...presentHistogram('iterationDuration', snapshots),
     ...presentCount('vusMax', snapshots),
     ...mergeVus(snapshots),
@@ -102,10 +103,29 @@ export function mergeSnapshots(
  * absent when none is.
  */
 function presentHistogram<
-  K extends 'waiting' | 'connecting' | 'tlsHandshaking' | 'iterationDuration',
+  K extends
+    | 'waiting'
+    | 'connecting'
+    | 'tlsHandshaking'
+    | 'sseFirstEvent'
+    | 'sseEventGap'
+    | 'iterationDuration',
 >(key: K, all: readonly Pick<ShardSnapshot, K>[]): Partial<Record<K, string>> {
   const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
   return present.length === 0 ? {} : ({ [key]: addEncoded(present) } as Record<K, string>);
+}
+
+/** Server-Sent Events figures summed over those that have them; absent when none does. */
+function mergeSse(
+  all: readonly Pick<ShardSnapshot, 'sseFirstEvent' | 'sseEventGap' | 'sseEvents'>[],
+): Pick<ShardSnapshot, 'sseFirstEvent' | 'sseEventGap' | 'sseEvents'> {
+  const present = all.filter((s) => s.sseEvents !== undefined);
+  if (present.length === 0) return {};
+  return {
+    ...presentHistogram('sseFirstEvent', present),
+    ...presentHistogram('sseEventGap', present),
+    sseEvents: sum(present, (s) => s.sseEvents!),
+  };
 }
 
 /** An optional count (absent in older raw files): the sum of those present, absent when none is. */
@@ -211,6 +231,7 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     ...presentHistogram('connecting', all),
     ...presentHistogram('tlsHandshaking', all),
     ...mergeProtocols(all),
+    ...mergeSse(all),
   };
 }
 

@@ -41,6 +41,7 @@ import type {
 import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
 import { CustomSeries } from './custom-series.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
+import { SseFigures, sseFields } from './sse-figures.js';
 import { WsFigures } from './ws-figures.js';
 
 /** Distinct causes of unsent requests kept apart (a feeder of typos must not grow the report). */
@@ -109,6 +110,8 @@ class EndpointFigures {
   tlsHandshaking: CachedHistogram | undefined;
   /** HTTP versions of its responses, as bits (runtime/http/http-protocol.ts). */
   protocols = 0;
+  /** Server-Sent Events of a stream endpoint, created on its first event. */
+  sse: SseFigures | undefined;
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -166,6 +169,7 @@ class EndpointFigures {
         ? {}
         : { tlsHandshaking: this.tlsHandshaking.encode() }),
       ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
+      ...sseFields(this.sse),
     };
   }
 }
@@ -212,6 +216,7 @@ export class Recorder {
   #waiting: CachedHistogram | undefined;
   #connecting: CachedHistogram | undefined;
   #tlsHandshaking: CachedHistogram | undefined;
+  #sse: SseFigures | undefined;
   #iterationDuration: CachedHistogram | undefined;
   #vusMax = 0;
   /** Active virtual users by second: the most sampled in it. */
@@ -333,6 +338,15 @@ export class Recorder {
   /** A response of an endpoint came over a connection speaking `protocol` (a bit). */
   recordProtocol(endpoint: number, protocol: number): void {
     this.#endpoints[endpoint]!.protocols |= protocol;
+  }
+
+  /**
+   * An event of an endpoint's stream: the stream's first when `firstUs` >= 0 (µs from the send),
+   * else `gapUs` after the event before it.
+   */
+  recordSseEvent(endpoint: number, firstUs: number, gapUs: number): void {
+    (this.#sse ??= new SseFigures()).record(firstUs, gapUs);
+    (this.#endpoints[endpoint]!.sse ??= new SseFigures()).record(firstUs, gapUs);
   }
 
   /** An iteration over (failed ones too): µs from its start to its end. */
@@ -534,6 +548,7 @@ export class Recorder {
       ...(this.#tlsHandshaking === undefined
         ? {}
         : { tlsHandshaking: this.#tlsHandshaking.encode() }),
+      ...sseFields(this.#sse),
       ...(this.#iterationDuration === undefined
         ? {}
         : { iterationDuration: this.#iterationDuration.encode() }),

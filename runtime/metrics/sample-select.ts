@@ -164,7 +164,8 @@ export function httpFigures(
 }
 
 /** Trends kept for the run and per endpoint, but not per outcome. */
-export type EndpointTrend = 'waiting' | 'connecting' | 'tlsHandshaking';
+export type EndpointTrend =
+  'waiting' | 'connecting' | 'tlsHandshaking' | 'sseFirstEvent' | 'sseEventGap';
 
 /**
  * A trend of the run (untagged) or of the tagged endpoints, kept per endpoint and not per outcome
@@ -182,6 +183,24 @@ export function endpointTrend(
   const endpoints = matchingEndpoints(filter, sources, table);
   if (endpoints.length === 0) return undefined;
   return addEncoded(endpoints.map((e) => e.endpoint[key] ?? ''));
+}
+
+/**
+ * Server-Sent Events received by the run (untagged) or by the tagged endpoints; undefined when
+ * none came there (no data, as an empty trend).
+ */
+export function sseEvents(
+  filter: Tags,
+  snapshot: ShardSnapshot,
+  sources: readonly Source[],
+  table: SampleTable,
+): number | undefined {
+  const whole = wholeOf(filter, snapshot, sources);
+  if (whole !== undefined) return whole.sseEvents;
+  const counts = matchingEndpoints(filter, sources, table).flatMap((e) =>
+    e.endpoint.sseEvents === undefined ? [] : [e.endpoint.sseEvents],
+  );
+  return counts.length === 0 ? undefined : counts.reduce((a, b) => a + b, 0);
 }
 
 /** The run's WebSocket figures (untagged), or the sum of the tagged endpoints'. */

@@ -49,6 +49,13 @@ export interface EndpointSnapshot {
   readonly tlsHandshaking?: EncodedHistogram;
   /** HTTP versions its requests used, as bits (runtime/http/http-protocol.ts); absent: none. */
   readonly protocols?: number;
+  /**
+   * Server-Sent Events of stream endpoints: each stream's time to its first event, the gaps
+   * between its events, and the events. Absent when no event came (and in older raw files).
+   */
+  readonly sseFirstEvent?: EncodedHistogram;
+  readonly sseEventGap?: EncodedHistogram;
+  readonly sseEvents?: number;
 }
 
 /** The active virtual users sampled in one second of the run. */
@@ -158,6 +165,10 @@ export interface ShardSnapshot {
    */
   readonly connecting?: EncodedHistogram;
   readonly tlsHandshaking?: EncodedHistogram;
+  /** Server-Sent Events of every stream endpoint, as each endpoint's (absent: no event came). */
+  readonly sseFirstEvent?: EncodedHistogram;
+  readonly sseEventGap?: EncodedHistogram;
+  readonly sseEvents?: number;
   /** Iterations from start to end (iteration_duration), failed ones included; absent: none ended. */
   readonly iterationDuration?: EncodedHistogram;
   /**

@@ -17,6 +17,7 @@ import type {
   LatencySummary,
   RunResult,
   SeriesPoint,
+  SseResult,
   VusResult,
   WsResult,
 } from '../run-result.js';
@@ -67,6 +68,7 @@ export function summarize(
     ...optionalSummary('waiting_ms', snapshot.waiting),
     ...optionalSummary('connecting_ms', snapshot.connecting),
     ...optionalSummary('tls_handshaking_ms', snapshot.tlsHandshaking),
+    ...sseSummary(snapshot),
     ...optionalSummary('iteration_duration_ms', snapshot.iterationDuration),
     ...(snapshot.vusMax === undefined ? {} : { vus_max: snapshot.vusMax }),
     ...vusSummary(snapshot),
@@ -139,6 +141,21 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     status_codes: e.statusCodes,
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
+    ...sseSummary(e),
+  };
+}
+
+/** Server-Sent Events figures, when some event came. */
+function sseSummary(
+  figures: Pick<EndpointSnapshot, 'sseEvents' | 'sseFirstEvent' | 'sseEventGap'>,
+): { sse?: SseResult } {
+  if (figures.sseEvents === undefined) return {};
+  return {
+    sse: {
+      events: figures.sseEvents,
+      time_to_first_event_ms: summarizeEncoded(figures.sseFirstEvent ?? ''),
+      event_gap_ms: summarizeEncoded(figures.sseEventGap ?? ''),
+    },
   };
 }
 

@@ -6,6 +6,7 @@
  *
  *   http_requests, http_req_failed, http_req_duration   per endpoint and outcome
  *   http_req_waiting/connecting/tls_handshaking         per endpoint
+ *   sse_time_to_first_event, sse_event_gap, sse_events  per stream endpoint
  *   ws_*                                                per WebSocket endpoint
  *   iterations, iteration_duration, data_*, vus, vus_max, dropped_iterations   per scenario
  *   checks                                              per check name and tags
@@ -160,6 +161,10 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
   pushTrend(out, 'http_req_waiting', tags, endpoint.waiting);
   pushTrend(out, 'http_req_connecting', tags, endpoint.connecting);
   pushTrend(out, 'http_req_tls_handshaking', tags, endpoint.tlsHandshaking);
+  pushTrend(out, 'sse_time_to_first_event', tags, endpoint.sseFirstEvent);
+  pushTrend(out, 'sse_event_gap', tags, endpoint.sseEventGap);
+  if (endpoint.sseEvents !== undefined)
+    out.push(builtin('sse_events', tags, { count: endpoint.sseEvents }));
   if (ws === undefined) return;
   const wsTags = withoutMethod(tags);
   out.push(

@@ -2,10 +2,11 @@
  * The deadline sweep of a segment: one interval timer for all its workers instead of a timer per
  * request. Each worker's `deadlineUs` (0: nothing in flight) is the deadline of its request, or of
  * its WebSocket session's wait (and of each http.batch() lane's request); past it, what is in
- * flight is aborted as a timeout. A deadline is
+ * flight is aborted as a timeout. A stream's idle deadline (its exchange's `idleDeadlineUs`, moved
+ * by each event) is swept alike and aborts it as idle_timeout. A deadline is
  * enforced within timeout/20 (at least 5 ms, at most 250 ms) of passing.
  */
-import { RequestTimeoutError } from '../http/exchange.js';
+import { IdleTimeoutError, RequestTimeoutError } from '../http/exchange.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 
 /** Starts the sweep; returns its stop. */
@@ -18,10 +19,17 @@ export function startDeadlineSweep(
   const sweep = setInterval(() => {
     const t = now();
     for (const vu of users) {
-      if (vu.deadlineUs !== 0 && t > vu.deadlineUs) vu.abortOwn(new RequestTimeoutError());
-      for (const lane of vu.lanes)
-        if (lane.deadlineUs !== 0 && t > lane.deadlineUs) lane.abortOwn(new RequestTimeoutError());
+      sweepOne(vu, t);
+      for (const lane of vu.lanes) sweepOne(lane, t);
     }
   }, sweepMs);
   return () => clearInterval(sweep);
+}
+
+/** Aborts what a worker (or a batch lane) has in flight past its deadline or its idle deadline. */
+function sweepOne(vu: VirtualUser, t: number): void {
+  if (vu.deadlineUs === 0) return;
+  if (t > vu.deadlineUs) vu.abortOwn(new RequestTimeoutError());
+  else if (vu.exchange.idleDeadlineUs !== 0 && t > vu.exchange.idleDeadlineUs)
+    vu.abortOwn(new IdleTimeoutError());
 }

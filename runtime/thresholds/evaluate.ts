@@ -7,6 +7,8 @@
  *   http_req_waiting      trend of time to first byte (requests that got headers), ms
  *   http_req_connecting, http_req_tls_handshaking   trends of connection set-up (requests that
  *                         opened a connection; TLS ones for the handshake), ms
+ *   sse_time_to_first_event, sse_event_gap   trends of stream endpoints' events, ms
+ *   sse_events            count = events received   rate = count / elapsed seconds
  *   http_req_failed       rate = failures / requests          count = failures
  *   http_requests         rate = requests / elapsed seconds   count = requests
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
@@ -47,6 +49,7 @@ import {
   matches,
   endpointTrend,
   NO_RUN_TAGS,
+  sseEvents,
   sourcesOf,
   wsFigures,
   type HttpFigures,
@@ -139,10 +142,16 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
     }
     case 'http_req_waiting':
     case 'http_req_connecting':
-    case 'http_req_tls_handshaking': {
+    case 'http_req_tls_handshaking':
+    case 'sse_time_to_first_event':
+    case 'sse_event_gap': {
       const key = ENDPOINT_TRENDS[metric];
       const figures = endpointTrend(key, spec.tags, snapshot, sources, table);
       return figures === undefined ? null : trend(spec, figures);
+    }
+    case 'sse_events': {
+      const events = sseEvents(spec.tags, snapshot, sources, table);
+      return events === undefined ? null : counter(spec, events, elapsedMs);
     }
     case 'iteration_duration':
       return trend(spec, addEncoded(sources.map((s) => s.own.iterationDuration ?? '')));
@@ -171,6 +180,8 @@ const ENDPOINT_TRENDS = {
   http_req_waiting: 'waiting',
   http_req_connecting: 'connecting',
   http_req_tls_handshaking: 'tlsHandshaking',
+  sse_time_to_first_event: 'sseFirstEvent',
+  sse_event_gap: 'sseEventGap',
 } as const;
 
 /** The snapshot's field each of the run's counters reads. */

@@ -96,6 +96,7 @@ export class RequestPath {
         (f) => this.#exchanged(f),
         (f) => this.#backedOff(f),
         (f) => this.#record(f),
+        (f, atUs, previousUs) => this.#sseEvent(f, atUs, previousUs),
       );
       this.#flights.set(vu, flight);
     }
@@ -181,8 +182,39 @@ export class RequestPath {
     vu.tlsUs = -1;
     vu.deadlineUs = flight.startUs + endpoint.timeoutMs * 1000;
     vu.sent = vu.options;
-    vu.exchange.start(compiled!.keepBody, flight.exchanged, this.deps.now);
+    this.#startExchange(flight);
     vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
+  }
+
+  /** Readies the exchange for an attempt or a hop: a stream endpoint's with its event listener. */
+  #startExchange(flight: InFlight): void {
+    const { vu, compiled } = flight;
+    const stream = compiled!.endpoint.stream;
+    if (stream === undefined)
+      vu.exchange.start(compiled!.keepBody, flight.exchanged, this.deps.now);
+    else
+      vu.exchange.start(
+        compiled!.keepBody,
+        flight.exchanged,
+        this.deps.now,
+        flight.sse,
+        (stream.idleTimeoutMs ?? 0) * 1000,
+      );
+  }
+
+  /**
+   * A stream's event: its first is timed from the hop's send, less the connection it opened (as
+   * http_req_waiting), the next ones from the event before. Recorded as they come, retried
+   * attempts' included: the events were received.
+   */
+  #sseEvent(flight: InFlight, atUs: number, previousUs: number): void {
+    const { vu } = flight;
+    if (previousUs >= 0) {
+      this.deps.recorder.recordSseEvent(flight.index, -1, atUs - previousUs);
+      return;
+    }
+    const setUp = Math.max(0, vu.connectUs) + Math.max(0, vu.tlsUs);
+    this.deps.recorder.recordSseEvent(flight.index, Math.max(0, atUs - flight.sendUs - setUp), -1);
   }
 
   /** An attempt (or a hop) is over: follow its redirect, retry it after a backoff, or record it. */
@@ -254,7 +286,7 @@ export class RequestPath {
     flight.sendUs = this.deps.now();
     vu.connectUs = -1;
     vu.tlsUs = -1;
-    exchange.start(flight.compiled!.keepBody, flight.exchanged, this.deps.now);
+    this.#startExchange(flight);
     vu.client(origin).dispatch(vu.hop, exchange);
     return true;
   }

@@ -287,6 +287,16 @@ t.test('/drip sends its bytes slowly', async (t) => {
   t.equal((await call(server, '/json')).status, 200);
 });
 
+t.test('/sse streams its events at its pace, then ends', async (t) => {
+  const reply = await call(server, '/sse?events=3&every_ms=5');
+  t.equal(reply.status, 200);
+  t.equal(reply.headers.get('content-type'), 'text/event-stream');
+  t.equal(reply.text, 'data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\n');
+  t.equal((await call(server, '/sse?events=0')).text, '');
+  t.equal((await call(server, '/sse?events=10001')).status, 400);
+  t.equal((await call(server, '/sse?every_ms=60001')).status, 400);
+});
+
 t.test('/bytes/:n', async (t) => {
   for (const n of [0, 1, 1024, 10 * 1024 * 1024]) {
     const res = await fetch(`${server.url}/bytes/${n}`);
@@ -407,6 +417,7 @@ t.test('stats count requests per route and per second', async (t) => {
     'not_found',
     'oauth_token',
     'root',
+    'sse',
     'status',
     'ws_chat',
     'ws_echo',

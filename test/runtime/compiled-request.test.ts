@@ -28,6 +28,7 @@ function endpoint(headers: HeaderPlan[], more: Partial<EndpointPlan> = {}): Endp
     setup: false,
     weight: 1,
     timeoutMs: 1000,
+    stream: undefined,
     maxRedirects: 10,
     tags: {},
     think: undefined,

@@ -24,7 +24,8 @@ function recorder(): Recorder {
  * 6 received, round trips 200, 400, 600 µs; chat: 1 session refused (403) after 1800 µs.
  * Sessions are requests (43 in all, 3 failed) but not in the run's HTTP latency.
  * Checks: 3 passes, 1 fail. Waiting (time to first byte): login's 10 requests 50 µs each but the
- * last (no headers); search's 30, 1000 µs. Iterations of 1000 and 2000 µs; 3 virtual users.
+ * last (no headers); search's 30, 1000 µs. Search is an event stream too: its first event 800 µs
+ * after the send, then two more 500 and 700 µs apart. Iterations of 1000 and 2000 µs; 3 virtual users.
  */
 function fullRun(): ShardSnapshot {
   const r = recorder();
@@ -36,6 +37,9 @@ function fullRun(): ShardSnapshot {
   for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0, 1_000);
   r.recordConnection(0, 300, -1);
   r.recordConnection(1, 200, 1_500);
+  r.recordSseEvent(1, 800, -1);
+  r.recordSseEvent(1, -1, 500);
+  r.recordSseEvent(1, -1, 700);
   r.recordIterationDuration(1_000);
   r.recordIterationDuration(2_000);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
@@ -145,6 +149,15 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['http_req_connecting', 'max', { endpoint: 'search' }, 0.2],
   ['http_req_tls_handshaking', 'max', {}, 1.5],
   ['http_req_tls_handshaking', 'max', { endpoint: 'login' }, null],
+  ['sse_time_to_first_event', 'max', {}, 0.8],
+  ['sse_time_to_first_event', 'p50', { endpoint: 'search' }, 0.8],
+  ['sse_event_gap', 'max', {}, 0.7],
+  ['sse_event_gap', 'min', { endpoint: 'search' }, 0.5],
+  ['sse_event_gap', 'min', { endpoint: 'login' }, null],
+  ['sse_events', 'count', {}, 3],
+  ['sse_events', 'rate', {}, 0.75],
+  ['sse_events', 'count', { endpoint: 'search' }, 3],
+  ['sse_events', 'count', { endpoint: 'login' }, null],
   ['iteration_duration', 'min', {}, 1],
   ['iteration_duration', 'max', {}, 2],
   ['iteration_duration', 'avg', {}, 1.5],
