@@ -14,7 +14,8 @@
  */
 import type { ConfigIssue } from '../../dsl/issues.js';
 import { parseThreshold } from '../../dsl/grammar/threshold.js';
-import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { thresholdHolds } from '../../runtime/thresholds/evaluate.js';
 import { figureKey, type FigureChange } from './comparison.js';
 
 const BASELINE = /\bbaseline\b/;
@@ -122,23 +123,8 @@ export function judgeThresholds(
     const baseline = found?.base ?? null;
     const actual = found?.next ?? null;
     const limit = baseline === null ? null : baseline * t.factor + t.offset;
-    const pass = limit !== null && actual !== null && holds(actual, t.spec.operator, limit);
+    const pass =
+      limit !== null && actual !== null && thresholdHolds(actual, t.spec.operator, limit);
     return { expression: t.expression, baseline, actual, limit, pass };
   });
-}
-
-/** `actual <op> limit`, `==` within a relative 1e-9 as in runtime/thresholds/evaluate.ts. */
-function holds(actual: number, operator: ThresholdOperator, limit: number): boolean {
-  switch (operator) {
-    case '<':
-      return actual < limit;
-    case '<=':
-      return actual <= limit;
-    case '>':
-      return actual > limit;
-    case '>=':
-      return actual >= limit;
-    case '==':
-      return Math.abs(actual - limit) <= 1e-9 * Math.max(Math.abs(actual), Math.abs(limit));
-  }
 }
