@@ -28,7 +28,6 @@ import { toConfigIssues } from './schema/zod-issues.js';
 import { SecretSet } from './secret-set.js';
 import { readEnvLayer } from './sources/env-source.js';
 import { readMultipartFiles } from './sources/multipart-files.js';
-import { readTlsFiles } from './sources/tls-files.js';
 import { interpolateEnv, type Interpolated } from './sources/interpolate.js';
 import { scenarioEnv } from './sources/scenario-env-source.js';
 import type { ScenarioEnv } from './plan/scenario-env.js';
@@ -173,7 +172,11 @@ async function loadWith(
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
   const feeder = await loadFeeder(config, feederBase, provenance);
   const files = readMultipartFiles(config, baseDir, provenance);
-  const tls = readTlsFiles(config, baseDir, provenance);
+  // node:crypto and node:tls only for a configuration with `tls:` (start-up: cli/startup-loads).
+  const tls =
+    config.tls === undefined
+      ? ok(undefined)
+      : (await import('./sources/tls-files.js')).readTlsFiles(config, baseDir, provenance);
   if (!feeder.ok || !files.ok || !tls.ok)
     return err({
       issues: [
