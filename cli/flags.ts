@@ -34,6 +34,7 @@ export interface FlagValues {
   readonly segment?: string | undefined;
   readonly startAt?: string | undefined;
   readonly insecure?: boolean | undefined;
+  readonly baseline?: string | undefined;
 }
 
 /** Top-level scalar keys and the flag that sets each. */
@@ -52,6 +53,7 @@ const SCALARS: readonly [keyof FlagValues, string, string][] = [
   ['segment', 'segment', '--segment'],
   ['startAt', 'start_at', '--start-at'],
   ['outputPeriod', 'output_period', '--out-period'],
+  ['baseline', 'baseline', '--baseline'],
 ];
 
 const REPORTS: readonly [keyof FlagValues, string, string][] = [

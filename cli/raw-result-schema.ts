@@ -274,6 +274,9 @@ const threshold = z.strictObject(
     operator: z.enum(['<', '<=', '>', '>=', '==']),
     expected: z.number(),
     abortOnFail: z.strictObject({ delayMs: z.number().min(0) }).exactOptional(),
+    relative: z
+      .strictObject({ factor: z.number(), offset: z.number(), baseline: z.number() })
+      .exactOptional(),
   },
   { error: 'a threshold' },
 );

@@ -7,12 +7,15 @@ import { Command } from 'clipanion';
 import { ConfigError } from '../../dsl/issues.js';
 import type { BarrageContext } from '../context.js';
 import { ExitCode } from '../exit-code.js';
-import { formatIssues } from '../render/user-errors.js';
+import { CONFIGURATION_ISSUES, formatIssues } from '../render/user-errors.js';
 
 /** A command whose failures become stderr text and exit code 1. */
 export abstract class BaseCommand extends Command<BarrageContext> {
   /** The command's work; returns the exit code. */
   abstract run(): Promise<number>;
+
+  /** What this command's input problems are in, for the heading of its error block. */
+  protected readonly issuesIn: string = CONFIGURATION_ISSUES;
 
   /** clipanion's entry point. */
   async execute(): Promise<number> {
@@ -20,7 +23,7 @@ export abstract class BaseCommand extends Command<BarrageContext> {
       return await this.run();
     } catch (error) {
       if (error instanceof ConfigError) {
-        this.context.stderr.write(formatIssues(error.issues));
+        this.context.stderr.write(formatIssues(error.issues, this.issuesIn));
       } else {
         // A bug: keep its stack so it can be reported and fixed.
         const text = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -54,7 +54,7 @@ export function compareRuns(context: BarrageContext, input: CompareInput): numbe
   }
   const read = (file: string): ResultFigures | undefined => {
     try {
-      return readResultFile(context.cwd, file);
+      return readResultFile(context.cwd, file).figures;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       issues.push(...error.issues);

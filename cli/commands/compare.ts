@@ -9,6 +9,8 @@ import { BaseCommand } from './base-command.js';
 
 /** Compares two results. */
 export class CompareCommand extends BaseCommand {
+  protected override readonly issuesIn = 'in the input files';
+
   static override paths = [['compare']];
 
   static override usage = Command.Usage({

@@ -9,6 +9,8 @@ import { BaseCommand } from './base-command.js';
 
 /** Merges segment results. */
 export class MergeCommand extends BaseCommand {
+  protected override readonly issuesIn = 'in the input files';
+
   static override paths = [['merge']];
 
   static override usage = Command.Usage({

@@ -4,7 +4,7 @@
  */
 import { Option } from 'clipanion';
 import { ConfigError } from '../../dsl/issues.js';
-import type { Loaded } from '../../dsl/load-plan.js';
+import type { WithBaseline } from '../compare/baseline.js';
 import { formatWarnings } from '../render/user-errors.js';
 import { VERSION } from '../version.js';
 import { BaseCommand } from './base-command.js';
@@ -40,6 +40,10 @@ export abstract class PlanCommand extends BaseCommand {
   outputPeriod = Option.String('--out-period', {
     description: 'How often live outputs flush (default 5s)',
   });
+  baseline = Option.String('--baseline', {
+    description:
+      "An earlier run's JSON or raw result: thresholds may read it ('http_req_duration:p95 < baseline * 1.10')",
+  });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',
@@ -60,8 +64,11 @@ export abstract class PlanCommand extends BaseCommand {
     description: "Keep only matching HAR entries, e.g. '!static method:GET|POST' (repeatable)",
   });
 
-  /** Loads the Plan, printing warnings on stderr; throws ConfigError with every problem. */
-  protected async load(): Promise<Loaded> {
+  /**
+   * Loads the Plan, printing warnings on stderr, and reads its baseline (relative thresholds get
+   * their limits); throws ConfigError with every problem.
+   */
+  protected async load(): Promise<WithBaseline> {
     if (this.file !== undefined && this.config !== undefined && this.file !== this.config) {
       throw new ConfigError([
         {
@@ -101,6 +108,10 @@ export abstract class PlanCommand extends BaseCommand {
     if (!loaded.ok) throw new ConfigError(loaded.error.issues);
     if (loaded.value.har !== undefined)
       this.context.stderr.write(renderHarSummary(loaded.value.har));
-    return loaded.value;
+    // Read only when named: a run without a baseline loads none of compare's machinery.
+    if (loaded.value.plan.baseline === undefined)
+      return { loaded: loaded.value, overlay: undefined };
+    const { applyBaseline } = await import('../compare/baseline.js');
+    return applyBaseline(loaded.value, this.context.cwd);
   }
 }

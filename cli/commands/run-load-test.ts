@@ -27,6 +27,7 @@ import { ExitCode } from '../exit-code.js';
 import { Redactor } from '../render/redact.js';
 import { abortText } from '../render/report-figures.js';
 import { endpointTable } from '../endpoint-table.js';
+import type { BaselineOverlay } from '../render/run-report.js';
 import { importRenderers, resultOutcome, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
@@ -39,6 +40,8 @@ export interface RunOutput {
   readonly jsonOutput: boolean;
   readonly dashboard: boolean;
   readonly quiet: boolean;
+  /** The baseline run the HTML report draws beside this one. */
+  readonly baseline: BaselineOverlay | undefined;
 }
 
 /** Runs the loaded Plan and reports; returns the exit code. */
@@ -189,7 +192,10 @@ function deliver(
     resultOutcome(context, {
       paths,
       raw,
-      report: reportFromRaw(raw),
+      report: {
+        ...reportFromRaw(raw),
+        ...(output.baseline === undefined ? {} : { baseline: output.baseline }),
+      },
       jsonOutput: output.jsonOutput,
       renderers,
       fatalNote: (fatal) => `the run stopped: ${fatal}`,

@@ -47,12 +47,13 @@ export class RunCommand extends PlanCommand {
 
   /** Loads, runs, reports (the run's machinery is imported only now: `--help` does not need it). */
   async run(): Promise<number> {
-    const loaded = await this.load();
+    const { loaded, overlay } = await this.load();
     const { runLoadTest } = await import('./run-load-test.js');
     return runLoadTest(loaded, this.context, {
       jsonOutput: this.jsonOutput,
       dashboard: this.dashboard,
       quiet: this.quiet,
+      baseline: overlay,
     });
   }
 }

@@ -23,7 +23,7 @@ export class ValidateCommand extends PlanCommand {
 
   /** Loads and prints. */
   async run(): Promise<number> {
-    const loaded = await this.load();
+    const { loaded } = await this.load();
     const [{ renderConfigView }, { renderPlanView }, { Redactor }] = await Promise.all([
       import('../render/config-view.js'),
       import('../render/plan-view.js'),

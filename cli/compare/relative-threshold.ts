@@ -1,35 +1,21 @@
 /**
  * Comparison thresholds of `barrage compare`: a threshold whose value is the base run's own
- * figure, scaled or shifted, judged on the new run's.
- *
- *   relative  := threshold-left operator ws* "baseline" ws* (modifier ws*)?
- *   modifier  := ("*" | "+" | "-") ws* number       (a factor, or milliseconds/units added)
- *   threshold-left, operator, number: as in dsl/grammar/threshold.ts
- *
- * e.g. `http_req_duration:p95 < baseline * 1.10`, `http_req_duration{endpoint=login}:p99 <=
- * baseline + 20`, `checks:rate >= baseline - 0.01`. The left side is parsed by the threshold
- * grammar itself (with the value 0 in place of the baseline), so metric, tags, aggregate and
- * operator errors read as everywhere. A plain threshold (a number after the operator) is refused:
- * compare has no plan to judge it against (`barrage run` takes those).
+ * figure, scaled or shifted (`http_req_duration:p95 < baseline * 1.10`, `checks:rate >= baseline
+ * - 0.01`), judged on the new run's. The threshold grammar parses them (dsl/grammar/threshold.ts,
+ * `baseline` values), so metric, tags, aggregate and operator errors read as everywhere. A plain
+ * threshold (a number after the operator) is refused: compare has no plan to judge it against
+ * (`barrage run` takes those).
  */
 import type { ConfigIssue } from '../../dsl/issues.js';
 import { parseThreshold } from '../../dsl/grammar/threshold.js';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { RelativeLimit, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import { thresholdHolds } from '../../runtime/thresholds/evaluate.js';
 import { figureKey, type FigureChange } from './comparison.js';
 
-const BASELINE = /\bbaseline\b/;
-const MODIFIER = /^([*+-])\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 const EXAMPLE = 'http_req_duration:p95 < baseline * 1.10';
 
-/** A parsed comparison threshold. */
-export interface RelativeThreshold {
-  readonly expression: string;
-  readonly spec: ThresholdSpec;
-  /** The limit from the baseline's value: b × factor + offset. */
-  readonly factor: number;
-  readonly offset: number;
-}
+/** A parsed comparison threshold: a spec whose limit is relative. */
+export type RelativeThreshold = ThresholdSpec & { readonly relative: RelativeLimit };
 
 /** One threshold judged on the two runs. */
 export interface RelativeThresholdResult {
@@ -54,34 +40,17 @@ export function parseRelativeThreshold(
       actual,
     },
   });
-  const at = expression.search(BASELINE);
-  if (at < 0)
+  const parsed = parseThreshold(expression);
+  if (!parsed.ok) return fail(`a relative threshold such as "${EXAMPLE}"`, parsed.error.message);
+  const spec = parsed.value;
+  if (spec.relative === undefined)
     return fail(
       `a relative threshold such as "${EXAMPLE}" or "… < baseline + 20" (compare judges the new run against the base run; a plain threshold belongs to barrage run)`,
       JSON.stringify(expression),
     );
-  const left = parseThreshold(`${expression.slice(0, at)}0`);
-  if (!left.ok) return fail(`a relative threshold such as "${EXAMPLE}"`, left.error.message);
-  const tail = expression.slice(at + 'baseline'.length).trim();
-  const modifier = MODIFIER.exec(tail);
-  if (tail !== '' && modifier === null)
-    return fail(
-      `"baseline", "baseline * <factor>", "baseline + <number>" or "baseline - <number>" after the operator`,
-      `${JSON.stringify(`baseline ${tail}`)} in ${JSON.stringify(expression)}`,
-    );
-  if (thresholdFigure(left.value) === undefined)
+  if (thresholdFigure(spec) === undefined)
     return fail(`a threshold on what compare reads: ${READABLE}`, JSON.stringify(expression));
-  const [, sign, number] = modifier ?? [];
-  const value = Number(number ?? 0);
-  return {
-    ok: true,
-    threshold: {
-      expression: expression.trim(),
-      spec: left.value,
-      factor: sign === '*' ? value : 1,
-      offset: sign === '+' ? value : sign === '-' ? -value : 0,
-    },
-  };
+  return { ok: true, threshold: { ...spec, relative: spec.relative } };
 }
 
 /** Which figure a threshold reads: metric, aggregate and tags to scope and name. */
@@ -117,14 +86,18 @@ export function judgeThresholds(
 ): RelativeThresholdResult[] {
   const byKey = new Map(all.map((c) => [figureKey(c.scope, c.name), c]));
   return thresholds.map((t) => {
-    const figure = thresholdFigure(t.spec);
+    const figure = thresholdFigure(t);
     const found =
       figure === undefined ? undefined : byKey.get(figureKey(figure.scope, figure.name));
     const baseline = found?.base ?? null;
     const actual = found?.next ?? null;
-    const limit = baseline === null ? null : baseline * t.factor + t.offset;
-    const pass =
-      limit !== null && actual !== null && thresholdHolds(actual, t.spec.operator, limit);
+    const limit = baseline === null ? null : relativeLimit(t.relative, baseline);
+    const pass = limit !== null && actual !== null && thresholdHolds(actual, t.operator, limit);
     return { expression: t.expression, baseline, actual, limit, pass };
   });
+}
+
+/** The limit a relative threshold sets from the baseline's figure: b × factor + offset. */
+export function relativeLimit(relative: RelativeLimit, baseline: number): number {
+  return baseline * relative.factor + relative.offset;
 }

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import { describeValue } from '../../dsl/schema/zod-issues.js';
 import { readBoundedFile } from '../../dsl/sources/bounded-file.js';
-import { RAW_FORMAT } from '../../runtime/raw-result.js';
+import { RAW_FORMAT, type RawResult } from '../../runtime/raw-result.js';
 import { MAX_RAW_BYTES } from '../commands/merge-results.js';
 import { reportFromRaw } from '../commands/run-report-builder.js';
 import { parseRawResult } from '../raw-result-schema.js';
@@ -46,13 +46,21 @@ const figuresSchema = z.object({
     .object({ by_name: z.record(z.string(), z.object({ passes: count, fails: count })) })
     .optional(),
   series: z.array(
-    z.object({ requests: count, failures: count, p50_ms: ms, p95_ms: ms, p99_ms: ms }),
+    z.object({
+      second: z.number(),
+      requests: count,
+      failures: count,
+      p50_ms: ms,
+      p95_ms: ms,
+      p99_ms: ms,
+    }),
   ),
 });
 
-/** A run's figures as compare reads them, with its named scenarios'. */
+/** A run's figures as compare reads them, with its named scenarios' and its latency curve. */
 const resultSchema = figuresSchema.extend({
   scenarios: z.record(z.string(), figuresSchema).optional(),
+  latency_distribution: z.array(z.object({ percentile: z.number(), ms: z.number() })),
 });
 
 /** One run's (or scenario's) figures. */
@@ -63,8 +71,15 @@ export type ResultFigures = z.infer<typeof resultSchema>;
 /** What compare expects each file to be. */
 const EXPECTED = 'a JSON result (--json) or a raw result (--raw) written by barrage';
 
+/** A result file read: its figures, and the raw result itself when it was one. */
+export interface ReadResult {
+  readonly figures: ResultFigures;
+  /** Present for a raw result: what the threshold evaluator can measure anything on. */
+  readonly raw: RawResult | undefined;
+}
+
 /** Reads `file` (relative to `cwd`); throws ConfigError naming it when it is not a result. */
-export function readResultFile(cwd: string, file: string): ResultFigures {
+export function readResultFile(cwd: string, file: string): ReadResult {
   const source = { kind: 'file', file } as const;
   const issue = (actual: string, path: (string | number)[] = []): ConfigIssue => ({
     code: 'invalid_value',
@@ -76,6 +91,7 @@ export function readResultFile(cwd: string, file: string): ResultFigures {
   const text = readBoundedFile(resolve(cwd, file), 'result', MAX_RAW_BYTES);
   if (!text.ok) throw new ConfigError(text.error.map((i) => ({ ...i, source })));
   let value: unknown;
+  let raw: RawResult | undefined;
   try {
     value = JSON.parse(text.value);
   } catch (error) {
@@ -87,15 +103,16 @@ export function readResultFile(cwd: string, file: string): ResultFigures {
     'format' in value &&
     value.format === RAW_FORMAT
   ) {
-    const raw = parseRawResult(file, value);
-    if (!raw.ok) throw new ConfigError(raw.issues);
-    value = toJsonResult(reportFromRaw(raw.raw));
+    const read = parseRawResult(file, value);
+    if (!read.ok) throw new ConfigError(read.issues);
+    raw = read.raw;
+    value = toJsonResult(reportFromRaw(raw));
   }
   // Not a result at all (some other JSON document): one line, not a line per missing field.
   if (typeof value !== 'object' || value === null || !('total' in value))
     throw new ConfigError([issue(describeValue(value))]);
   const parsed = resultSchema.safeParse(value, { reportInput: true });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { figures: parsed.data, raw };
   throw new ConfigError(
     parsed.error.issues.slice(0, MAX_ISSUES).map((i) =>
       issue(

@@ -10,6 +10,11 @@
  *                 0 → 0 %, 1 → 90 %, 2 → 99 %, 3 → 99.9 %; p = 100 (the max) has no place on it
  *   trend-<i>     the i-th custom trend's p50, p90, p95 and p99, on the same percentile axis
  *
+ * With a baseline (`--baseline`, a `#barrage-baseline` block), throughput, latency, errors and
+ * distribution also draw the baseline run's lines, dashed, on the union of both runs' x values
+ * (a second or percentile one run lacks is a gap in its line); each figure with them carries
+ * `data-baseline` (how many baseline lines it drew).
+ *
  * After drawing, a figure carries `data-points` (how many x values its chart holds) and the root
  * element `data-charts="ready"`: the browser test reads both. Charts follow the page's width on
  * resize, and take a fixed width when printed.
@@ -51,9 +56,37 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     ];
   }
 
+  var baselineBlock = document.getElementById('barrage-baseline');
+  var baseline = baselineBlock ? JSON.parse(baselineBlock.textContent) : null;
+
+  function dashed(s) {
+    s.dash = [6, 4];
+    s.width = 1.5;
+    delete s.fill;
+    return s;
+  }
+
+  // The run's columns and, with a baseline, its columns too, on the union of both x values:
+  // own and base are point lists, xOf their x, ownYs and baseYs the y of each line.
+  function overlaid(own, base, xOf, ownYs, baseYs) {
+    var all = own.map(xOf);
+    if (base) base.forEach(function (p) { if (all.indexOf(xOf(p)) < 0) all.push(xOf(p)); });
+    all.sort(function (a, b) { return a - b; });
+    function column(points, y) {
+      var at = {};
+      points.forEach(function (p) { at[xOf(p)] = y(p); });
+      return all.map(function (x) { return x in at ? at[x] : null; });
+    }
+    var columns = [all].concat(ownYs.map(function (y) { return column(own, y); }));
+    if (base) columns = columns.concat(baseYs.map(function (y) { return column(base, y); }));
+    return columns;
+  }
+
   function draw(name, opts, columns) {
     var figure = document.querySelector('[data-chart="' + name + '"]');
     if (!figure) return;
+    var drawnBase = opts.series.filter(function (s) { return s.dash; }).length;
+    if (drawnBase > 0) figure.setAttribute('data-baseline', String(drawnBase));
     var box = figure.querySelector('.plot');
     box.textContent = '';
     figure.setAttribute('data-points', String(columns[0].length));
@@ -69,7 +102,8 @@ export const CHARTS_SCRIPT = String.raw`(function () {
   }
 
   var series = data.series;
-  var seconds = series.map(function (p) { return p.second; });
+  var baseSeries = baseline ? baseline.series : null;
+  var second = function (p) { return p.second; };
   var xSeconds = { label: 'second', value: function (u, v) { return v == null ? '' : elapsed(v); } };
   // Counts and latencies start at 0, so a flat line near the top does not look like a spike.
   var timeScale = {
@@ -78,30 +112,32 @@ export const CHARTS_SCRIPT = String.raw`(function () {
   };
   var secondIncrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 
+  // The run's lines, then (with a baseline) the same lines dashed and labelled as the baseline's.
+  function withBase(lines) {
+    if (!baseline) return lines;
+    return lines.concat(lines.map(function (l) {
+      return dashed(Object.assign({}, l, { label: 'baseline ' + l.label }));
+    }));
+  }
+
   function timeOpts(yLabel, lines) {
     var axes = timeAxes(yLabel);
     axes[0].incrs = secondIncrs;
-    return { scales: timeScale, axes: axes, series: [xSeconds].concat(lines) };
+    return { scales: timeScale, axes: axes, series: [xSeconds].concat(withBase(lines)) };
   }
 
-  draw('throughput', timeOpts('req/s', [line('requests/s', '#2563eb', 'rgba(37,99,235,0.12)')]), [
-    seconds,
-    series.map(function (p) { return p.requests; }),
-  ]);
+  function pick(key) { return function (p) { return p[key]; }; }
+
+  draw('throughput', timeOpts('req/s', [line('requests/s', '#2563eb', 'rgba(37,99,235,0.12)')]),
+    overlaid(series, baseSeries, second, [pick('requests')], [pick('requests')]));
+  var percentiles = [pick('p50_ms'), pick('p95_ms'), pick('p99_ms')];
   draw('latency', timeOpts('ms', [
     line('p50', '#16a34a'),
     line('p95', '#d97706'),
     line('p99', '#dc2626'),
-  ]), [
-    seconds,
-    series.map(function (p) { return p.p50_ms; }),
-    series.map(function (p) { return p.p95_ms; }),
-    series.map(function (p) { return p.p99_ms; }),
-  ]);
-  draw('errors', timeOpts('failed/s', [line('failed/s', '#dc2626', 'rgba(220,38,38,0.12)')]), [
-    seconds,
-    series.map(function (p) { return p.failures; }),
-  ]);
+  ]), overlaid(series, baseSeries, second, percentiles, percentiles));
+  draw('errors', timeOpts('failed/s', [line('failed/s', '#dc2626', 'rgba(220,38,38,0.12)')]),
+    overlaid(series, baseSeries, second, [pick('failures')], [pick('failures')]));
 
   function ninesOf(percentile) {
     return -Math.log10(1 - percentile / 100);
@@ -134,11 +170,22 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     };
   }
 
-  var curve = data.latency_distribution.filter(function (p) { return p.percentile < 100; });
-  var nines = curve.map(function (p) { return ninesOf(p.percentile); });
+  function curveOf(distribution) {
+    return distribution.filter(function (p) { return p.percentile < 100; });
+  }
+  var curve = curveOf(data.latency_distribution);
+  var baseCurve = baseline ? curveOf(baseline.latency_distribution) : null;
+  var byNines = function (p) { return ninesOf(p.percentile); };
+  var curveColumns = overlaid(curve, baseCurve, byNines, [pick('ms')], [pick('ms')]);
+  var nines = curveColumns[0];
   var maxNines = nines.length === 0 ? 0 : Math.ceil(nines[nines.length - 1] - 1e-9);
-  draw('distribution', percentileOpts(maxNines, 'ms', 'latency ms', '#7c3aed', 'rgba(124,58,237,0.10)'),
-    [nines, curve.map(function (p) { return p.ms; })]);
+  var curveOpts = percentileOpts(maxNines, 'ms', 'latency ms', '#7c3aed', 'rgba(124,58,237,0.10)');
+  if (baseline)
+    curveOpts.series.push(dashed(Object.assign(line('baseline latency ms', '#7c3aed'), {
+      points: { show: true, size: 4 },
+      spanGaps: true,
+    })));
+  draw('distribution', curveOpts, curveColumns);
 
   var metrics = data.metrics || {};
   Object.keys(metrics).filter(function (name) { return metrics[name].type === 'trend'; })

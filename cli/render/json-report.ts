@@ -328,6 +328,7 @@ function thresholds(summary: ThresholdSummary): JsonThresholds {
       operator: t.operator,
       expected: t.expected,
       actual: t.actual,
+      ...(t.baseline === undefined ? {} : { baseline: t.baseline }),
       pass: t.pass,
     })),
   };

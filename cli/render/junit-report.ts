@@ -31,6 +31,7 @@ import {
   formatMs,
   formatValue,
   thresholdActual,
+  thresholdBaseline,
   thresholdExpected,
 } from './report-figures.js';
 import type { RunReport } from './run-report.js';
@@ -90,6 +91,7 @@ function thresholdCase(result: ThresholdResult, aborted: ThresholdAbort | undefi
     `aggregate: ${result.aggregate}`,
     `actual: ${thresholdActual(result)}`,
     `expected: ${thresholdExpected(result)}`,
+    ...(result.baseline === undefined ? [] : [`baseline: ${thresholdBaseline(result)}`]),
   ].join('\n');
   return {
     name: result.threshold,

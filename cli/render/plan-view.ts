@@ -8,6 +8,7 @@ import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import { showStatusSet } from '../../dsl/plan/status-set.js';
 import type { Template } from '../../dsl/plan/template.js';
 import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { formatValue } from './report-figures.js';
 import type { WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
 import { renderScenarios } from './scenario-view.js';
@@ -176,6 +177,14 @@ function describeBody(endpoint: EndpointPlan): string {
 }
 
 /** Which feeder record a worker's requests see. */
+/** A relative threshold's limit as the baseline set it: `(baseline 180 → < 198)`. */
+function describeBaseline(threshold: ThresholdSpec): string {
+  const baseline = threshold.relative?.baseline;
+  return baseline === undefined
+    ? ''
+    : `  (baseline ${formatValue(baseline)} → ${threshold.operator} ${formatValue(threshold.expected)})`;
+}
+
 /** An abort_on_fail threshold's note: it stops the run when it fails, from its delay on. */
 function describeAbort(threshold: ThresholdSpec): string {
   const abort = threshold.abortOnFail;
@@ -251,7 +260,8 @@ export function renderPlanView(plan: Plan): string {
     lines.push(`  auth        ${plan.auth.type}${describeNeeds(auth, providers)}`);
   if (plan.thresholds.length > 0) {
     lines.push('  thresholds');
-    for (const t of plan.thresholds) lines.push(`    ${t.expression}${describeAbort(t)}`);
+    for (const t of plan.thresholds)
+      lines.push(`    ${t.expression}${describeBaseline(t)}${describeAbort(t)}`);
     const aliases = new Set(
       plan.thresholds.flatMap((t) => (t.aliases ?? []).map((a) => `${a.written} → ${a.as}`)),
     );

@@ -44,6 +44,16 @@ export function thresholdActual(result: ThresholdResult): string {
   return result.actual === null ? 'no data' : formatValue(result.actual);
 }
 
+/** A relative threshold's baseline figure; `—` for a threshold with a fixed limit. */
+export function thresholdBaseline(result: ThresholdResult): string {
+  return result.baseline === undefined ? '—' : formatValue(result.baseline);
+}
+
+/** Whether any threshold's limit came from a baseline (reports then add its column). */
+export function anyBaseline(results: readonly ThresholdResult[]): boolean {
+  return results.some((r) => r.baseline !== undefined);
+}
+
 /** A threshold's condition: `< 300`. */
 export function thresholdExpected(result: ThresholdResult): string {
   return `${result.operator} ${formatValue(result.expected)}`;

@@ -26,4 +26,21 @@ export interface RunReport {
   };
   /** The effective configuration, secrets already redacted (HTML shows it). */
   readonly config: Readonly<Record<string, unknown>>;
+  /** The baseline run the HTML report draws beside this one (`--baseline`); absent without one. */
+  readonly baseline?: BaselineOverlay;
+}
+
+/** What the HTML report draws of a baseline run: its per-second series and latency curve. */
+export interface BaselineOverlay {
+  /** The file as the user named it. */
+  readonly file: string;
+  readonly series: readonly {
+    readonly second: number;
+    readonly requests: number;
+    readonly failures: number;
+    readonly p50_ms: number | null;
+    readonly p95_ms: number | null;
+    readonly p99_ms: number | null;
+  }[];
+  readonly latency_distribution: readonly { readonly percentile: number; readonly ms: number }[];
 }

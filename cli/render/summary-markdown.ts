@@ -18,7 +18,9 @@ import {
   formatShare,
   sortedErrors,
   sortedStatusCodes,
+  anyBaseline,
   thresholdActual,
+  thresholdBaseline,
   thresholdExpected,
   verdictOf,
 } from './report-figures.js';
@@ -91,18 +93,20 @@ function headline(r: RunResult): string[] {
 }
 
 function thresholds(summary: ThresholdSummary): string[] {
+  const baseline = anyBaseline(summary.results);
   return [
     `### Thresholds: ${summary.passed}/${summary.total} passed`,
     '',
     ...table(
-      ['', 'Threshold', 'Actual', 'Expected'],
+      ['', 'Threshold', 'Actual', ...(baseline ? ['Baseline'] : []), 'Expected'],
       summary.results.map((t) => [
         t.pass ? '✅' : '❌',
         codeSpan(t.threshold),
         thresholdActual(t),
+        ...(baseline ? [thresholdBaseline(t)] : []),
         codeSpan(thresholdExpected(t)),
       ]),
-      [2],
+      baseline ? [2, 3] : [2],
     ),
     ...(summary.aborted === undefined
       ? []

@@ -110,14 +110,22 @@ function summaryLines(result: RunResult): string[] {
   ];
 }
 
-/** `✓ <expression>: <actual> <operator> <expected>`, or `✗ <expression>: no data`. */
+/**
+ * `✓ <expression>: <actual> <operator> <expected>`, or `✗ <expression>: no data`; a relative
+ * threshold adds `(baseline <value>)`, the baseline's figure its limit came from.
+ */
 export function thresholdLine(result: ThresholdResult, color: boolean): string {
   const mark = result.pass ? '✓' : '✗';
   const comparison =
     result.actual === null
       ? 'no data'
       : `${result.actual.toFixed(2)} ${result.operator} ${result.expected.toFixed(2)}`;
-  return paint(`  ${mark} ${result.threshold}: ${comparison}`, result.pass ? GREEN : RED, color);
+  const baseline = result.baseline === undefined ? '' : ` (baseline ${result.baseline.toFixed(2)})`;
+  return paint(
+    `  ${mark} ${result.threshold}: ${comparison}${baseline}`,
+    result.pass ? GREEN : RED,
+    color,
+  );
 }
 
 function thresholdLines(summary: ThresholdSummary, color: boolean): string[] {

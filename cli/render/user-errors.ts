@@ -49,16 +49,22 @@ function byPosition(a: ConfigIssue, b: ConfigIssue): number {
   return rank(a.source) - rank(b.source) || line(a.source) - line(b.source);
 }
 
-/** The error block printed on stderr when loading fails. */
-export function formatIssues(unsorted: readonly ConfigIssue[]): string {
+/** What a command's issues are problems in, by default: a configuration that was to be run. */
+export const CONFIGURATION_ISSUES = 'in the configuration (nothing was sent)';
+
+/**
+ * The error block printed on stderr when loading fails; `where` says what the problems are in
+ * (commands that read results, such as compare and merge, say "in the input files").
+ */
+export function formatIssues(
+  unsorted: readonly ConfigIssue[],
+  where: string = CONFIGURATION_ISSUES,
+): string {
   const issues = [...unsorted].sort(byPosition);
-  const heading =
-    issues.length === 1
-      ? 'barrage: 1 problem in the configuration'
-      : `barrage: ${issues.length} problems in the configuration`;
+  const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
   return (
     [
-      `${heading} (nothing was sent):`,
+      `barrage: ${count} ${where}:`,
       ...issues.map((issue) => `  error: ${formatIssue(issue)}`),
     ].join('\n') + '\n'
   );

@@ -87,6 +87,7 @@ export function compilePlan(
     scenarios: compileScenarios(config, graph, load),
     namedScenarios: config.scenarios !== undefined,
     thresholds: configuredThresholds(config).map((parsed) => checked(parsed)),
+    baseline: config.baseline,
     metrics: config.metrics,
     tags: config.tags,
     retry:

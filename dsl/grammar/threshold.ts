@@ -17,7 +17,11 @@
  *               | "p(" digit+ ("." digit+)? ")"   (k6's spelling of the same)
  *               | "med"                           (k6's name of p50)
  *   operator   := "<" | "<=" | ">" | ">=" | "=="
- *   value      := "-"? digit+ ("." digit+)? ([eE] [+-]? digit+)?
+ *   value      := number
+ *               | "baseline" (ws* ("*" | "+" | "-") ws* number)?
+ *                                                 (the baseline run's own figure, scaled or
+ *                                                  shifted: `--baseline`, docs/reports.md)
+ *   number     := "-"? digit+ ("." digit+)? ([eE] [+-]? digit+)?
  *   ws         := any white space
  *
  * e.g. `http_req_duration{endpoint=login,status=200}:p99.9 <= 250`, `http_req_failed:rate < 0.01`,
@@ -36,7 +40,12 @@ import {
   TAG_KEY,
   type MetricDeclaration,
 } from '../plan/metrics.js';
-import type { ThresholdAlias, ThresholdOperator, ThresholdSpec } from '../plan/threshold-spec.js';
+import type {
+  RelativeLimit,
+  ThresholdAlias,
+  ThresholdOperator,
+  ThresholdSpec,
+} from '../plan/threshold-spec.js';
 import { closest } from './did-you-mean.js';
 import { charAt, grammarError, type GrammarError } from './grammar-error.js';
 import { aggregateAlias, k6OnlyMetric, metricAlias } from './k6-threshold-names.js';
@@ -52,6 +61,9 @@ const OPERATOR_HINTS: Readonly<Record<string, string>> = {
 };
 const OPERATOR_CHARS = '<>=!';
 const VALUE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const BASELINE = 'baseline';
+/** What may follow `baseline`: a factor, or a number added or taken away. */
+const MODIFIER = /^([*+-])\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
 const PERCENTILE = /^p(\d+(?:\.\d+)?)$/;
 const EXAMPLE = 'http_req_duration:p95 < 300';
 
@@ -113,10 +125,14 @@ export function parseThreshold(
   if (!aggregate.ok) return aggregate;
   const operator = parseOperator(scanned, fail);
   if (!operator.ok) return operator;
-  const expected = parseValue(scanned, fail);
+  const relative = scanned.value.text.startsWith(BASELINE)
+    ? parseRelative(scanned, fail)
+    : undefined;
+  if (relative !== undefined && !relative.ok) return relative;
+  const expected = relative === undefined ? parseValue(scanned, fail) : ok(0);
   if (!expected.ok) return expected;
   const { trailing, value } = scanned;
-  if (trailing.text !== '') {
+  if (relative === undefined && trailing.text !== '') {
     const hint = /^[\p{L}%]+$/u.test(trailing.text)
       ? `; write the number alone: ${unitWords(info, aggregate.value.name)}`
       : '';
@@ -143,7 +159,33 @@ export function parseThreshold(
     ...(percentile === undefined ? {} : { percentile }),
     operator: operator.value,
     expected: expected.value,
+    ...(relative === undefined ? {} : { relative: relative.value }),
   });
+}
+
+/** `baseline`, then at most one modifier: `* 1.10`, `+ 20`, `- 0.01` (spaces optional). */
+function parseRelative(scanned: Scanned, fail: Fail): Result<RelativeLimit, GrammarError> {
+  const start = scanned.value.start + BASELINE.length;
+  const tail = scanned.text.slice(start).trim();
+  if (tail === '') return ok({ factor: 1, offset: 0 });
+  const modifier = MODIFIER.exec(tail);
+  if (modifier === null)
+    return err(
+      fail(
+        'value',
+        start,
+        `after "baseline" write "* <factor>", "+ <number>" or "- <number>" (e.g. "baseline * 1.10"), not "${tail}"`,
+      ),
+    );
+  const [, sign, number] = modifier;
+  const value = Number(number);
+  if (!Number.isFinite(value))
+    return err(fail('value', start, `the number "${number}" is too large`));
+  return ok(
+    sign === '*'
+      ? { factor: value, offset: 0 }
+      : { factor: 1, offset: sign === '+' ? value : -value },
+  );
 }
 
 /** The expression with the metric and aggregate spelt barrage's way, the rest as written. */

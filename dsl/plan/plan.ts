@@ -141,6 +141,8 @@ export interface Plan {
   /** True when the configuration named its scenarios (reports then show each). */
   readonly namedScenarios: boolean;
   readonly thresholds: readonly ThresholdSpec[];
+  /** The earlier run's result file relative thresholds read (`baseline:`, `--baseline`). */
+  readonly baseline: string | undefined;
   /** Custom metrics, by name: `metrics:`, or a scenario's top-level `new Trend()`… */
   readonly metrics: Readonly<Record<string, CustomMetric>>;
   /** The run's own tags, on every sample (docs/configuration.md, Tags). */

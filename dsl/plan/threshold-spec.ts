@@ -26,7 +26,13 @@ export interface ThresholdSpec {
   /** For pNN aggregates, the percentile (0 < p <= 100). */
   readonly percentile?: number;
   readonly operator: ThresholdOperator;
+  /**
+   * The limit. For a relative threshold, 0 until the baseline is read, then the baseline's value
+   * × factor + offset (cli/baseline.ts sets it before anything is sent).
+   */
   readonly expected: number;
+  /** Present when the limit is the baseline run's own figure (`< baseline * 1.10`). */
+  readonly relative?: RelativeLimit;
   /**
    * Present when the threshold stops the run as soon as it fails (`abort_on_fail`), judged on
    * every live snapshot from `delayMs` after dispatch began; absent, it is judged at the end only.
@@ -37,4 +43,12 @@ export interface ThresholdSpec {
 /** When a failing threshold stops the run: not before `delayMs` of dispatch (the warm-up guard). */
 export interface AbortOnFail {
   readonly delayMs: number;
+}
+
+/** `baseline`, `baseline * factor`, `baseline + n` or `baseline - n`: limit = b × factor + offset. */
+export interface RelativeLimit {
+  readonly factor: number;
+  readonly offset: number;
+  /** The baseline run's figure, once read (absent while the plan is being validated). */
+  readonly baseline?: number;
 }

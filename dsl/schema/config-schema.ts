@@ -109,6 +109,11 @@ export const configSchema = z.strictObject(
         "Statuses that are a success for every HTTP request (an endpoint's own expect wins; default: any status below 400)",
       ),
     thresholds: z.array(thresholdSchema, { error: 'a list of threshold expressions' }).default([]),
+    baseline: nonEmpty('result file of an earlier run')
+      .optional()
+      .describe(
+        'A JSON or raw result of an earlier run: relative thresholds (< baseline * 1.10) read it, reports show it (docs/reports.md, Baselines)',
+      ),
     metrics: metricsSchema,
     tags: userTags('every sample of the run').describe(
       'Tags on every sample of the run (docs/configuration.md, Tags); thresholds can filter on them',

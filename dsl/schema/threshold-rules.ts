@@ -31,6 +31,14 @@ export function thresholdRules(config: Config): Refinement[] {
       return;
     }
     const threshold = parsed.value;
+    if (threshold.relative !== undefined && config.baseline === undefined)
+      out.push({
+        code: 'invalid_threshold',
+        path: config.thresholds[i]!.mapping ? ['thresholds', i, 'threshold'] : ['thresholds', i],
+        expected:
+          "a baseline to read it from: --baseline FILE or baseline: (an earlier run's --json or --raw result)",
+        actual: `${JSON.stringify(threshold.expression)} without a baseline`,
+      });
     for (const [key, value] of Object.entries(threshold.tags)) {
       // A scenario's calls may tag with any key of the user's own.
       if (scripted && !isBuiltinTag(key)) continue;

@@ -89,6 +89,7 @@ export function evaluateThresholds(
       expected: spec.expected,
       actual,
       pass: actual !== null && thresholdHolds(actual, spec.operator, spec.expected),
+      ...(spec.relative?.baseline === undefined ? {} : { baseline: spec.relative.baseline }),
     };
   });
 }

@@ -12,4 +12,6 @@ export interface ThresholdResult {
   /** The measured value; null when the metric got no data (which fails: DESIGN.md §6). */
   readonly actual: number | null;
   readonly pass: boolean;
+  /** A relative threshold's baseline figure (`expected` is the limit it gave). */
+  readonly baseline?: number;
 }

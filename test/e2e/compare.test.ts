@@ -117,6 +117,7 @@ t.test('compare: the endpoint whose latency doubled is flagged, the other not', 
   t.equal(notResult.stdout, '', 'nothing on stdout');
   t.match(notResult.stderr, /notes\.json: expected a JSON result \(--json\) or a raw result/);
   t.notMatch(notResult.stderr, /\n\s+at /, 'no stack trace');
+  t.match(notResult.stderr, /^barrage: 1 problem in the input files:\n/, 'not "the configuration"');
   const missing = await runCli(['compare', 'gone.json', 'base.json'], { cwd: dir });
   t.equal(missing.code, 1);
   t.match(missing.stderr, /gone\.json/, 'a missing file is named');

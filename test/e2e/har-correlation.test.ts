@@ -6,19 +6,16 @@
  * hand edits but the password from the environment: 0 failures, every checkout paid. The same
  * recording without correlation (the recorded values sent again) is refused by the server.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { parse } from 'yaml';
-import { CHECKOUT_USERS, CHROMIUM, recordCheckout } from '../helpers/record-checkout.js';
+import { chromiumSkip } from '../helpers/chromium.js';
+import { CHECKOUT_USERS, recordCheckout } from '../helpers/record-checkout.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startSessionApp, type SessionApp } from '../helpers/session-app.js';
 
-// Outside CI a machine without Debian's chromium skips; in CI (.ci/run installs it) it must run.
-const skip =
-  process.env.CI === undefined && !existsSync(CHROMIUM)
-    ? 'chromium is missing: apt-get install chromium (bash .ci/run does)'
-    : false;
+const skip = chromiumSkip(process.env);
 
 const USERS = CHECKOUT_USERS;
 

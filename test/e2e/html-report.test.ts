@@ -3,26 +3,19 @@
 // closed. The charts must be drawn with the run's points, the page must log no error and request
 // nothing but itself, and its thresholds table must say what the JSON result says. A screenshot
 // is kept in test-artifacts/ for people to look at.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import type { JsonResult } from '../../cli/render/json-report.js';
 import { formatValue } from '../../cli/render/report-figures.js';
 import { startTargetServer } from '../../cli/serve/target-server.js';
+import { chromiumSkip, openReport } from '../helpers/chromium.js';
 import { runCli } from '../helpers/run-cli.js';
 import { checkJunitSchema, xmllintSkip } from '../helpers/xmllint.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
-
-// Outside CI a machine without Debian's chromium skips; in CI (.ci/run installs it) it must run.
-const skip =
-  process.env.CI === undefined && !existsSync(CHROMIUM)
-    ? 'chromium is missing: apt-get install chromium (bash .ci/run does)'
-    : false;
+const skip = chromiumSkip(process.env);
 
 /** The RGB stroke of each chart's first series (html-charts-script.ts). */
 const STROKES: Readonly<Record<string, readonly [number, number, number]>> = {
@@ -45,25 +38,6 @@ interface PageCanvas {
   getContext(kind: '2d'): {
     getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
   } | null;
-}
-
-/** Headless Chromium with a fresh profile and no background networking (the machine has none). */
-async function launch(profile: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }
 
 const CONFIG = (target: string): string =>
@@ -98,23 +72,8 @@ t.test('the HTML report in headless Chromium', { skip }, async (t) => {
   t.ok(json.series.length >= 3, `a point per second (${json.series.length})`);
   t.notMatch(readFileSync(join(dir, 'report.html'), 'utf8'), 'e2e-header-secret');
 
-  const profile = mkdtempSync(join(tmpdir(), 'barrage-chromium-'));
-  const browser = await launch(profile);
-  t.teardown(async () => {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('request', (request) => requests.push(request.url()));
-  const url = pathToFileURL(join(dir, 'report.html')).href;
-  await page.goto(url);
-  await page.waitForSelector('html[data-charts="ready"]', { timeout: 20_000 });
+  const { page, url, errors, requests, close } = await openReport(join(dir, 'report.html'));
+  t.teardown(close);
 
   t.same(errors, [], 'no console errors (a CSP violation would be one)');
   t.same(requests, [url], 'the only request is the file itself');

@@ -11,10 +11,8 @@
  *     await m.recordCheckout(app, 'test/fixtures/har/chromium-checkout.har'); await app.close(); })"
  */
 import { chromium } from 'playwright-core';
+import { CHROMIUM } from './chromium.js';
 import type { SessionApp } from './session-app.js';
-
-/** Debian's chromium, as .ci/run installs it. */
-export const CHROMIUM = '/usr/bin/chromium';
 
 /** The user who shops, and her password (what the replay must read from the environment). */
 export const CHECKOUT_USERS = { alice: 'pw-alice-1' };
