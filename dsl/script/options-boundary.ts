@@ -8,6 +8,7 @@
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
  * - `outputs`: a live output sends the run's figures to a receiver or writes a file;
  * - `scenario_env`: which environment variables the scenario may read is the user's choice;
+ * - `baseline`: a file read wherever it is (a scenario reads nothing outside its folder);
  * - `feeder.file` must be inside the scenario's folder by its real path, like its imports.
  */
 import { resolve } from 'node:path';
@@ -47,6 +48,10 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
   report: { expected: 'no report file in options (a scenario writes no file)', hint: ELSEWHERE },
   outputs: {
     expected: 'no outputs in options (a scenario sends nowhere and writes no file)',
+    hint: ELSEWHERE,
+  },
+  baseline: {
+    expected: 'no baseline in options (its file is read wherever it is; a scenario reads only its folder)',
     hint: ELSEWHERE,
   },
   scenario_env: {

@@ -191,6 +191,31 @@ t.test('run --baseline: relative thresholds against an earlier run', async (t) =
     );
   });
 
+  t.test('a scenario: relative thresholds in options; baseline is not an option', async (t) => {
+    const scenarios = t.testdir({
+      'load.ts': `import { http } from 'barrage';
+        export const options = {
+          concurrency: 2, requests: 20,
+          thresholds: ['http_req_duration:p95 < baseline * 100'],
+        };
+        export default async function () { await http.get('/delay/40'); }`,
+      'sneaky.ts': `export const options = { baseline: '/etc/hostname' };
+        export default async function () {}`,
+    });
+    const args = ['--target', server.url, '--no-typecheck', '--quiet'];
+    const judged = await runCli(
+      ['run', '--scenario', 'load.ts', '--baseline', join(dir, 'base.raw'), ...args],
+      { cwd: scenarios },
+    );
+    t.equal(judged.code, 0, judged.stderr);
+    t.match(judged.stdout, /✓ http_req_duration:p95 < baseline \* 100: .*\(baseline [\d.]+\)/);
+    const refused = await runCli(['validate', '--scenario', 'sneaky.ts', ...args.slice(0, 3)], {
+      cwd: scenarios,
+    });
+    t.equal(refused.code, 1);
+    t.match(refused.stderr, /baseline: expected no baseline in options/);
+  });
+
   t.test(
     'the HTML report overlays the baseline',
     { skip: chromiumSkip(process.env) },
