@@ -51,7 +51,8 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
     hint: ELSEWHERE,
   },
   baseline: {
-    expected: 'no baseline in options (its file is read wherever it is; a scenario reads only its folder)',
+    expected:
+      'no baseline in options (its file is read wherever it is; a scenario reads only its folder)',
     hint: ELSEWHERE,
   },
   scenario_env: {
