@@ -142,7 +142,7 @@ export function emptySnapshot(plan: Plan, clock: Clock): ShardSnapshot {
     endpointCount: plan.graph.endpoints.length,
     segment: plan.segment,
     startedAt: clock.wallMs(),
-    openModel: plan.rate.kind !== 'unlimited',
+    openModel: plan.scenarios.some((s) => s.executor.kind === 'arrival-rate'),
   });
   return empty.snapshot(0);
 }

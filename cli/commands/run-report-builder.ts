@@ -17,8 +17,7 @@ import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import { tagBreakdown } from '../../runtime/metrics/tag-summary.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { endpointTable } from '../endpoint-table.js';
-import { describeRate } from '../render/plan-view.js';
-import { describeScenarioLoad } from '../render/scenario-view.js';
+import { describeRunLoad } from '../render/scenario-view.js';
 import type { Redactor } from '../render/redact.js';
 import type { RunReport } from '../render/run-report.js';
 
@@ -67,9 +66,7 @@ export function toRawResult(
     metrics: plan.metrics,
     meta: {
       target: plan.target === undefined ? undefined : text(plan.target),
-      ...(plan.namedScenarios
-        ? describeScenarioLoad(plan)
-        : { concurrency: plan.concurrency, load: describeRate(plan.rate) }),
+      ...describeRunLoad(plan),
     },
     config: redactor.tree(loaded.raw) as Record<string, unknown>,
     snapshot: redactSnapshot(snapshot, text, tags),

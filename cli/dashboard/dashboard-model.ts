@@ -15,9 +15,9 @@
  *   thresholds    evaluated on the snapshot as if the run ended now
  */
 import type { Plan } from '../../dsl/plan/plan.js';
-import { scenarioEndMs } from '../../dsl/plan/scenario-plan.js';
+import { scenarioEndMs, topLevelLoad } from '../../dsl/plan/scenario-plan.js';
 import { byName } from '../render/report-figures.js';
-import { describeScenarioLoad } from '../render/scenario-view.js';
+import { describeRunLoad } from '../render/scenario-view.js';
 import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';
 import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { patternDurationMs } from '../../runtime/schedule/rate-function.js';
@@ -136,25 +136,27 @@ export function ratesPerSecond(snapshot: ShardSnapshot): number[] {
 
 /** How long dispatch lasts, ms; undefined when only a request count bounds the run. */
 export function runLengthMs(plan: Plan): number | undefined {
-  if (plan.namedScenarios) {
+  const top = topLevelLoad(plan.scenarios, plan.namedScenarios);
+  if (top === undefined) {
     const ends = plan.scenarios.map(scenarioEndMs);
     return ends.every((end) => end !== undefined) ? Math.max(...ends) : undefined;
   }
-  const pattern = plan.rate.kind === 'pattern' ? patternDurationMs(plan.rate.pattern) : undefined;
-  if (plan.durationMs === undefined) return pattern;
-  return pattern === undefined ? plan.durationMs : Math.min(plan.durationMs, pattern);
+  const pattern = top.rate.kind === 'pattern' ? patternDurationMs(top.rate.pattern) : undefined;
+  if (top.durationMs === undefined) return pattern;
+  return pattern === undefined ? top.durationMs : Math.min(top.durationMs, pattern);
 }
 
 function describeLoad(plan: Plan): string {
-  if (plan.namedScenarios) return describeScenarioLoad(plan).load;
-  const workers = `${plan.concurrency} worker${plan.concurrency === 1 ? '' : 's'}`;
-  switch (plan.rate.kind) {
+  const top = topLevelLoad(plan.scenarios, plan.namedScenarios);
+  if (top === undefined) return describeRunLoad(plan).load;
+  const workers = `${top.workers} worker${top.workers === 1 ? '' : 's'}`;
+  switch (top.rate.kind) {
     case 'unlimited':
       return `${workers} · closed model`;
     case 'constant':
-      return `${workers} · ${plan.rate.rate}/s`;
+      return `${workers} · ${top.rate.rate}/s`;
     case 'pattern':
-      return `${workers} · ${plan.rate.pattern.type} pattern`;
+      return `${workers} · ${top.rate.pattern.type} pattern`;
   }
 }
 
@@ -164,6 +166,7 @@ function gauges(
   live: LiveState | undefined,
   rates: readonly number[],
 ): GaugeModel[] {
+  const top = topLevelLoad(plan.scenarios, plan.namedScenarios);
   const requests = snapshot?.requests ?? 0;
   const failures = snapshot?.failures ?? 0;
   const errorRate = requests === 0 ? 0 : failures / requests;
@@ -178,20 +181,21 @@ function gauges(
   ];
   const unsent = unsentGauge(snapshot);
   if (unsent !== undefined) list.push(unsent);
-  const workers = live?.workers ?? plan.concurrency;
+  const workers = live?.workers ?? describeRunLoad(plan).concurrency;
   const busy = live?.busy ?? 0;
+  const openModel = plan.scenarios.some((s) => s.executor.kind === 'arrival-rate');
   list.push({
     label: 'busy',
     fraction: workers === 0 ? 0 : busy / workers,
     text: `${busy} of ${workers} workers · ${live?.inFlight ?? 0} in flight`,
-    tone: plan.rate.kind !== 'unlimited' && busy === workers && workers > 0 ? 'warn' : 'ok',
+    tone: openModel && busy === workers && workers > 0 ? 'warn' : 'ok',
   });
   const target = live?.targetRate;
   if (target !== undefined) {
     const current = rates[rates.length - 1] ?? 0;
     const fraction = target > 0 ? current / target : current > 0 ? 1 : 0;
     list.push({
-      label: plan.rate.kind === 'pattern' ? plan.rate.pattern.type : 'rate',
+      label: top?.rate.kind === 'pattern' ? top.rate.pattern.type : 'rate',
       fraction,
       text: `${formatRate(current)} of ${formatRate(target)} target`,
       tone: rates.length > 0 && target > 0 && fraction < 0.9 ? 'warn' : 'ok',
@@ -209,10 +213,11 @@ function progressGauge(plan: Plan, snapshot: ShardSnapshot | undefined): GaugeMo
     fraction = Math.max(fraction, elapsed / lengthMs);
     parts.push(`${formatSeconds(elapsed)} of ${formatSeconds(lengthMs)}`);
   }
-  if (plan.requests !== undefined) {
+  const iterations = topLevelLoad(plan.scenarios, plan.namedScenarios)?.iterations;
+  if (iterations !== undefined) {
     const done = snapshot?.iterations ?? 0;
-    fraction = Math.max(fraction, done / plan.requests);
-    parts.push(`${done} of ${plan.requests} iterations`);
+    fraction = Math.max(fraction, done / iterations);
+    parts.push(`${done} of ${iterations} iterations`);
   }
   fraction = Math.min(1, fraction);
   return {

@@ -4,14 +4,14 @@ import { formatDuration } from '../../dsl/grammar/duration.js';
 import type { CheckPlan } from '../../dsl/plan/check-plan.js';
 import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { Plan } from '../../dsl/plan/plan.js';
-import type { RatePlan } from '../../dsl/plan/rate-plan.js';
+import { topLevelLoad, type TopLevelLoad } from '../../dsl/plan/scenario-plan.js';
 import { showStatusSet } from '../../dsl/plan/status-set.js';
 import type { Template } from '../../dsl/plan/template.js';
 import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import { formatValue } from './report-figures.js';
 import type { WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
-import { renderScenarios } from './scenario-view.js';
+import { describeRate, renderScenarios } from './scenario-view.js';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -28,23 +28,11 @@ export function showTemplate(template: Template): string {
     .join('');
 }
 
-/** The load model in words: closed model, a rate, or a pattern. */
-export function describeRate(rate: RatePlan): string {
-  switch (rate.kind) {
-    case 'unlimited':
-      return 'as fast as the workers go (closed model)';
-    case 'constant':
-      return `${rate.rate}/s (open model)`;
-    case 'pattern':
-      return `${rate.pattern.type} pattern`;
-  }
-}
-
-function describeEnd(plan: Plan): string {
+function describeEnd(load: TopLevelLoad): string {
   const ends: string[] = [];
-  if (plan.durationMs !== undefined) ends.push(`after ${formatDuration(plan.durationMs)}`);
-  if (plan.requests !== undefined) ends.push(`after ${plan.requests} iterations`);
-  if (plan.rate.kind === 'pattern') ends.push('when the pattern ends');
+  if (load.durationMs !== undefined) ends.push(`after ${formatDuration(load.durationMs)}`);
+  if (load.iterations !== undefined) ends.push(`after ${load.iterations} iterations`);
+  if (load.rate.kind === 'pattern') ends.push('when the pattern ends');
   return ends.join(' or ');
 }
 
@@ -204,10 +192,11 @@ function describeRecordUse(plan: Plan): string {
 /** The plan as text. */
 export function renderPlanView(plan: Plan): string {
   const lines = ['Plan:'];
-  if (plan.namedScenarios) lines.push(...renderScenarios(plan));
+  const top = topLevelLoad(plan.scenarios, plan.namedScenarios);
+  if (top === undefined) lines.push(...renderScenarios(plan));
   else
     lines.push(
-      `  load        ${plan.concurrency} workers, ${describeRate(plan.rate)}, ending ${describeEnd(plan)}`,
+      `  load        ${top.workers} workers, ${describeRate(top.rate)}, ending ${describeEnd(top)}`,
     );
   lines.push(`  timeout     ${formatDuration(plan.timeoutMs)} per request`);
   const { outputs, periodMs } = plan.outputs;
@@ -215,9 +204,9 @@ export function renderPlanView(plan: Plan): string {
     lines.push(
       `  outputs     ${outputs.map((o) => `${o.kind} ${o.target}`).join(', ')}, every ${formatDuration(periodMs)}`,
     );
-  if (!plan.namedScenarios && plan.rate.kind === 'pattern') {
-    lines.push(`  rate plan   ${plan.rate.pattern.type}`);
-    for (const line of renderRateChart(plan.rate.pattern)) lines.push(`    ${line}`);
+  if (top?.rate.kind === 'pattern') {
+    lines.push(`  rate plan   ${top.rate.pattern.type}`);
+    for (const line of renderRateChart(top.rate.pattern)) lines.push(`    ${line}`);
   }
   if (plan.feeder !== undefined) {
     const { feeder } = plan;

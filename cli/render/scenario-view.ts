@@ -5,9 +5,11 @@
  */
 import { formatDuration } from '../../dsl/grammar/duration.js';
 import type { Plan } from '../../dsl/plan/plan.js';
+import type { RatePlan } from '../../dsl/plan/rate-plan.js';
 import {
   maxVus,
   scenarioEndMs,
+  topLevelLoad,
   type ExecutorPlan,
   type ScenarioPlan,
   type StagePlan,
@@ -135,8 +137,25 @@ function describeRuns(plan: Plan, scenario: ScenarioPlan): string {
   return names.length === 0 ? 'the scenario file' : names.join(', ');
 }
 
-/** The run's virtual users at most, and its load in words, for headings. */
-export function describeScenarioLoad(plan: Plan): { concurrency: number; load: string } {
+/** The load model in words: closed model, a rate, or a pattern. */
+export function describeRate(rate: RatePlan): string {
+  switch (rate.kind) {
+    case 'unlimited':
+      return 'as fast as the workers go (closed model)';
+    case 'constant':
+      return `${rate.rate}/s (open model)`;
+    case 'pattern':
+      return `${rate.pattern.type} pattern`;
+  }
+}
+
+/**
+ * The run's virtual users at most, and its load in words, for headings: the top-level form's
+ * workers and rate (`10/s (open model)`), or each named scenario and its executor.
+ */
+export function describeRunLoad(plan: Plan): { concurrency: number; load: string } {
+  const top = topLevelLoad(plan.scenarios, plan.namedScenarios);
+  if (top !== undefined) return { concurrency: top.workers, load: describeRate(top.rate) };
   const concurrency = plan.scenarios.reduce((sum, s) => sum + maxVus(s.executor), 0);
   const names = plan.scenarios.map((s) => `${s.name} (${s.written})`);
   return { concurrency, load: `${names.length} scenarios: ${names.join(', ')}` };

@@ -82,7 +82,7 @@ export function compilePlan(
   };
   const plan: Plan = {
     target: config.target,
-    ...load,
+    timeoutMs: config.timeout,
     graph,
     scenarios: compileScenarios(config, graph, load),
     namedScenarios: config.scenarios !== undefined,

@@ -5,7 +5,6 @@
 import type { OutputsPlan } from './output-plan.js';
 import type { ProxyPlan } from './proxy-plan.js';
 import type { HeaderPlan } from './endpoint-plan.js';
-import type { RatePlan } from './rate-plan.js';
 import type { ScenarioPlan } from './scenario-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
 import type { SharedData } from './shared-data.js';
@@ -126,16 +125,13 @@ export interface ReportPlan {
 /** A whole run. */
 export interface Plan {
   readonly target: string | undefined;
-  readonly concurrency: number;
-  /** Run length; undefined when only `requests` (or a pattern) bounds the run. */
-  readonly durationMs: number | undefined;
-  readonly requests: number | undefined;
+  /** The deadline of one request. */
   readonly timeoutMs: number;
-  readonly rate: RatePlan;
   readonly graph: ScenarioGraph;
   /**
    * The loads that run: the `scenarios` entries, or the top-level form (concurrency, rate,
-   * requests, duration above) as the one scenario `default`.
+   * requests, duration) as the one scenario `default` (scenario-plan.ts, topLevelLoad reads it
+   * back).
    */
   readonly scenarios: readonly ScenarioPlan[];
   /** True when the configuration named its scenarios (reports then show each). */

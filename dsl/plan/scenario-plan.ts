@@ -68,6 +68,46 @@ export interface ScenarioPlan {
   readonly exec: string | undefined;
 }
 
+/**
+ * The load of a run written in the top-level form (`concurrency`, `rate` or `pattern`, `requests`,
+ * `duration`), read back from its one scenario's executor: the words headings, `validate` and the
+ * dashboard use for it. The plan keeps no second copy of these.
+ */
+export interface TopLevelLoad {
+  /** `concurrency`: the pool that loops (closed model) or takes the permits (open model). */
+  readonly workers: number;
+  readonly rate: RatePlan;
+  readonly durationMs: number | undefined;
+  readonly iterations: number | undefined;
+}
+
+/** The top-level load of `scenarios` when they are the top-level form's one scenario. */
+export function topLevelLoad(
+  scenarios: readonly ScenarioPlan[],
+  named: boolean,
+): TopLevelLoad | undefined {
+  const executor = scenarios[0]?.executor;
+  if (named || scenarios.length !== 1 || executor === undefined) return undefined;
+  switch (executor.kind) {
+    case 'vus':
+      return {
+        workers: executor.vus,
+        rate: { kind: 'unlimited' },
+        durationMs: executor.durationMs,
+        iterations: executor.iterations,
+      };
+    case 'arrival-rate':
+      return {
+        workers: executor.preAllocatedVus,
+        rate: executor.rate,
+        durationMs: executor.durationMs,
+        iterations: executor.iterations,
+      };
+    case 'ramping-vus':
+      return undefined;
+  }
+}
+
 /** The most virtual users a scenario may have at once. */
 export function maxVus(executor: ExecutorPlan): number {
   switch (executor.kind) {

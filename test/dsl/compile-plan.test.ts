@@ -1,6 +1,7 @@
 import t from 'tap';
 import { compilePlan } from '../../dsl/compile/compile-plan.js';
 import { checkPlaceholders } from '../../dsl/compile/lint-plan.js';
+import { topLevelLoad } from '../../dsl/plan/scenario-plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
 import { multipartFileKey } from '../../dsl/sources/multipart-files.js';
 
@@ -21,7 +22,11 @@ t.test('the single-request form is one endpoint on the target', async (t) => {
     path: ['/a?b=1'],
     body: { kind: 'text', text: ['x'] },
   });
-  t.equal(plan.durationMs, 10_000, 'nothing bounds the run: the 10 s default');
+  t.equal(
+    topLevelLoad(plan.scenarios, plan.namedScenarios)?.durationMs,
+    10_000,
+    'nothing bounds the run: the 10 s default',
+  );
   t.equal(plan.seed, 7);
 });
 

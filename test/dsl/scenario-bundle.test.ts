@@ -4,7 +4,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadPlan, type LoadInputs } from '../../dsl/load-plan.js';
+import type { Plan } from '../../dsl/plan/plan.js';
+import { topLevelLoad, type TopLevelLoad } from '../../dsl/plan/scenario-plan.js';
 import { bundleScenario } from '../../dsl/script/bundle-scenario.js';
+
+/** The top-level load a plan's one scenario carries. */
+function loadOf(plan: Plan): TopLevelLoad | undefined {
+  return topLevelLoad(plan.scenarios, plan.namedScenarios);
+}
 
 /** A directory with the given files. */
 function files(entries: Record<string, string>): string {
@@ -117,8 +124,8 @@ t.test(
     const only = await load(dir, { scenario: 's.ts', target: 'http://127.0.0.1:9' });
     t.ok(only.ok);
     if (only.ok) {
-      t.equal(only.value.plan.concurrency, 7);
-      t.equal(only.value.plan.requests, 30);
+      t.equal(loadOf(only.value.plan)?.workers, 7);
+      t.equal(loadOf(only.value.plan)?.iterations, 30);
       t.equal(only.value.plan.timeoutMs, 2000);
       t.ok(only.value.plan.script?.code.includes('__barrageApi'));
       t.ok(only.value.plan.script?.headers.some((h) => h.name === 'user-agent'));
@@ -128,12 +135,12 @@ t.test(
       target: 'http://127.0.0.1:9',
       concurrency: 3,
     });
-    t.equal(flagged.ok && flagged.value.plan.concurrency, 3, 'a flag wins over options');
+    t.equal(flagged.ok && loadOf(flagged.value.plan)?.workers, 3, 'a flag wins over options');
     const filed = await load(dir, {}, 'run.yaml');
     t.ok(filed.ok);
     if (filed.ok) {
-      t.equal(filed.value.plan.requests, 40, 'the configuration file wins over options');
-      t.equal(filed.value.plan.concurrency, 7, 'options fill what the file leaves');
+      t.equal(loadOf(filed.value.plan)?.iterations, 40, 'the configuration file wins over options');
+      t.equal(loadOf(filed.value.plan)?.workers, 7, 'options fill what the file leaves');
       t.same(
         filed.value.plan.thresholds.map((th) => th.expression),
         ['checks:rate > 0.9', 'http_req_failed:rate < 0.1'],

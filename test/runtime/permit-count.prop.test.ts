@@ -14,10 +14,6 @@ import { splitPlan } from '../../runtime/segment/split-plan.js';
 function plan(rate: RatePlan, durationMs: number | undefined, concurrency: number): Plan {
   if (rate.kind === 'unlimited') throw new Error('an open-model plan');
   return {
-    concurrency,
-    requests: undefined,
-    durationMs,
-    rate,
     segment: { index: 1, count: 1 },
     scenarios: [
       scenarioFixture({
@@ -34,6 +30,13 @@ function plan(rate: RatePlan, durationMs: number | undefined, concurrency: numbe
   } as unknown as Plan;
 }
 
+/** The rate and length of a fixture plan's one arrival-rate scenario. */
+function loadOf(base: Plan): { rate: RatePlan; durationMs: number | undefined } {
+  const executor = base.scenarios[0]!.executor;
+  if (executor.kind !== 'arrival-rate') throw new Error('an open-model plan');
+  return executor;
+}
+
 interface Dispatched {
   readonly sent: number;
   readonly pacer: Pacer;
@@ -44,12 +47,12 @@ interface Dispatched {
  * permits due before the end go out in one pass, so no clock is involved.
  */
 async function dispatchAll(base: Plan, processes: number, threads: number): Promise<Dispatched[]> {
-  const endUs = scheduleEndMs(base.rate, base.durationMs) * 1000;
+  const endUs = scheduleEndMs(loadOf(base).rate, loadOf(base).durationMs) * 1000;
   const out: Dispatched[] = [];
   for (let index = 1; index <= processes; index++) {
     for (const segment of splitPlan({ ...base, segment: { index, count: processes } }, threads)) {
       const spec = segment.scenarios[0]!;
-      const rate = base.rate;
+      const rate = loadOf(base).rate;
       const pacer: Pacer =
         rate.kind === 'pattern'
           ? new PatternPacer(rate.pattern, spec.rateShare, spec.phase, spec.permits)
@@ -101,7 +104,10 @@ t.test('a constant rate R for D sends round(R × D) over threads and processes',
         const base = plan({ kind: 'constant', rate }, ms, concurrency);
         const all = await dispatchAll(base, processes, threads);
         const expected = Math.round((rate * ms) / 1000);
-        if (total(all) !== expected || scheduledPermits(base.rate, base.durationMs) !== expected)
+        if (
+          total(all) !== expected ||
+          scheduledPermits(loadOf(base).rate, loadOf(base).durationMs) !== expected
+        )
           return false;
         // Merged, the segments' permits are the run's permits m = 0, 1, … at m / R: none twice.
         const times = all
@@ -160,7 +166,9 @@ t.test('a pattern sends the rounded integral of its rate, however it is split', 
       fc.integer({ min: 1, max: 3 }),
       async (pattern, durationMs, processes, threads) => {
         const base = plan({ kind: 'pattern', pattern }, durationMs, 6);
-        const expected = Math.round(permitsBy(pattern, scheduleEndMs(base.rate, base.durationMs)));
+        const expected = Math.round(
+          permitsBy(pattern, scheduleEndMs(loadOf(base).rate, loadOf(base).durationMs)),
+        );
         return total(await dispatchAll(base, processes, threads)) === expected;
       },
     ),

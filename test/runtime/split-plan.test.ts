@@ -18,9 +18,6 @@ const rowsOf = (s: SegmentSpec): number[] =>
 function plan(over: { concurrency?: number; segment?: Plan['segment'] } = {}): Plan {
   const concurrency = over.concurrency ?? 10;
   return {
-    concurrency,
-    requests: 1001,
-    rate: { kind: 'unlimited' },
     segment: over.segment ?? { index: 1, count: 1 },
     feeder: { file: 'f', order: 'sequential', cycle: true, records },
     scenarios: [
