@@ -4,12 +4,13 @@
 //   BENCH_MEMORY_SECONDS  length of the memory phase (default 60; use 600 for the 10-minute check)
 //   BENCH_FEEDER_MB       size of the feeder phase's CSV (default 100)
 //   BENCH_STARTUP_ROUNDS  runs of each command in the startup phase (default 15)
-// Phases: throughput, scripted, rate, paced, memory, dashboard, feeder, outputs, startup; name some to run only those
+// Phases: throughput, scripted, rate, paced, memory, dashboard, feeder, outputs, http2, startup; name some to run only those
 // (`npm run bench -- dashboard`).
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
 import { feederPhase } from './feeder.mjs';
+import { http2Phase } from './http2.mjs';
 import { fileURLToPath } from 'node:url';
 import { outputsPhase } from './outputs.mjs';
 import { pacedPhase } from './paced.mjs';
@@ -219,6 +220,17 @@ async function outputs() {
   });
 }
 
+// barrage over HTTP/1.1 and HTTP/2 against one TLS target, h2load beside it when installed
+// (bench/http2.mjs).
+async function http2() {
+  await http2Phase({
+    seconds: SECONDS,
+    generatorCore: GENERATOR_CORE,
+    targetCore: TARGET_CORE,
+    fmt,
+  });
+}
+
 // Start-up: each command's wall time as a ratio to `node -e 0` in the same run (bench/startup.mjs).
 async function startup() {
   console.log('\n## Start-up: median over rounds, as a ratio to `node -e 0` measured alongside');
@@ -245,6 +257,7 @@ const phases = {
   dashboard,
   feeder,
   outputs,
+  http2,
   startup,
 };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);

@@ -1,5 +1,6 @@
 // Bench targets: nginx serving a small static body (when installed), else barrage's own target
-// server, each pinned to its own core when taskset exists.
+// server, and a node:http2 TLS server for the HTTP/2 phase, each pinned to its own core when
+// taskset exists.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,18 @@ export async function startDelayTarget(core, delayMs) {
   );
   const serverP50 = async () => (await (await fetch(`${target.url}/__median`)).json()).p50_ms;
   return { ...target, serverP50 };
+}
+
+/**
+ * Starts bench/h2-target.mjs pinned to a core: TLS with the given certificate, h2 and http/1.1 by
+ * ALPN; returns { name, url, stop }.
+ */
+export function startH2Target(core, certFile, keyFile) {
+  const script = fileURLToPath(new URL('./h2-target.mjs', import.meta.url));
+  return startListening(
+    'node:http2 secure server (allowHTTP1)',
+    pinned(core, process.execPath, [script, certFile, keyFile]),
+  );
 }
 
 /** Spawns a server that prints "listening on URL"; resolves with { name, url, stop }. */

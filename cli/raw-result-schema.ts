@@ -121,6 +121,9 @@ const endpoint = z.strictObject(
     sseFirstEvent: histogram.exactOptional(),
     sseEventGap: histogram.exactOptional(),
     sseEvents: count.exactOptional(),
+    streamFirstChunk: histogram.exactOptional(),
+    streamChunkGap: histogram.exactOptional(),
+    streamChunks: count.exactOptional(),
   },
   { error: "an endpoint's figures" },
 );
@@ -198,6 +201,9 @@ const SNAPSHOT_FIELDS = {
   sseFirstEvent: histogram.exactOptional(),
   sseEventGap: histogram.exactOptional(),
   sseEvents: count.exactOptional(),
+  streamFirstChunk: histogram.exactOptional(),
+  streamChunkGap: histogram.exactOptional(),
+  streamChunks: count.exactOptional(),
   iterationDuration: histogram.exactOptional(),
   vusMax: count.exactOptional(),
   vus: z

@@ -42,6 +42,8 @@ export interface EndpointResult {
   readonly websocket?: WsResult;
   /** Server-Sent Events of a stream endpoint; absent when none came. */
   readonly sse?: SseResult;
+  /** Chunks of a chunked stream endpoint; absent when none came. */
+  readonly stream?: ChunkStreamResult;
 }
 
 /** Server-Sent Events of stream endpoints (sse_*). */
@@ -51,6 +53,15 @@ export interface SseResult {
   readonly time_to_first_event_ms: LatencySummary | undefined;
   /** Gaps between a stream's events (sse_event_gap); undefined when no stream had two. */
   readonly event_gap_ms: LatencySummary | undefined;
+}
+
+/** Chunks of chunked stream endpoints (stream_*). */
+export interface ChunkStreamResult {
+  readonly chunks: number;
+  /** Each stream's time to its first body bytes (stream_time_to_first_chunk). */
+  readonly time_to_first_chunk_ms: LatencySummary | undefined;
+  /** Gaps between a stream's chunks (stream_chunk_gap); undefined when no stream had two. */
+  readonly chunk_gap_ms: LatencySummary | undefined;
 }
 
 /** Requests with one value of a tag. */
@@ -167,6 +178,8 @@ export interface RunResult {
   readonly tls_handshaking_ms?: LatencySummary;
   /** Server-Sent Events of every stream endpoint; absent when none came. */
   readonly sse?: SseResult;
+  /** Chunks of every chunked stream endpoint; absent when none came. */
+  readonly stream?: ChunkStreamResult;
   /** Iterations' durations (iteration_duration), failed ones included. */
   readonly iteration_duration_ms?: LatencySummary;
   /** Active virtual users (vus), sampled once a second; undefined when never sampled. */

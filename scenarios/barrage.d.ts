@@ -34,6 +34,14 @@ declare module 'barrage' {
      */
     expect?: { status: StatusEntry | StatusEntry[] };
     /**
+     * Read the response as it arrives (docs/scenarios.md, Streamed responses): `'sse'` event by
+     * event (sse_* metrics; `body` is then the last event's data), `'chunks'` chunk by chunk
+     * (stream_* metrics; `body` as usual). `events` and `timings.firstEvent` tell what came.
+     */
+    stream?: 'sse' | 'chunks';
+    /** With `stream`: fail as `idle_timeout` when no event or chunk comes for this many ms. */
+    idleTimeout?: number;
+    /**
      * Query parameters appended to the url's own query (form-encoded: space → +); a list value
      * repeats the name.
      */
@@ -76,11 +84,18 @@ declare module 'barrage' {
     readonly url: string;
     /** Headers, lower-case names. */
     readonly headers: Readonly<Record<string, string>>;
-    /** The body as text (at most 1 MiB kept). */
+    /** The body as text (at most 1 MiB kept); with `stream: 'sse'`, the last event's data. */
     readonly body: string;
     /** The failure kind (`timeout`, `refused`, `http_5xx`…) when the request failed. */
     readonly error: string | undefined;
-    readonly timings: { readonly duration: number };
+    /**
+     * Milliseconds: `duration` from sending to the response's end; with `stream`, `firstEvent` from
+     * sending to the first event or chunk (as sse_time_to_first_event and
+     * stream_time_to_first_chunk), absent when none came.
+     */
+    readonly timings: { readonly duration: number; readonly firstEvent?: number };
+    /** With `stream`: the events (`'sse'`) or chunks (`'chunks'`) received; else undefined. */
+    readonly events: number | undefined;
     /** The body parsed as JSON, or the first value at a JSONPath (no filter expressions). */
     json(path?: string): unknown;
     /**

@@ -3,7 +3,7 @@
  * `report.json`. Keys come in one fixed order (JsonResult's). Latencies are milliseconds rounded
  * to 3 decimals (so are requests_per_sec and duration_ms), or null when nothing was measured:
  * every required key is present with a value, since JSON.stringify silently drops an undefined.
- * Optional sections (websocket, sse, checks, auth, thresholds) are absent, not null, when the run had
+ * Optional sections (websocket, sse, stream, checks, auth, thresholds) are absent, not null, when the run had
  * none. A threshold's `actual` is null when its metric got no data (it then fails: DESIGN.md §6).
  * `thresholds.aborted` ({ threshold, at_ms }) is there only when an `abort_on_fail` threshold
  * stopped the run.
@@ -20,6 +20,7 @@ import type {
   PercentilePoint,
   SeriesPoint,
   SseResult,
+  ChunkStreamResult,
   TagBreakdown,
   WsResult,
 } from '../../runtime/run-result.js';
@@ -54,6 +55,15 @@ export interface JsonEndpoint {
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: JsonWs;
   readonly sse?: JsonSse;
+  readonly stream?: JsonChunkStream;
+}
+
+/** Chunks of chunked stream endpoints as JSON (stream_chunks and the stream_* trends). */
+export interface JsonChunkStream {
+  readonly chunks: number;
+  readonly time_to_first_chunk_ms: JsonLatency | null;
+  /** null when no stream had two chunks. */
+  readonly chunk_gap_ms: JsonLatency | null;
 }
 
 /** Server-Sent Events of stream endpoints as JSON (sse_events and the sse_* trends). */
@@ -191,6 +201,7 @@ export interface JsonResult {
   readonly started_at: string;
   readonly websocket?: JsonWs;
   readonly sse?: JsonSse;
+  readonly stream?: JsonChunkStream;
   readonly checks?: JsonChecks;
   readonly auth?: JsonAuth;
   readonly series: readonly JsonSeriesPoint[];
@@ -239,6 +250,7 @@ function endpoint(e: EndpointResult): JsonEndpoint {
     errors: e.errors,
     ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
     ...(e.sse === undefined ? {} : { sse: sse(e.sse) }),
+    ...(e.stream === undefined ? {} : { stream: chunkStream(e.stream) }),
   };
 }
 
@@ -247,6 +259,14 @@ function sse(figures: SseResult): JsonSse {
     events: figures.events,
     time_to_first_event_ms: latency(figures.time_to_first_event_ms),
     event_gap_ms: latency(figures.event_gap_ms),
+  };
+}
+
+function chunkStream(figures: ChunkStreamResult): JsonChunkStream {
+  return {
+    chunks: figures.chunks,
+    time_to_first_chunk_ms: latency(figures.time_to_first_chunk_ms),
+    chunk_gap_ms: latency(figures.chunk_gap_ms),
   };
 }
 
@@ -380,6 +400,7 @@ export function toJsonResult(report: RunReport): JsonResult {
     started_at: r.started_at,
     ...(r.websocket === undefined ? {} : { websocket: websocket(r.websocket) }),
     ...(r.sse === undefined ? {} : { sse: sse(r.sse) }),
+    ...(r.stream === undefined ? {} : { stream: chunkStream(r.stream) }),
     ...(r.checks === undefined ? {} : { checks: checks(r.checks) }),
     ...(r.auth === undefined ? {} : { auth: auth(r.auth) }),
     series: r.series.map(seriesPoint),

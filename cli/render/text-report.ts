@@ -31,6 +31,9 @@
  *   SSE events: 1,000                          (stream endpoints)
  *   SSE time to first event: p50 1.10ms, p95 2.30ms
  *   SSE event gap: p50 50.02ms, p95 50.90ms
+ *   Stream chunks: 2,000                       (stream: chunks endpoints)
+ *   Stream time to first chunk: p50 1.02ms, p95 2.10ms
+ *   Stream chunk gap: p50 20.01ms, p95 20.80ms
  *   Iteration duration: p50 201.00ms, p95 204.50ms
  *   Virtual users: 10 allocated, 2–10 active (10 at the end)
  *
@@ -165,6 +168,11 @@ function k6Lines(result: RunResult): string[] {
     lines.push(`SSE events: ${formatCount(result.sse.events)}`);
     trend('SSE time to first event', result.sse.time_to_first_event_ms);
     trend('SSE event gap', result.sse.event_gap_ms);
+  }
+  if (result.stream !== undefined) {
+    lines.push(`Stream chunks: ${formatCount(result.stream.chunks)}`);
+    trend('Stream time to first chunk', result.stream.time_to_first_chunk_ms);
+    trend('Stream chunk gap', result.stream.chunk_gap_ms);
   }
   trend('Iteration duration', result.iteration_duration_ms);
   if (result.vus_max !== undefined && result.vus_max > 0) {

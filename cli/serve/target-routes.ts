@@ -10,6 +10,7 @@ import { parseBoundedInt } from './bounded-int.js';
 import { oauthTokenRoute } from './oauth-token-route.js';
 import { productRoute, productsRoute } from './product-routes.js';
 import { readBody } from './read-body.js';
+import { chunksRoute } from './chunks-route.js';
 import { sseRoute } from './sse-route.js';
 import {
   PAYLOAD_TOO_LARGE,
@@ -179,6 +180,7 @@ export const TARGET_ROUTES: readonly TargetRoute[] = [
   { name: 'echo', path: '/echo', handle: echo },
   { name: 'drip', path: '/drip', handle: drip },
   { name: 'sse', path: '/sse', handle: sseRoute },
+  { name: 'chunks', path: '/chunks', handle: chunksRoute },
   { name: 'bytes', path: '/bytes/', handle: bytes },
   { name: 'ws_echo', path: '/ws/echo', handle: wsEchoRequest, upgrade: wsEchoUpgrade },
   { name: 'ws_chat', path: '/ws/chat', handle: wsChatRequest, upgrade: wsChatUpgrade },

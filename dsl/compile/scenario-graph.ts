@@ -8,7 +8,13 @@ import { compileVerify } from './verify-plan.js';
 import { compileWsSession } from './ws-session.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName, isWebSocketUrl } from '../schema/refinements.js';
-import type { BodyPlan, EndpointPlan, ExtractorPlan, HeaderPlan } from '../plan/endpoint-plan.js';
+import {
+  defaultHeaders,
+  type BodyPlan,
+  type EndpointPlan,
+  type ExtractorPlan,
+  type HeaderPlan,
+} from '../plan/endpoint-plan.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../plan/scenario-graph.js';
 import type { Template } from '../plan/template.js';
 
@@ -63,13 +69,16 @@ export function compileGraph(
   };
 }
 
-/** The headers every request of a TypeScript scenario starts from: top-level ones and User-Agent. */
+/**
+ * The headers every request of a TypeScript scenario starts from: top-level ones and User-Agent.
+ * Each call adds the defaults of its kind (defaultHeaders(): a stream asks for no compression).
+ */
 export function compileScriptHeaders(
   config: Config,
   userAgent: string,
   env: EnvResolver,
 ): HeaderPlan[] {
-  return mergeHeaders(config.headers, {}, userAgent, config.user_agent, false).map(
+  return mergeHeaders(config.headers, {}, userAgent, config.user_agent, []).map(
     ([name, value]) => ({
       name,
       value: resolve(value, ['headers', name], env, { singleLine: true }),
@@ -103,7 +112,7 @@ function compileEndpoint(
     endpoint.headers ?? {},
     userAgent,
     config.user_agent,
-    endpoint.stream !== undefined,
+    defaultHeaders(endpoint.stream),
   ).filter(
     // multipart/form-data's Content-Type names its boundary: the encoder sets it.
     ([name]) => endpoint.multipart === undefined || name.toLowerCase() !== 'content-type',
@@ -203,32 +212,21 @@ function extractorPlan(variable: string, from: Extractor): ExtractorPlan {
 }
 
 /**
- * What a request accepts unless its headers say otherwise: the codings browsers send, all of which
- * responses are decoded from (runtime/http/response-body.ts), so a server's compression path is
- * what gets load-tested.
- */
-export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
-
-/**
  * Top-level headers, then the endpoint's (same name, any case, replaces), then User-Agent and
- * Accept-Encoding if unset. A stream endpoint asks for `text/event-stream` and no compression
- * unless told otherwise: its events are read as they come, and a compressed body cannot be.
+ * `defaults` (defaultHeaders()) if unset.
  */
 function mergeHeaders(
   common: Readonly<Record<string, string>>,
   own: Readonly<Record<string, string>>,
   userAgent: string,
   configured: string | undefined,
-  stream: boolean,
+  defaults: readonly [string, string][],
 ): [string, string][] {
   const byLower = new Map<string, [string, string]>();
   for (const [name, value] of [...Object.entries(common), ...Object.entries(own)])
     byLower.set(name.toLowerCase(), [name, value]);
   if (!byLower.has('user-agent'))
     byLower.set('user-agent', ['user-agent', configured ?? userAgent]);
-  if (stream) {
-    if (!byLower.has('accept')) byLower.set('accept', ['accept', 'text/event-stream']);
-  } else if (!byLower.has('accept-encoding'))
-    byLower.set('accept-encoding', ['accept-encoding', DEFAULT_ACCEPT_ENCODING]);
+  for (const [name, value] of defaults) if (!byLower.has(name)) byLower.set(name, [name, value]);
   return [...byLower.values()];
 }

@@ -77,12 +77,38 @@ export interface HeaderPlan {
 }
 
 /**
- * A response read as a stream (docs/configuration.md, Streamed responses): a Server-Sent Events
- * stream is timed event by event, and fails as idle_timeout when no event comes within
+ * How a streamed response is read: `sse` event by event (text/event-stream), `chunks` piece by
+ * piece as the transport delivers the body (NDJSON, chunked JSON, any progressive body).
+ */
+export const STREAM_KINDS = ['sse', 'chunks'] as const;
+
+/** One of STREAM_KINDS. */
+export type StreamKind = (typeof STREAM_KINDS)[number];
+
+/**
+ * What a request accepts unless its headers say otherwise: the codings browsers send, all of which
+ * responses are decoded from (runtime/http/response-body.ts), so a server's compression path is
+ * what gets load-tested.
+ */
+export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/**
+ * The headers a request gets when its own and the run's lack them (by name, any case). A stream
+ * asks for no compression (its body is read as it comes, and a compressed one cannot be), and an
+ * sse one for `text/event-stream`.
+ */
+export function defaultHeaders(stream: StreamKind | undefined): readonly [string, string][] {
+  if (stream === undefined) return [['accept-encoding', DEFAULT_ACCEPT_ENCODING]];
+  return stream === 'sse' ? [['accept', 'text/event-stream']] : [];
+}
+
+/**
+ * A response read as a stream (docs/configuration.md, Streamed responses): timed event by event
+ * (sse) or chunk by chunk (chunks), failing as idle_timeout when no event or chunk comes within
  * `idleTimeoutMs` (undefined: only the request's timeout bounds it).
  */
 export interface StreamPlan {
-  readonly kind: 'sse';
+  readonly kind: StreamKind;
   readonly idleTimeoutMs: number | undefined;
 }
 

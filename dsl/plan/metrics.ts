@@ -133,6 +133,28 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: ENDPOINT_TAGS,
     userTags: true,
   },
+  stream_time_to_first_chunk: {
+    kind: 'trend',
+    unit: 'ms',
+    description:
+      "Streamed body's time to first chunk, from sending the request (a redirect's last hop) to its first body bytes",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  stream_chunk_gap: {
+    kind: 'trend',
+    unit: 'ms',
+    description: "Streamed body's gaps, from one chunk (a read of its body) to the next",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  stream_chunks: {
+    kind: 'counter',
+    unit: 'count',
+    description: 'Chunks of streamed bodies received: count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
   http_req_failed: {
     kind: 'rate',
     unit: 'ratio',

@@ -15,6 +15,7 @@ import {
   thinkTime,
   userTags,
 } from './fields.js';
+import { STREAM_KINDS } from '../plan/endpoint-plan.js';
 import { extractMap } from './extractor-schema.js';
 import { endpointMetricsMap } from './metrics-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
@@ -67,15 +68,18 @@ export function endpointSchema() {
         .describe('A failed check fails its request as check_failed (default: it does not)'),
       timeout: duration('endpoint timeout').optional(),
       stream: z
-        .enum(['sse'], { error: 'sse (a text/event-stream response read event by event)' })
+        .enum(STREAM_KINDS, {
+          error:
+            'sse (a text/event-stream response read event by event) or chunks (any body read chunk by chunk)',
+        })
         .optional()
         .describe(
-          'sse: the response is a Server-Sent Events stream, timed event by event (sse_* metrics)',
+          'sse: a Server-Sent Events stream, timed event by event (sse_* metrics); chunks: any body timed chunk by chunk as it arrives (stream_* metrics)',
         ),
-      idle_timeout: duration('longest pause between events of a stream')
+      idle_timeout: duration('longest pause between events or chunks of a stream')
         .optional()
         .describe(
-          'A stream endpoint fails as idle_timeout when no event comes for this long (default: none)',
+          'A stream endpoint fails as idle_timeout when no event (sse) or chunk (chunks) comes for this long (default: none)',
         ),
       max_redirects: positiveInt('redirects followed; 0 = none', 0)
         .optional()

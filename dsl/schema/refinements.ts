@@ -178,7 +178,7 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
     out.push({
       code: 'invalid_value',
       path: ['endpoints', i, 'idle_timeout'],
-      expected: 'idle_timeout only with stream: sse',
+      expected: 'idle_timeout only with stream: sse or stream: chunks',
       actual: 'idle_timeout without stream',
     });
   if (!ws) {

@@ -16,16 +16,20 @@
  * so the caller needs no try/catch on the hot path. The time the headers came (`headersUs`, on
  * the caller's clock) is read once per response, for http_req_waiting.
  *
- * A stream endpoint's successful response (2xx, given a listener at start()) is read event by event
- * instead (sse-reader.ts): nothing of it is kept but its last event's data, which is what body()
- * then returns, and `idleDeadlineUs` moves with each event when the endpoint has an idle timeout
- * (the segment's deadline sweep enforces it). A compressed stream cannot be read as it comes: it
- * fails as decode_error at once.
+ * A stream endpoint's successful response (2xx, given a listener at start()) is timed as it comes.
+ * An sse one is read event by event (sse-reader.ts): nothing of it is kept but its last event's
+ * data, which is what body() and `kept` then return. A chunks one is timed chunk by chunk, each
+ * chunk being one of undici's reads of the body (what the socket delivered: the server's writes
+ * may merge or split on the way), and kept as a buffered body is. `idleDeadlineUs` moves with each
+ * event or chunk when the endpoint has an idle timeout (the segment's deadline sweep enforces it).
+ * A compressed stream cannot be read as it comes: it fails as decode_error at once.
  */
 import type { Dispatcher } from 'undici';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
-import { SseReader, type SseListener } from './sse-reader.js';
+import { SseReader } from './sse-reader.js';
+import type { StreamListener } from './stream-listener.js';
 
 /** The outcome fields of the last exchange. */
 export class Exchange implements Dispatcher.DispatchHandler {
@@ -48,8 +52,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
   sse: SseReader | undefined = undefined;
   /** When a stream fails as idle (µs, the clock start() was given); 0 when it cannot. */
   idleDeadlineUs = 0;
-  #listener: SseListener | undefined = undefined;
+  #listener: StreamListener | undefined = undefined;
+  #kind: StreamKind = 'sse';
   #idleUs = 0;
+  /** A chunks stream being read: its chunks so far, and when its last came (-1 before it). */
+  #chunked = false;
+  #pieces = 0;
+  #lastPieceUs = -1;
   #now: () => number = () => 0;
   #encoding = -1;
   #chunks: Buffer[] = [];
@@ -64,14 +73,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /**
    * Resets for a new request; `done` is called once, when it completes or fails. It may be called
    * during dispatch() itself (undici fails an invalid request at once), so the caller must be ready.
-   * `now` (µs) times the response headers. With a `stream` listener, a 2xx response is read as an
-   * event stream, failing as idle when `idleUs` (0: never) pass without an event.
+   * `now` (µs) times the response headers. With a `stream` listener, a 2xx response is read as a
+   * `kind` stream, failing as idle when `idleUs` (0: never) pass without an event or a chunk.
    */
   start(
     keepBytes: number,
     done: () => void,
     now: () => number,
-    stream?: SseListener,
+    stream?: StreamListener,
+    kind: StreamKind = 'sse',
     idleUs = 0,
   ): void {
     this.status = 0;
@@ -87,7 +97,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.sse = undefined;
     this.idleDeadlineUs = 0;
     this.#listener = stream;
+    this.#kind = kind;
     this.#idleUs = idleUs;
+    this.#chunked = false;
+    this.#pieces = 0;
+    this.#lastPieceUs = -1;
     this.#now = now;
     this.#encoding = -1;
     // A new list only when the last one was used: callers read it before the next start().
@@ -114,9 +128,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
     return Buffer.concat(this.#chunks).toString('utf8');
   }
 
-  /** The kept body's chunks, valid until the next start(). */
+  /** The kept body's chunks (an sse stream's: its last event's data), valid until the next start(). */
   get kept(): readonly Buffer[] {
-    return this.#chunks;
+    if (this.sse === undefined) return this.#chunks;
+    const data = this.sse.lastData;
+    return this.#wanted > 0 && data !== undefined ? [Buffer.from(data, 'utf8')] : [];
+  }
+
+  /** True when the request was started as a stream (its response may still have been no 2xx). */
+  get streamed(): boolean {
+    return this.#listener !== undefined;
+  }
+
+  /** Events (sse) or chunks (chunks) the response streamed; 0 when it was read whole. */
+  get streamPieces(): number {
+    return this.sse?.events ?? this.#pieces;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -149,10 +175,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (this.#encoding >= 0) this.#keepBytes = MAX_KEPT_BODY + 1;
   }
 
-  /** Reads the response as an event stream, or fails it when it is compressed. */
+  /** Reads the response as a stream of events or chunks, or fails it when it is compressed. */
   #startStream(controller: Dispatcher.DispatchController): void {
     if (this.#encoding >= 0) {
-      controller.abort(new StreamError('BARRAGE_STREAM_ENCODED', 'a compressed event stream'));
+      controller.abort(new StreamError('BARRAGE_STREAM_ENCODED', 'a compressed stream'));
+      return;
+    }
+    if (this.#idleUs > 0) this.idleDeadlineUs = this.headersUs + this.#idleUs;
+    if (this.#kind === 'chunks') {
+      this.#chunked = true;
       return;
     }
     this.#keepBytes = 0;
@@ -161,7 +192,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
         this.abort(new StreamError('BARRAGE_EVENT_TOO_LARGE', 'event too large'));
     });
     this.sse = sse;
-    if (this.#idleUs > 0) this.idleDeadlineUs = this.headersUs + this.#idleUs;
+  }
+
+  /** A chunk of a chunks stream came: timed now, from the one before. */
+  #chunk(): void {
+    const atUs = this.#now();
+    this.#listener!.streamPiece(atUs, this.#lastPieceUs);
+    this.#lastPieceUs = atUs;
+    this.#pieces++;
+    if (this.#idleUs > 0) this.idleDeadlineUs = atUs + this.#idleUs;
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -173,6 +212,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
         this.idleDeadlineUs = this.sse.lastEventUs + this.#idleUs;
       return;
     }
+    if (this.#chunked && chunk.length > 0) this.#chunk();
     if (this.#kept < this.#keepBytes) {
       const room = this.#keepBytes - this.#kept;
       this.#chunks.push(chunk.length <= room ? chunk : chunk.subarray(0, room));
@@ -222,7 +262,7 @@ export class RequestTimeoutError extends Error {
   }
 }
 
-/** A stream endpoint went `idle_timeout` without an event. */
+/** A stream endpoint went `idle_timeout` without an event or a chunk. */
 export class IdleTimeoutError extends Error {
   readonly code = 'BARRAGE_IDLE_TIMEOUT';
   constructor() {
@@ -230,7 +270,7 @@ export class IdleTimeoutError extends Error {
   }
 }
 
-/** An event stream that cannot be read: compressed (decode_error), or an event past the cap. */
+/** A stream that cannot be read: compressed (decode_error), or an event past the cap. */
 class StreamError extends Error {
   constructor(
     readonly code: 'BARRAGE_STREAM_ENCODED' | 'BARRAGE_EVENT_TOO_LARGE',

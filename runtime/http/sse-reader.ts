@@ -11,12 +11,7 @@
  */
 import { EventSourceStream } from 'undici/lib/web/eventsource/eventsource-stream.js';
 import { MAX_KEPT_BODY } from './response-body.js';
-
-/** Where a stream's events go as they arrive. */
-export interface SseListener {
-  /** An event came at `atUs`; `previousUs` is the stream's previous event's time, -1 for its first. */
-  sseEvent(atUs: number, previousUs: number): void;
-}
+import type { StreamListener } from './stream-listener.js';
 
 /** One response's event stream. */
 export class SseReader {
@@ -31,13 +26,13 @@ export class SseReader {
 
   /** `fail` is called (once, later) when the stream cannot be read: an event past the cap. */
   constructor(
-    private readonly listener: SseListener,
+    private readonly listener: StreamListener,
     fail: () => void,
   ) {
     this.#parser = new EventSourceStream({
       maxEventSize: MAX_KEPT_BODY,
       push: (event) => {
-        this.listener.sseEvent(this.#atUs, this.lastEventUs);
+        this.listener.streamPiece(this.#atUs, this.lastEventUs);
         this.lastEventUs = this.#atUs;
         this.events++;
         this.lastData = event.options.data;

@@ -22,6 +22,8 @@ import type {
   WsSnapshot,
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
+import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
+import { STREAM_FIELDS, type StreamFields, type StreamTrendField } from './stream-figures.js';
 
 /**
  * One snapshot holding every shard's figures; throws on a version or endpoint-count mismatch (a
@@ -68,7 +70,7 @@ export function mergeSnapshots(
     ...presentHistogram('waiting', snapshots),
     ...presentHistogram('connecting', snapshots),
     ...presentHistogram('tlsHandshaking', snapshots),
-    ...mergeSse(snapshots),
+    ...mergeStreams(snapshots),
     ...presentHistogram('iterationDuration', snapshots),
     ...presentCount('vusMax', snapshots),
     ...mergeVus(snapshots),
@@ -103,28 +105,25 @@ export function mergeSnapshots(
  * absent when none is.
  */
 function presentHistogram<
-  K extends
-    | 'waiting'
-    | 'connecting'
-    | 'tlsHandshaking'
-    | 'sseFirstEvent'
-    | 'sseEventGap'
-    | 'iterationDuration',
+  K extends 'waiting' | 'connecting' | 'tlsHandshaking' | StreamTrendField | 'iterationDuration',
 >(key: K, all: readonly Pick<ShardSnapshot, K>[]): Partial<Record<K, string>> {
   const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
   return present.length === 0 ? {} : ({ [key]: addEncoded(present) } as Record<K, string>);
 }
 
-/** Server-Sent Events figures summed over those that have them; absent when none does. */
-function mergeSse(
-  all: readonly Pick<ShardSnapshot, 'sseFirstEvent' | 'sseEventGap' | 'sseEvents'>[],
-): Pick<ShardSnapshot, 'sseFirstEvent' | 'sseEventGap' | 'sseEvents'> {
-  const present = all.filter((s) => s.sseEvents !== undefined);
+/** Each kind of stream's figures summed over those that have them; absent when none does. */
+function mergeStreams(all: readonly StreamFields[]): StreamFields {
+  return { ...mergeStream('sse', all), ...mergeStream('chunks', all) };
+}
+
+function mergeStream(kind: StreamKind, all: readonly StreamFields[]): StreamFields {
+  const { first, gap, count } = STREAM_FIELDS[kind];
+  const present = all.filter((s) => s[count] !== undefined);
   if (present.length === 0) return {};
   return {
-    ...presentHistogram('sseFirstEvent', present),
-    ...presentHistogram('sseEventGap', present),
-    sseEvents: sum(present, (s) => s.sseEvents!),
+    ...presentHistogram(first, present),
+    ...presentHistogram(gap, present),
+    [count]: sum(present, (s) => s[count]!),
   };
 }
 
@@ -231,7 +230,7 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     ...presentHistogram('connecting', all),
     ...presentHistogram('tlsHandshaking', all),
     ...mergeProtocols(all),
-    ...mergeSse(all),
+    ...mergeStreams(all),
   };
 }
 

@@ -39,9 +39,10 @@ import type {
   ShardSnapshot,
 } from './snapshot.js';
 import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
+import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
 import { CustomSeries } from './custom-series.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
-import { SseFigures, sseFields } from './sse-figures.js';
+import { recordPiece, streamFields, type StreamSet } from './stream-figures.js';
 import { WsFigures } from './ws-figures.js';
 
 /** Distinct causes of unsent requests kept apart (a feeder of typos must not grow the report). */
@@ -110,8 +111,8 @@ class EndpointFigures {
   tlsHandshaking: CachedHistogram | undefined;
   /** HTTP versions of its responses, as bits (runtime/http/http-protocol.ts). */
   protocols = 0;
-  /** Server-Sent Events of a stream endpoint, created on its first event. */
-  sse: SseFigures | undefined;
+  /** Events or chunks of a stream endpoint, each kind's created on its first. */
+  readonly streams: StreamSet = {};
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -169,7 +170,7 @@ class EndpointFigures {
         ? {}
         : { tlsHandshaking: this.tlsHandshaking.encode() }),
       ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
-      ...sseFields(this.sse),
+      ...streamFields(this.streams),
     };
   }
 }
@@ -216,7 +217,7 @@ export class Recorder {
   #waiting: CachedHistogram | undefined;
   #connecting: CachedHistogram | undefined;
   #tlsHandshaking: CachedHistogram | undefined;
-  #sse: SseFigures | undefined;
+  readonly #streams: StreamSet = {};
   #iterationDuration: CachedHistogram | undefined;
   #vusMax = 0;
   /** Active virtual users by second: the most sampled in it. */
@@ -341,12 +342,12 @@ export class Recorder {
   }
 
   /**
-   * An event of an endpoint's stream: the stream's first when `firstUs` >= 0 (µs from the send),
-   * else `gapUs` after the event before it.
+   * An event (sse) or a chunk (chunks) of an endpoint's stream: the stream's first when
+   * `firstUs` >= 0 (µs from the send), else `gapUs` after the one before it.
    */
-  recordSseEvent(endpoint: number, firstUs: number, gapUs: number): void {
-    (this.#sse ??= new SseFigures()).record(firstUs, gapUs);
-    (this.#endpoints[endpoint]!.sse ??= new SseFigures()).record(firstUs, gapUs);
+  recordStreamPiece(endpoint: number, kind: StreamKind, firstUs: number, gapUs: number): void {
+    recordPiece(this.#streams, kind, firstUs, gapUs);
+    recordPiece(this.#endpoints[endpoint]!.streams, kind, firstUs, gapUs);
   }
 
   /** An iteration over (failed ones too): µs from its start to its end. */
@@ -548,7 +549,7 @@ export class Recorder {
       ...(this.#tlsHandshaking === undefined
         ? {}
         : { tlsHandshaking: this.#tlsHandshaking.encode() }),
-      ...sseFields(this.#sse),
+      ...streamFields(this.#streams),
       ...(this.#iterationDuration === undefined
         ? {}
         : { iterationDuration: this.#iterationDuration.encode() }),

@@ -9,6 +9,7 @@
 import type { Tags } from '../../dsl/plan/metrics.js';
 import { DEFAULT_SCENARIO } from '../../dsl/plan/scenario-plan.js';
 import { addEncoded } from './histogram.js';
+import type { StreamCountField, StreamTrendField } from './stream-figures.js';
 import { mergeEndpoints } from './merge-stats.js';
 import type {
   EncodedHistogram,
@@ -164,8 +165,7 @@ export function httpFigures(
 }
 
 /** Trends kept for the run and per endpoint, but not per outcome. */
-export type EndpointTrend =
-  'waiting' | 'connecting' | 'tlsHandshaking' | 'sseFirstEvent' | 'sseEventGap';
+export type EndpointTrend = 'waiting' | 'connecting' | 'tlsHandshaking' | StreamTrendField;
 
 /**
  * A trend of the run (untagged) or of the tagged endpoints, kept per endpoint and not per outcome
@@ -186,19 +186,20 @@ export function endpointTrend(
 }
 
 /**
- * Server-Sent Events received by the run (untagged) or by the tagged endpoints; undefined when
- * none came there (no data, as an empty trend).
+ * Server-Sent Events or stream chunks (`key`) received by the run (untagged) or by the tagged
+ * endpoints; undefined when none came there (no data, as an empty trend).
  */
-export function sseEvents(
+export function streamCount(
+  key: StreamCountField,
   filter: Tags,
   snapshot: ShardSnapshot,
   sources: readonly Source[],
   table: SampleTable,
 ): number | undefined {
   const whole = wholeOf(filter, snapshot, sources);
-  if (whole !== undefined) return whole.sseEvents;
+  if (whole !== undefined) return whole[key];
   const counts = matchingEndpoints(filter, sources, table).flatMap((e) =>
-    e.endpoint.sseEvents === undefined ? [] : [e.endpoint.sseEvents],
+    e.endpoint[key] === undefined ? [] : [e.endpoint[key]],
   );
   return counts.length === 0 ? undefined : counts.reduce((a, b) => a + b, 0);
 }

@@ -56,6 +56,13 @@ export interface EndpointSnapshot {
   readonly sseFirstEvent?: EncodedHistogram;
   readonly sseEventGap?: EncodedHistogram;
   readonly sseEvents?: number;
+  /**
+   * Chunked streams (`stream: chunks`): each one's time to its first body bytes, the gaps between
+   * its chunks, and the chunks. Absent when no chunk came (and in older raw files).
+   */
+  readonly streamFirstChunk?: EncodedHistogram;
+  readonly streamChunkGap?: EncodedHistogram;
+  readonly streamChunks?: number;
 }
 
 /** The active virtual users sampled in one second of the run. */
@@ -169,6 +176,10 @@ export interface ShardSnapshot {
   readonly sseFirstEvent?: EncodedHistogram;
   readonly sseEventGap?: EncodedHistogram;
   readonly sseEvents?: number;
+  /** Chunks of every chunked stream, as each endpoint's (absent: no chunk came). */
+  readonly streamFirstChunk?: EncodedHistogram;
+  readonly streamChunkGap?: EncodedHistogram;
+  readonly streamChunks?: number;
   /** Iterations from start to end (iteration_duration), failed ones included; absent: none ended. */
   readonly iterationDuration?: EncodedHistogram;
   /**

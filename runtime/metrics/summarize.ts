@@ -18,6 +18,7 @@ import type {
   RunResult,
   SeriesPoint,
   SseResult,
+  ChunkStreamResult,
   VusResult,
   WsResult,
 } from '../run-result.js';
@@ -69,6 +70,7 @@ export function summarize(
     ...optionalSummary('connecting_ms', snapshot.connecting),
     ...optionalSummary('tls_handshaking_ms', snapshot.tlsHandshaking),
     ...sseSummary(snapshot),
+    ...chunkSummary(snapshot),
     ...optionalSummary('iteration_duration_ms', snapshot.iterationDuration),
     ...(snapshot.vusMax === undefined ? {} : { vus_max: snapshot.vusMax }),
     ...vusSummary(snapshot),
@@ -142,6 +144,7 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
     ...sseSummary(e),
+    ...chunkSummary(e),
   };
 }
 
@@ -155,6 +158,20 @@ function sseSummary(
       events: figures.sseEvents,
       time_to_first_event_ms: summarizeEncoded(figures.sseFirstEvent ?? ''),
       event_gap_ms: summarizeEncoded(figures.sseEventGap ?? ''),
+    },
+  };
+}
+
+/** Chunked streams' figures, when some chunk came. */
+function chunkSummary(
+  figures: Pick<EndpointSnapshot, 'streamChunks' | 'streamFirstChunk' | 'streamChunkGap'>,
+): { stream?: ChunkStreamResult } {
+  if (figures.streamChunks === undefined) return {};
+  return {
+    stream: {
+      chunks: figures.streamChunks,
+      time_to_first_chunk_ms: summarizeEncoded(figures.streamFirstChunk ?? ''),
+      chunk_gap_ms: summarizeEncoded(figures.streamChunkGap ?? ''),
     },
   };
 }

@@ -7,6 +7,7 @@
  *   http_requests, http_req_failed, http_req_duration   per endpoint and outcome
  *   http_req_waiting/connecting/tls_handshaking         per endpoint
  *   sse_time_to_first_event, sse_event_gap, sse_events  per stream endpoint
+ *   stream_time_to_first_chunk, stream_chunk_gap, stream_chunks   per chunked stream endpoint
  *   ws_*                                                per WebSocket endpoint
  *   iterations, iteration_duration, data_*, vus, vus_max, dropped_iterations   per scenario
  *   checks                                              per check name and tags
@@ -165,6 +166,10 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
   pushTrend(out, 'sse_event_gap', tags, endpoint.sseEventGap);
   if (endpoint.sseEvents !== undefined)
     out.push(builtin('sse_events', tags, { count: endpoint.sseEvents }));
+  pushTrend(out, 'stream_time_to_first_chunk', tags, endpoint.streamFirstChunk);
+  pushTrend(out, 'stream_chunk_gap', tags, endpoint.streamChunkGap);
+  if (endpoint.streamChunks !== undefined)
+    out.push(builtin('stream_chunks', tags, { count: endpoint.streamChunks }));
   if (ws === undefined) return;
   const wsTags = withoutMethod(tags);
   out.push(

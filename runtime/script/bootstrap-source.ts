@@ -30,18 +30,19 @@
  * The metric classes (dsl/plan/metric-classes.ts) may be constructed only while the scenario's
  * top level runs (init), as k6 requires; their add() is the host operation 'metric'.
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
- * It returns entry(kind, a, b, c, d, e, f), which takes the records the host sends:
+ * It returns entry(kind, a, b, c, d, e, f, g, h), which takes the records the host sends:
  *   RUN      (a token, b iteration, c exec)  runs an iteration of the export named c (the
  *            default export when c is ''); the calls of earlier ones still waiting are forgotten:
  *            the host settles only the calls of the entry running
  *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
- *   RESPONSE (a id, b status, c fields, d text, e error, f duration)  an http call settled, in
- *            eight values where the others take five: the final url (after redirects), then the
- *            raw header names and values (c of them), each followed by "\n", then the body, as
- *            one text (d); the error kind, '' for
- *            none (e); the duration in ms (f). Only the status is read at once: the rest is
- *            parsed when the script reads it (building every response as JSON cost about a
- *            sixth of a scripted request)
+ *   RESPONSE (a id, b status, c fields, d text, e error, f duration, g events, h first event)
+ *            an http call settled, in ten values where the others take five: the final url
+ *            (after redirects), then the raw header names and values (c of them), each followed
+ *            by "\n", then the body, as one text (d); the error kind, '' for none (e); the
+ *            duration in ms (f); a streamed call's events or chunks (g, -1 when it was no stream)
+ *            and its time to the first one in ms (h, -1 when none came). Only the status is read
+ *            at once: the rest is parsed when the script reads it (building every response as
+ *            JSON cost about a sixth of a scripted request)
  *   FAILED   (a id, b message)       a host operation was refused: the call throws
  *   SETUP    (a token)               runs setup()
  *   TEARDOWN (a token)               runs teardown(data)
@@ -66,8 +67,8 @@ import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /**
  * Kinds of records: host → isolate (RUN, OK, RESPONSE, FAILED, SETUP, EVENT, TEARDOWN), isolate →
- * host (START, END, LOG). Records are five values wide, [vu, kind, a, b, c], but RESPONSE: eight,
- * [vu, kind, a, b, c, d, e, f].
+ * host (START, END, LOG). Records are five values wide, [vu, kind, a, b, c], but RESPONSE: ten,
+ * [vu, kind, a, b, c, d, e, f, g, h].
  */
 export const RECORD = {
   RUN: 0,
@@ -86,7 +87,7 @@ const MAX_LOGS_PER_TAKE = 200;
 /** Values in a record (isolate → host: always). */
 export const RECORD_WIDTH = 5;
 /** Values in a RESPONSE record. */
-const RESPONSE_WIDTH = 8;
+const RESPONSE_WIDTH = 10;
 
 /** Values in a host → isolate record of this kind. */
 export function inboundWidth(kind: number): number {
@@ -113,7 +114,7 @@ const pump = (records) => {
     const entry = entries.get(records[i]);
     try {
       if (entry !== undefined && kind === ${RECORD.RESPONSE})
-        entry(kind, records[i + 2], records[i + 3], records[i + 4], records[i + 5], records[i + 6], records[i + 7]);
+        entry(kind, records[i + 2], records[i + 3], records[i + 4], records[i + 5], records[i + 6], records[i + 7], records[i + 8], records[i + 9]);
       else if (entry !== undefined) entry(kind, records[i + 2], records[i + 3], records[i + 4]);
     } catch {}
     i += kind === ${RECORD.RESPONSE} ? ${RESPONSE_WIDTH} : ${RECORD_WIDTH};
@@ -228,7 +229,8 @@ const tagsOf = (tags) => {
 };
 const textOf = (value) => (typeof value === 'string' ? value : String(value));
 // A response: its status at once; its url, headers, body, error and timings built from the host's
-// text when first read. The text starts with the final url (after redirects) and a "\\n"; header
+// text when first read. A streamed call's events (or chunks) and time to the first are numbers the
+// host gave (-1: no stream, none came). The text starts with the final url (after redirects) and a "\\n"; header
 // names and values alternate after it, each followed by a "\\n"
 // (a header cannot hold one), and the body is the rest. Names are made lower case, and repeated
 // names joined by ", ". The fields are getters; toJSON gives them all to JSON.stringify.
@@ -238,13 +240,17 @@ class Response {
   #text;
   #error;
   #duration;
+  #events;
+  #firstEvent;
   #rest = undefined;
-  constructor(status, fields, text, error, duration) {
+  constructor(status, fields, text, error, duration, events, firstEvent) {
     this.#status = status;
     this.#fields = fields;
     this.#text = text;
     this.#error = error;
     this.#duration = duration;
+    this.#events = events;
+    this.#firstEvent = firstEvent;
   }
   #read() {
     if (this.#rest === undefined) {
@@ -266,7 +272,11 @@ class Response {
         headers: Object.freeze(headers),
         body: text.slice(at),
         error: this.#error === '' ? undefined : this.#error,
-        timings: Object.freeze({ duration: this.#duration }),
+        timings: Object.freeze(
+          this.#events < 0 || this.#firstEvent < 0
+            ? { duration: this.#duration }
+            : { duration: this.#duration, firstEvent: this.#firstEvent },
+        ),
       });
     }
     return this.#rest;
@@ -288,6 +298,9 @@ class Response {
   }
   get timings() {
     return this.#read().timings;
+  }
+  get events() {
+    return this.#events < 0 ? undefined : this.#events;
   }
   json(path) {
     if (path === undefined) return parse(this.body);
@@ -311,7 +324,7 @@ class Response {
     return found.length > 1 ? found[1] : found[0];
   }
   toJSON() {
-    return { status: this.#status, ...this.#read() };
+    return { status: this.#status, ...this.#read(), events: this.events };
   }
 }
 Object.freeze(Response.prototype);
@@ -369,6 +382,8 @@ const requestArgs = (method, url, body, opts) => {
     timeout: typeof o.timeout === 'number' ? o.timeout : undefined,
     redirects: typeof o.redirects === 'number' ? o.redirects : undefined,
     expect: o.expect,
+    stream: o.stream,
+    idleTimeout: typeof o.idleTimeout === 'number' ? o.idleTimeout : undefined,
     name: o.name === undefined ? undefined : textOf(o.name),
     group: groupName(),
     tags: tagsOf(o.tags),
@@ -392,7 +407,7 @@ const request = (method, url, body, opts) => {
   return requested(method, url, body, opts);
 };
 // http.batch(): one host call carrying every request's arguments; it settles with each response
-// as [status, fields, text, error, duration], in order.
+// as [status, fields, text, error, duration, events, first event], in order.
 const batchArgs = (entry) => {
   if (typeof entry === 'string') return requestArgs('GET', entry, undefined, undefined);
   if (Array.isArray(entry))
@@ -402,7 +417,7 @@ const batchArgs = (entry) => {
   throw new TypeError('http.batch(): each request is a url, [method, url, body?, params?] or { method, url, body?, params? }');
 };
 const batched = async (json) =>
-  settled(await wait('http.batch', json)).map((r) => Object.freeze(new Response(r[0], r[1], r[2], r[3], r[4])));
+  settled(await wait('http.batch', json)).map((r) => Object.freeze(new Response(r[0], r[1], r[2], r[3], r[4], r[5], r[6])));
 const batch = (requests) => {
   if (!Array.isArray(requests)) throw new TypeError('http.batch(): an array of requests');
   if (requests.length > ${MAX_WAITING_CALLS})
@@ -716,7 +731,7 @@ const runNext = () => {
   const exec = runs.shift();
   runIteration(token, iteration, exec, dataJson === undefined ? undefined : parse(dataJson));
 };
-return (kind, a, b, c, d, e, f) => {
+return (kind, a, b, c, d, e, f, g, h) => {
   if (kind === ${RECORD.RUN}) {
     // The calls of earlier iterations still waiting will not settle: the host drops them (and
     // closes their sockets).
@@ -724,7 +739,7 @@ return (kind, a, b, c, d, e, f) => {
     sockets.clear();
     runs.push(a, b, c);
     started.then(runNext);
-  } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f)));
+  } else if (kind === ${RECORD.RESPONSE}) settle(a, Object.freeze(new Response(b, c, d, e, f, g, h)));
   else if (kind === ${RECORD.OK}) settle(a, b === '' ? undefined : parse(b));
   else if (kind === ${RECORD.FAILED}) settle(a, new Refusal(b));
   else if (kind === ${RECORD.EVENT}) sockets.get(a)?.event(b, c);

@@ -83,6 +83,10 @@ export type Settled =
       readonly text: string;
       readonly error: string;
       readonly durationMs: number;
+      /** A streamed call's events or chunks; -1 when it was no stream. */
+      readonly events: number;
+      /** A streamed call's time to its first event or chunk, ms; -1 when none came. */
+      readonly firstEventMs: number;
     }
   /** Refused: the call throws this message in the script. */
   | { readonly kind: 'refused'; readonly message: string }
@@ -412,8 +416,9 @@ export class Sandbox {
       ctx.inflight--;
       ctx.idleSinceMs = this.deps.nowMs();
       if (settled.kind === 'response') {
-        const { status, fields, text, error, durationMs } = settled;
+        const { status, fields, text, error, durationMs, events, firstEventMs } = settled;
         this.#inbox.push(vu, RECORD.RESPONSE, id, status, fields, text, error, durationMs);
+        this.#inbox.push(events, firstEventMs);
       } else if (settled.kind === 'value') this.#inbox.push(vu, RECORD.OK, id, settled.json, 0);
       else this.#inbox.push(vu, RECORD.FAILED, id, settled.message, 0);
       this.#schedule();

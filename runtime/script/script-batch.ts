@@ -15,8 +15,11 @@ import type { ScriptUser } from './script-ops.js';
 /** Requests of one batch in flight at once (k6's batchPerHost default; a browser's per host). */
 export const MAX_BATCH_IN_FLIGHT = 6;
 
-/** A response as it crosses into the isolate in a batch: status, fields, text, error, ms. */
-export type BatchResponse = [number, number, string, string, number];
+/**
+ * A response as it crosses into the isolate in a batch: status, fields, text, error, ms, a
+ * streamed call's events or chunks (-1: no stream) and ms to the first (-1: none came).
+ */
+export type BatchResponse = [number, number, string, string, number, number, number];
 
 /** What a batch needs from the operations. */
 export interface BatchDeps {

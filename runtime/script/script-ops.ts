@@ -11,7 +11,11 @@
  * recorder bounds check names the same way).
  */
 import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import {
+  defaultHeaders,
+  type EndpointPlan,
+  type HeaderPlan,
+} from '../../dsl/plan/endpoint-plan.js';
 import { messageSteps, type WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
 import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
 import {
@@ -41,8 +45,15 @@ import { CompiledSession } from '../ws/compiled-session.js';
 import { createSessionRunner } from '../ws/ws-session.js';
 import { HtmlLookup } from './html-lookup.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
-import { expectOf, requestParts, type HttpArgs } from './script-request.js';
+import {
+  expectOf,
+  requestParts,
+  streamPlan,
+  withDefault,
+  type HttpArgs,
+} from './script-request.js';
 import { ScriptSocket } from './script-socket.js';
+import { streamFigures } from './stream-figures.js';
 import { sendBatch, type BatchDeps } from './script-batch.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
@@ -402,6 +413,7 @@ export class ScriptOps implements SandboxOps {
         this.#text.encode(lane.url(), exchange.headers, exchange.kept),
         exchange.error === undefined ? '' : classifyError(exchange.error),
         (this.deps.now() - startUs) / 1000,
+        ...streamFigures(lane),
       ];
     },
   };
@@ -409,6 +421,7 @@ export class ScriptOps implements SandboxOps {
   /** The response of the user's http call, as it crosses into the isolate. */
   #responded(user: ScriptUser): void {
     const exchange = user.vu.exchange;
+    const [events, firstEventMs] = streamFigures(user.vu);
     this.#settled(user, {
       kind: 'response',
       status: exchange.status,
@@ -416,6 +429,8 @@ export class ScriptOps implements SandboxOps {
       text: this.#text.encode(user.vu.url(), exchange.headers, exchange.kept),
       error: exchange.error === undefined ? '' : classifyError(exchange.error),
       durationMs: (this.deps.now() - user.startUs) / 1000,
+      events,
+      firstEventMs,
     });
   }
 
@@ -448,7 +463,7 @@ export class ScriptOps implements SandboxOps {
         setup: false,
         weight: 1,
         timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
-        stream: undefined,
+        stream: streamPlan(args),
         maxRedirects: redirectsOf(args.redirects, this.deps.plan.maxRedirects),
         think: undefined,
         ws: undefined,
@@ -578,7 +593,6 @@ export class ScriptOps implements SandboxOps {
     const url = this.#resolve(args.url, 'ws');
     const name = args.name ?? `WS ${url.pathname}`;
     const own = Object.entries(args.headers ?? {});
-    const ownNames = new Set(own.map(([n]) => n.toLowerCase()));
     const tags = ownTags(args);
     return {
       index: this.#index(name, tags),
@@ -590,10 +604,7 @@ export class ScriptOps implements SandboxOps {
       query: undefined,
       urlFromVariable: undefined,
       url: args.url,
-      headers: [
-        ...this.deps.script.headers.filter((h) => !ownNames.has(h.name.toLowerCase())),
-        ...own.map(([name, value]) => ({ name, value: [value] })),
-      ],
+      headers: wsHeaders(this.deps.script.headers, own),
       body: undefined,
       extract: [],
       metrics: [],
@@ -713,6 +724,17 @@ function jsonPath(body: string, path: string): unknown {
  */
 function capped(givenMs: number | undefined, runMs: number): number {
   return givenMs !== undefined && givenMs > 0 ? Math.min(givenMs, runMs) : runMs;
+}
+
+/** A ws call's handshake headers: the run's, then its own, then a buffered request's defaults. */
+function wsHeaders(run: readonly HeaderPlan[], own: [string, string][]): HeaderPlan[] {
+  const ownNames = new Set(own.map(([n]) => n.toLowerCase()));
+  const headers = [
+    ...run.filter((h) => !ownNames.has(h.name.toLowerCase())),
+    ...own.map(([name, value]) => ({ name, value: [value] })),
+  ];
+  for (const [name, value] of defaultHeaders(undefined)) withDefault(headers, name, value);
+  return headers;
 }
 
 /** A scripted request's verification: its expected statuses, if any (checks are check()'s). */

@@ -1,10 +1,18 @@
 /**
  * What a scenario's http call asks for (the bootstrap builds it as JSON text) turned into the
  * parts of an endpoint: its path with `query` appended to the url's own query, its headers (the
- * run's, then the call's, then the content-type its body needs) and its body: text, JSON,
- * `form` fields (urlencoded) or `multipart` parts.
+ * run's, then the call's, then the content-type its body needs, then the defaults of a buffered
+ * or a streamed call: defaultHeaders()) and its body: text, JSON, `form` fields (urlencoded) or
+ * `multipart` parts.
  */
-import type { BodyPlan, HeaderPlan, MultipartPart } from '../../dsl/plan/endpoint-plan.js';
+import {
+  defaultHeaders,
+  type BodyPlan,
+  type HeaderPlan,
+  type MultipartPart,
+  type StreamKind,
+  type StreamPlan,
+} from '../../dsl/plan/endpoint-plan.js';
 import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../dsl/plan/status-set.js';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -39,6 +47,10 @@ export interface HttpArgs {
   readonly redirects: number | undefined;
   /** The `expect` option as the scenario gave it (checked by expectOf). */
   readonly expect: unknown;
+  /** The `stream` option as the scenario gave it (checked by streamOf). */
+  readonly stream: unknown;
+  /** The `idleTimeout` option, ms. */
+  readonly idleTimeout: number | undefined;
 }
 
 /** The path, headers and body of a call to `url` (resolved already); `run` are the run's headers. */
@@ -55,12 +67,36 @@ export function requestParts(
     ...Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
   ].filter((h) => !multipart || h.name.toLowerCase() !== 'content-type');
   const type = args.form !== undefined ? FORM_TYPE : args.json ? JSON_TYPE : undefined;
-  if (type !== undefined && !headers.some((h) => h.name.toLowerCase() === 'content-type'))
-    headers.push({ name: 'content-type', value: [type] });
+  if (type !== undefined) withDefault(headers, 'content-type', type);
+  for (const [name, value] of defaultHeaders(streamOf(args.stream)))
+    withDefault(headers, name, value);
   const query = args.query.length === 0 ? '' : new URLSearchParams(args.query).toString();
   const joint = url.search === '' ? '?' : '&';
   const path = url.pathname + url.search + (query === '' ? '' : joint + query);
   return { path, headers, body: scriptBody(args) };
+}
+
+/** Adds header `name` (lower case) unless the headers have it, in any case. */
+export function withDefault(headers: HeaderPlan[], name: string, value: string): void {
+  if (!headers.some((h) => h.name.toLowerCase() === name)) headers.push({ name, value: [value] });
+}
+
+/**
+ * A call's `stream` option: 'sse', 'chunks', or none (undefined, null). Anything else throws where
+ * the call was made, listing what it may be.
+ */
+export function streamOf(given: unknown): StreamKind | undefined {
+  if (given === undefined || given === null) return undefined;
+  if (given === 'sse' || given === 'chunks') return given;
+  throw new Error(`stream: expected 'sse' or 'chunks'; got ${JSON.stringify(given)}`);
+}
+
+/** A call's `stream` and `idleTimeout` options (not positive or not a number: no idle timeout). */
+export function streamPlan(args: HttpArgs): StreamPlan | undefined {
+  const kind = streamOf(args.stream);
+  if (kind === undefined) return undefined;
+  const idle = args.idleTimeout;
+  return { kind, idleTimeoutMs: idle !== undefined && idle > 0 ? idle : undefined };
 }
 
 /** The body of a scripted request: text, form fields (urlencoded) or multipart parts. */

@@ -9,6 +9,8 @@
  *                         opened a connection; TLS ones for the handshake), ms
  *   sse_time_to_first_event, sse_event_gap   trends of stream endpoints' events, ms
  *   sse_events            count = events received   rate = count / elapsed seconds
+ *   stream_time_to_first_chunk, stream_chunk_gap   trends of chunked streams' chunks, ms
+ *   stream_chunks         count = chunks received   rate = count / elapsed seconds
  *   http_req_failed       rate = failures / requests          count = failures
  *   http_requests         rate = requests / elapsed seconds   count = requests
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
@@ -49,7 +51,7 @@ import {
   matches,
   endpointTrend,
   NO_RUN_TAGS,
-  sseEvents,
+  streamCount,
   sourcesOf,
   wsFigures,
   type HttpFigures,
@@ -145,14 +147,18 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
     case 'http_req_connecting':
     case 'http_req_tls_handshaking':
     case 'sse_time_to_first_event':
-    case 'sse_event_gap': {
+    case 'sse_event_gap':
+    case 'stream_time_to_first_chunk':
+    case 'stream_chunk_gap': {
       const key = ENDPOINT_TRENDS[metric];
       const figures = endpointTrend(key, spec.tags, snapshot, sources, table);
       return figures === undefined ? null : trend(spec, figures);
     }
-    case 'sse_events': {
-      const events = sseEvents(spec.tags, snapshot, sources, table);
-      return events === undefined ? null : counter(spec, events, elapsedMs);
+    case 'sse_events':
+    case 'stream_chunks': {
+      const key = STREAM_COUNTS[metric];
+      const pieces = streamCount(key, spec.tags, snapshot, sources, table);
+      return pieces === undefined ? null : counter(spec, pieces, elapsedMs);
     }
     case 'iteration_duration':
       return trend(spec, addEncoded(sources.map((s) => s.own.iterationDuration ?? '')));
@@ -183,7 +189,12 @@ const ENDPOINT_TRENDS = {
   http_req_tls_handshaking: 'tlsHandshaking',
   sse_time_to_first_event: 'sseFirstEvent',
   sse_event_gap: 'sseEventGap',
+  stream_time_to_first_chunk: 'streamFirstChunk',
+  stream_chunk_gap: 'streamChunkGap',
 } as const;
+
+/** The snapshot's field of each stream counter. */
+const STREAM_COUNTS = { sse_events: 'sseEvents', stream_chunks: 'streamChunks' } as const;
 
 /** The snapshot's field each of the run's counters reads. */
 const RUN_COUNTERS = {

@@ -5,7 +5,7 @@
  */
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
-import type { SseListener } from '../http/sse-reader.js';
+import type { StreamListener } from '../http/stream-listener.js';
 import type { LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { RequestDone, RequestPath } from './request-path.js';
@@ -43,8 +43,8 @@ export class InFlight {
    * as `max_backoff` (up to a year), and the run must not wait for it. The failed attempt stands.
    */
   readonly backoffWait: Abortable;
-  /** A stream endpoint's events, as they come (bound once). */
-  readonly sse: SseListener;
+  /** A stream endpoint's events or chunks, as they come (bound once). */
+  readonly stream: StreamListener;
 
   constructor(
     readonly vu: VirtualUser,
@@ -52,9 +52,9 @@ export class InFlight {
     onExchange: (flight: InFlight) => void,
     onBackoff: (flight: InFlight) => void,
     onBackoffCut: (flight: InFlight) => void,
-    onEvent: (flight: InFlight, atUs: number, previousUs: number) => void,
+    onPiece: (flight: InFlight, atUs: number, previousUs: number) => void,
   ) {
-    this.sse = { sseEvent: (atUs, previousUs) => onEvent(this, atUs, previousUs) };
+    this.stream = { streamPiece: (atUs, previousUs) => onPiece(this, atUs, previousUs) };
     this.#resumed = () => path.guard(this, onExchange);
     // The next request is dispatched from the completion callback. undici allows that after a
     // response, but not from its error path, which may run inside dispatch() itself (a refused

@@ -96,7 +96,7 @@ export class RequestPath {
         (f) => this.#exchanged(f),
         (f) => this.#backedOff(f),
         (f) => this.#record(f),
-        (f, atUs, previousUs) => this.#sseEvent(f, atUs, previousUs),
+        (f, atUs, previousUs) => this.#streamPiece(f, atUs, previousUs),
       );
       this.#flights.set(vu, flight);
     }
@@ -186,10 +186,11 @@ export class RequestPath {
     vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
   }
 
-  /** Readies the exchange for an attempt or a hop: a stream endpoint's with its event listener. */
+  /** Readies the exchange for an attempt or a hop: a stream endpoint's with its listener. */
   #startExchange(flight: InFlight): void {
     const { vu, compiled } = flight;
     const stream = compiled!.endpoint.stream;
+    vu.firstPieceUs = -1;
     if (stream === undefined)
       vu.exchange.start(compiled!.keepBody, flight.exchanged, this.deps.now);
     else
@@ -197,24 +198,27 @@ export class RequestPath {
         compiled!.keepBody,
         flight.exchanged,
         this.deps.now,
-        flight.sse,
+        flight.stream,
+        stream.kind,
         (stream.idleTimeoutMs ?? 0) * 1000,
       );
   }
 
   /**
-   * A stream's event: its first is timed from the hop's send, less the connection it opened (as
-   * http_req_waiting), the next ones from the event before. Recorded as they come, retried
-   * attempts' included: the events were received.
+   * A stream's event or chunk: its first is timed from the hop's send, less the connection it
+   * opened (as http_req_waiting), the next ones from the one before. Recorded as they come,
+   * retried attempts' included: they were received.
    */
-  #sseEvent(flight: InFlight, atUs: number, previousUs: number): void {
+  #streamPiece(flight: InFlight, atUs: number, previousUs: number): void {
     const { vu } = flight;
+    const kind = flight.compiled!.endpoint.stream!.kind;
     if (previousUs >= 0) {
-      this.deps.recorder.recordSseEvent(flight.index, -1, atUs - previousUs);
+      this.deps.recorder.recordStreamPiece(flight.index, kind, -1, atUs - previousUs);
       return;
     }
     const setUp = Math.max(0, vu.connectUs) + Math.max(0, vu.tlsUs);
-    this.deps.recorder.recordSseEvent(flight.index, Math.max(0, atUs - flight.sendUs - setUp), -1);
+    vu.firstPieceUs = Math.max(0, atUs - flight.sendUs - setUp);
+    this.deps.recorder.recordStreamPiece(flight.index, kind, vu.firstPieceUs, -1);
   }
 
   /** An attempt (or a hop) is over: follow its redirect, retry it after a backoff, or record it. */

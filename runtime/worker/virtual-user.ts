@@ -53,6 +53,11 @@ export class VirtualUser {
    */
   connectUs = -1;
   tlsUs = -1;
+  /**
+   * A streamed response's time to its first event or chunk (µs, as sse_time_to_first_event and
+   * stream_time_to_first_chunk record it) for a script's `timings.firstEvent`; -1 before one came.
+   */
+  firstPieceUs = -1;
   readonly #clients = new Map<string, Client>();
   /** CONNECT clients to the proxies, when the run has some (proxy-tunnel.ts). */
   #tunnels: ProxyTunnels | undefined;

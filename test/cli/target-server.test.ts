@@ -297,6 +297,16 @@ t.test('/sse streams its events at its pace, then ends', async (t) => {
   t.equal((await call(server, '/sse?every_ms=60001')).status, 400);
 });
 
+t.test('/chunks writes its NDJSON lines at their pace, then ends', async (t) => {
+  const reply = await call(server, '/chunks?lines=3&every_ms=5');
+  t.equal(reply.status, 200);
+  t.equal(reply.headers.get('content-type'), 'application/x-ndjson');
+  t.equal(reply.text, '{"n":1}\n{"n":2}\n{"n":3}\n');
+  t.equal((await call(server, '/chunks?lines=0')).text, '');
+  t.equal((await call(server, '/chunks?lines=10001')).status, 400);
+  t.equal((await call(server, '/chunks?every_ms=60001')).status, 400);
+});
+
 t.test('/bytes/:n', async (t) => {
   for (const n of [0, 1, 1024, 10 * 1024 * 1024]) {
     const res = await fetch(`${server.url}/bytes/${n}`);
@@ -407,6 +417,7 @@ t.test('stats count requests per route and per second', async (t) => {
     'app_product',
     'app_products',
     'bytes',
+    'chunks',
     'delay',
     'drip',
     'echo',

@@ -25,7 +25,8 @@ function recorder(): Recorder {
  * Sessions are requests (43 in all, 3 failed) but not in the run's HTTP latency.
  * Checks: 3 passes, 1 fail. Waiting (time to first byte): login's 10 requests 50 µs each but the
  * last (no headers); search's 30, 1000 µs. Search is an event stream too: its first event 800 µs
- * after the send, then two more 500 and 700 µs apart. Iterations of 1000 and 2000 µs; 3 virtual users.
+ * after the send, then two more 500 and 700 µs apart. Login streamed chunks: its first 300 µs after
+ * the send, the next 400 µs later. Iterations of 1000 and 2000 µs; 3 virtual users.
  */
 function fullRun(): ShardSnapshot {
   const r = recorder();
@@ -37,9 +38,11 @@ function fullRun(): ShardSnapshot {
   for (let i = 0; i < 30; i++) r.recordRequest(1, 200, undefined, 1_000, 2_500, -1, 0, 0, 1_000);
   r.recordConnection(0, 300, -1);
   r.recordConnection(1, 200, 1_500);
-  r.recordSseEvent(1, 800, -1);
-  r.recordSseEvent(1, -1, 500);
-  r.recordSseEvent(1, -1, 700);
+  r.recordStreamPiece(1, 'sse', 800, -1);
+  r.recordStreamPiece(1, 'sse', -1, 500);
+  r.recordStreamPiece(1, 'sse', -1, 700);
+  r.recordStreamPiece(0, 'chunks', 300, -1);
+  r.recordStreamPiece(0, 'chunks', -1, 400);
   r.recordIterationDuration(1_000);
   r.recordIterationDuration(2_000);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
@@ -158,6 +161,13 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['sse_events', 'rate', {}, 0.75],
   ['sse_events', 'count', { endpoint: 'search' }, 3],
   ['sse_events', 'count', { endpoint: 'login' }, null],
+  ['stream_time_to_first_chunk', 'max', {}, 0.3],
+  ['stream_time_to_first_chunk', 'max', { endpoint: 'search' }, null],
+  ['stream_chunk_gap', 'p50', { endpoint: 'login' }, 0.4],
+  ['stream_chunks', 'count', {}, 2],
+  ['stream_chunks', 'rate', {}, 0.5],
+  ['stream_chunks', 'count', { endpoint: 'login' }, 2],
+  ['stream_chunks', 'count', { endpoint: 'search' }, null],
   ['iteration_duration', 'min', {}, 1],
   ['iteration_duration', 'max', {}, 2],
   ['iteration_duration', 'avg', {}, 1.5],
