@@ -71,17 +71,21 @@ export async function runAutocannon({ url, concurrency, seconds, core }) {
   };
 }
 
-/** bench/undici-loop.mjs: undici's `Client.dispatch()` with nothing else (no latency figures). */
-export async function runUndiciLoop({ url, concurrency, seconds, core }) {
+/**
+ * bench/undici-loop.mjs: undici's `Client.dispatch()` with nothing else (no latency figures);
+ * `h2` offers HTTP/2 by ALPN.
+ */
+export async function runUndiciLoop({ url, concurrency, seconds, core, h2 = false }) {
   const script = fileURLToPath(new URL('./undici-loop.mjs', import.meta.url));
   const run = await measure(core, process.execPath, [
     script,
     url,
     String(concurrency),
     String(seconds),
+    ...(h2 ? ['h2'] : []),
   ]);
   return {
-    tool: 'undici dispatch() loop',
+    tool: `undici dispatch() loop${h2 ? ', h2' : ''}`,
     rps: JSON.parse(run.stdout).rps,
     p50: undefined,
     p99: undefined,

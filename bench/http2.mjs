@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBarrage } from './generators.mjs';
+import { runBarrage, runUndiciLoop } from './generators.mjs';
 import { has, measure } from './processes.mjs';
 import { startH2Target } from './targets.mjs';
 import { table } from './table.mjs';
@@ -107,6 +107,17 @@ export async function http2Phase({ seconds, generatorCore, targetCore, fmt }) {
           ...new Set(runs[i].flatMap((r) => r.result.endpoints.flatMap((e) => e.protocols ?? []))),
         ].join(' '),
       }));
+      // The bare undici loop over each protocol: what barrage's own path costs on top of it.
+      for (const h2 of [false, true]) {
+        const loop = await runUndiciLoop({
+          url: `${target.url}/`,
+          concurrency: CONCURRENCY,
+          seconds,
+          core: generatorCore,
+          h2,
+        });
+        rows.push({ name: loop.tool, rps: loop.rps, p50: undefined, failures: 0, protocols: '' });
+      }
       const peer = await runH2load({ url: `${target.url}/`, seconds, core: generatorCore });
       if (peer !== undefined) rows.push({ ...peer, protocols: 'h2' });
       const h1 = rows[0].rps;
@@ -121,6 +132,9 @@ export async function http2Phase({ seconds, generatorCore, targetCore, fmt }) {
       if (peer === undefined)
         console.log('h2load: skipped (not installed; Debian: nghttp2-client)');
       console.log(`h2/h1 requests per second (barrage): ${fmt(rows[1].rps / h1)}`);
+      console.log(
+        `h2/h1 requests per second (bare undici loop): ${fmt(rows[3].rps / rows[2].rps)}; barrage h2 / undici h2: ${fmt(rows[1].rps / rows[3].rps)}`,
+      );
     } finally {
       target.stop();
     }

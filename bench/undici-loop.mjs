@@ -1,19 +1,26 @@
 // The ceiling of the HTTP path barrage uses: `concurrency` undici Clients, each dispatching its
 // next GET from the handler's onResponseEnd, recording nothing. Prints { rps } as JSON.
-// Usage: node bench/undici-loop.mjs URL CONCURRENCY SECONDS
+// Usage: node bench/undici-loop.mjs URL CONCURRENCY SECONDS [h2]
+// With `h2`, each Client offers h2 by ALPN (undici's allowH2) as `http2: true` does; an https URL
+// is trusted without verification (the bench's self-signed target).
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 
-const [url, concurrency, seconds] = [
+const [url, concurrency, seconds, h2] = [
   new URL(process.argv[2]),
   Number(process.argv[3]),
   Number(process.argv[4]),
+  process.argv[5] === 'h2',
 ];
 let completed = 0;
 let running = true;
 
 function user() {
-  const client = new Client(url.origin, { pipelining: 1 });
+  const client = new Client(url.origin, {
+    pipelining: 1,
+    allowH2: h2,
+    connect: { rejectUnauthorized: false },
+  });
   const options = { path: url.pathname, method: 'GET' };
   const handler = {
     onRequestStart() {},
