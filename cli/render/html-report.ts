@@ -328,6 +328,29 @@ function websocket(r: RunResult): string | undefined {
   return section('websocket', 'WebSocket', `${counts}\n<h3>Timings</h3>\n${timings}`);
 }
 
+/** Streamed responses: events and chunks counted, time to the first and the gaps between them. */
+function streams(r: RunResult): string | undefined {
+  const { sse, stream } = r;
+  if (sse === undefined && stream === undefined) return undefined;
+  const counts: Cell[][] = [];
+  const timings: Cell[][] = [];
+  if (sse !== undefined) {
+    counts.push(['Server-Sent Events', formatCount(sse.events)]);
+    timings.push(latencyRow('time to first event', sse.time_to_first_event_ms));
+    timings.push(latencyRow('gap between events', sse.event_gap_ms));
+  }
+  if (stream !== undefined) {
+    counts.push(['chunks', formatCount(stream.chunks)]);
+    timings.push(latencyRow('time to first chunk', stream.time_to_first_chunk_ms));
+    timings.push(latencyRow('gap between chunks', stream.chunk_gap_ms));
+  }
+  return section(
+    'streams',
+    'Streamed responses',
+    `${table(['', 'received'], counts, { numeric: [1] })}\n<h3>Timings</h3>\n${table(LATENCY_HEAD, timings, { numeric: [1, 2, 3, 4, 5] })}`,
+  );
+}
+
 function checks(r: RunResult): string | undefined {
   const c = r.checks;
   if (c === undefined) return undefined;
@@ -408,6 +431,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     endpoints(r),
     openModel(r),
     websocket(r),
+    streams(r),
     checks(r),
     customMetricsSection(r),
     auth(r),

@@ -2,7 +2,7 @@
  * The Markdown summary (`--summary-md`, `report.summary_md`, and appended to
  * `$GITHUB_STEP_SUMMARY` when that is set): a heading with the verdict, the headline figures,
  * the thresholds, and the breakdowns that apply (endpoints when there are two or more, status
- * codes, error kinds, checks, WebSocket, custom metrics and the metrics model's warnings). GitHub-flavoured tables; ✅/❌ marks.
+ * codes, error kinds, checks, WebSocket, streamed responses, custom metrics and the metrics model's warnings). GitHub-flavoured tables; ✅/❌ marks.
  *
  * User text (endpoint and check names) is escaped so that it stays plain text in a table cell:
  * ASCII punctuation that Markdown or HTML would read (\ ` * _ [ ] < > | ~ & #) gets a backslash,
@@ -206,6 +206,40 @@ function websocket(r: RunResult): string[] {
   ];
 }
 
+/** Streamed responses: each kind's count, time to its first piece and gap, p50 and p95. */
+function streams(r: RunResult): string[] {
+  const rows: string[][] = [];
+  const row = (
+    kind: string,
+    count: number,
+    first: LatencySummary | undefined,
+    gap: LatencySummary | undefined,
+  ): string[] => [
+    kind,
+    formatCount(count),
+    formatMs(first?.p50),
+    formatMs(first?.p95),
+    formatMs(gap?.p50),
+    formatMs(gap?.p95),
+  ];
+  if (r.sse !== undefined)
+    rows.push(row('events', r.sse.events, r.sse.time_to_first_event_ms, r.sse.event_gap_ms));
+  if (r.stream !== undefined)
+    rows.push(
+      row('chunks', r.stream.chunks, r.stream.time_to_first_chunk_ms, r.stream.chunk_gap_ms),
+    );
+  if (rows.length === 0) return [];
+  return [
+    '### Streamed responses',
+    '',
+    ...table(
+      ['', 'Received', 'First p50 ms', 'First p95 ms', 'Gap p50 ms', 'Gap p95 ms'],
+      rows,
+      [1, 2, 3, 4, 5],
+    ),
+  ];
+}
+
 /** Custom metrics (custom-metrics-table.ts), and the warnings of the metrics model's bounds. */
 function customMetrics(r: RunResult): string[] {
   const out: string[] = [];
@@ -235,6 +269,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     counts('Errors', 'Error kind', sortedErrors(r), r.total),
     checks(r),
     websocket(r),
+    streams(r),
     customMetrics(r),
   ];
   return (

@@ -159,7 +159,7 @@ t.test('thresholds: one row per result in order, actual and expected as shown', 
 
 t.test('optional sections appear only when the run has them', (t) => {
   const plain = render();
-  for (const id of ['open-model', 'websocket', 'checks', 'auth'])
+  for (const id of ['open-model', 'websocket', 'streams', 'checks', 'auth'])
     t.notMatch(plain, `<section id="${id}"`, `no ${id}`);
   const full = render(
     runReportFixture(
@@ -187,13 +187,26 @@ t.test('optional sections appear only when the run has them', (t) => {
           by_name: { 'status is 200': { passes: 9, fails: 1 } },
         },
         auth: { token_fetches: 2, failures: 0, latency_ms: latencyFixture() },
+        sse: {
+          events: 1234,
+          time_to_first_event_ms: latencyFixture({ p50: 31.5 }),
+          event_gap_ms: latencyFixture({ p50: 50.25 }),
+        },
+        stream: {
+          chunks: 20,
+          time_to_first_chunk_ms: latencyFixture({ p50: 7 }),
+          chunk_gap_ms: undefined,
+        },
         interrupted: true,
       }),
     ),
   );
-  for (const id of ['open-model', 'websocket', 'checks', 'auth'])
+  for (const id of ['open-model', 'websocket', 'streams', 'checks', 'auth'])
     t.match(full, `<section id="${id}"`, id);
   t.match(full, 'Late permits: 3');
+  t.match(full, /<td class="name">Server-Sent Events<\/td><td class="num">1,234<\/td>/);
+  t.match(full, /<td class="name">gap between events<\/td><td class="num">50\.25<\/td>/);
+  t.match(full, /<td class="name">gap between chunks<\/td><td class="num">n\/a<\/td>/);
   t.match(
     full,
     /<td class="name">status is 200<\/td><td class="num">9<\/td><td class="num">1<\/td><td class="num">90\.0%<\/td>/,

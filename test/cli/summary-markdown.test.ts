@@ -112,10 +112,20 @@ t.test('breakdowns: endpoints (two or more), checks, WebSocket', (t) => {
           message_rtt_ms: undefined,
           session_duration_ms: undefined,
         },
+        sse: {
+          events: 40,
+          time_to_first_event_ms: latencyFixture({ p50: 30, p95: 35 }),
+          event_gap_ms: latencyFixture({ p50: 50, p95: 52 }),
+        },
       }),
     ),
   );
   t.match(md, '| login | 500 | 5 | 2.50 | 8.50 | 12.00 |');
+  t.match(
+    md,
+    '### Streamed responses\n\n|  | Received | First p50 ms | First p95 ms | Gap p50 ms | Gap p95 ms |',
+  );
+  t.match(md, '| events | 40 | 30.00 | 35.00 | 50.00 | 52.00 |');
   t.match(md, '| a\\|b \\*c\\* | 500 | 5 |');
   t.match(
     md,
