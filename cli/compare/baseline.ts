@@ -95,7 +95,9 @@ function fromFigures(spec: ThresholdSpec, figures: ResultFigures): number | Miss
       actual: 'a JSON result',
     };
   const key = figureKey(figure.scope, figure.name);
-  const found = figuresOf(figures, []).find((f) => figureKey(f.scope, f.name) === key);
+  const found = figuresOf(figures, { errors: [], statuses: [] }).find(
+    (f) => figureKey(f.scope, f.name) === key,
+  );
   return (
     found?.value ?? {
       expected: `a baseline run with the figure "${figure.name}" of ${figure.scope}`,

@@ -43,9 +43,11 @@ export function figureKey(scope: string, name: string): string {
 
 /** Compares two results. */
 export function compareResults(base: ResultFigures, next: ResultFigures): Comparison {
-  const kinds = [...new Set([...Object.keys(base.errors), ...Object.keys(next.errors)])].sort();
-  const before = figuresOf(base, kinds);
-  const after = new Map(figuresOf(next, kinds).map((f) => [figureKey(f.scope, f.name), f]));
+  const union = (pick: (r: ResultFigures) => Readonly<Record<string, number>>): string[] =>
+    [...new Set([...Object.keys(pick(base)), ...Object.keys(pick(next))])].sort();
+  const keys = { errors: union((r) => r.errors), statuses: union((r) => r.status_codes) };
+  const before = figuresOf(base, keys);
+  const after = new Map(figuresOf(next, keys).map((f) => [figureKey(f.scope, f.name), f]));
   const all: FigureChange[] = [];
   for (const b of before) {
     const key = figureKey(b.scope, b.name);

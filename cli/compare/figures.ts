@@ -109,11 +109,17 @@ function ownFigures(scope: string, figures: RunFigures, errors: Errors): Figure[
   return [requests!, rate, ...rest];
 }
 
+/** The error kinds and status codes of both runs, whose shares each run's figures list. */
+export interface ShareKeys {
+  readonly errors: readonly string[];
+  readonly statuses: readonly string[];
+}
+
 /**
- * Every figure of a result, in the order reports show them; `errorKinds` are the error kinds of
- * both runs (a kind one run did not have is a share of 0 there, not a missing figure).
+ * Every figure of a result, in the order reports show them; `keys` are the error kinds and
+ * status codes of both runs (one a run did not have is a share of 0 there, not a missing figure).
  */
-export function figuresOf(result: ResultFigures, errorKinds: readonly string[]): Figure[] {
+export function figuresOf(result: ResultFigures, keys: ShareKeys): Figure[] {
   const errors = errorsOf(result);
   const figures = ownFigures('run', result, errors);
   for (const e of result.endpoints)
@@ -134,17 +140,20 @@ export function figuresOf(result: ResultFigures, errorKinds: readonly string[]):
         share: { x: c.passes, n },
       });
   }
-  if (result.total > 0)
-    for (const kind of errorKinds) {
-      const count = Object.hasOwn(result.errors, kind) ? result.errors[kind]! : 0;
+  if (result.total > 0) {
+    const share = (name: string, counts: Readonly<Record<string, number>>, key: string): void => {
+      const count = Object.hasOwn(counts, key) ? counts[key]! : 0;
       figures.push({
         scope: 'run',
-        name: `errors: ${kind}`,
+        name,
         unit: 'share',
         value: count / result.total,
         share: { x: count, n: result.total },
       });
-    }
+    };
+    for (const kind of keys.errors) share(`errors: ${kind}`, result.errors, kind);
+    for (const code of keys.statuses) share(`status ${code}`, result.status_codes, code);
+  }
   return figures;
 }
 

@@ -38,6 +38,7 @@ const figuresSchema = z.object({
   p99_latency_ms: ms,
   mean_latency_ms: ms,
   errors: counts,
+  status_codes: counts,
   endpoints: z.array(requests.extend({ name: z.string() })),
   by_tag: z
     .array(z.object({ key: z.string(), values: z.array(requests.extend({ value: z.string() })) }))

@@ -113,6 +113,7 @@ function result(p95: number, seconds: readonly number[]): ResultFigures {
     p99_latency_ms: p95,
     mean_latency_ms: p95 / 2,
     errors: {},
+    status_codes: { '200': seconds.reduce((a, b) => a + b, 0) },
     endpoints: [],
     series: seconds.map((requests, i) => ({
       second: i + 1,
@@ -129,7 +130,7 @@ function result(p95: number, seconds: readonly number[]): ResultFigures {
 t.test('figures and their comparison; thresholds judged on both', async (t) => {
   const base = result(100, [100, 101, 99, 100, 100]);
   const next = result(200, [100, 99, 101, 100, 100]);
-  const names = figuresOf(base, []).map((f) => `${f.scope} · ${f.name}`);
+  const names = figuresOf(base, { errors: [], statuses: [] }).map((f) => `${f.scope} · ${f.name}`);
   t.same(names.slice(0, 3), ['run · requests', 'run · requests/s', 'run · failure rate']);
   const comparison = compareResults(base, next);
   const p95 = comparison.all.find((c) => c.scope === 'run' && c.name === 'p95');
@@ -149,4 +150,22 @@ t.test('figures and their comparison; thresholds judged on both', async (t) => {
     limit: 150,
     pass: false,
   });
+});
+
+t.test('status codes are compared as shares of the requests', async (t) => {
+  const base = result(100, [100, 100, 100, 100, 100]);
+  const failing = {
+    ...result(100, [100, 100, 100, 100, 100]),
+    status_codes: { '200': 450, '500': 50 },
+  };
+  const comparison = compareResults(base, failing);
+  const share = (code: string) =>
+    comparison.all.find((c) => c.scope === 'run' && c.name === `status ${code}`);
+  t.same([share('200')?.base, share('200')?.next], [1, 0.9]);
+  t.same(
+    [share('500')?.base, share('500')?.next],
+    [0, 0.1],
+    'a code one run lacks is a 0 share there',
+  );
+  t.equal(share('500')?.verdict, 'moved');
 });
