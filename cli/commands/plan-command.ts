@@ -40,6 +40,13 @@ export abstract class PlanCommand extends BaseCommand {
   outputPeriod = Option.String('--out-period', {
     description: 'How often live outputs flush (default 5s)',
   });
+  httpDebug = Option.String('--http-debug', {
+    tolerateBoolean: true,
+    description: 'Write requests and responses as NDJSON: --http-debug (failed ones) or =all',
+  });
+  httpDebugFile = Option.String('--http-debug-file', {
+    description: 'The file of --http-debug (default: stderr)',
+  });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',

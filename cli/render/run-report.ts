@@ -1,4 +1,5 @@
 /** RunReport: everything the reports show, built once after a run (or a merge). */
+import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { RunResult } from '../../runtime/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
@@ -26,4 +27,6 @@ export interface RunReport {
   };
   /** The effective configuration, secrets already redacted (HTML shows it). */
   readonly config: Readonly<Record<string, unknown>>;
+  /** Lines of the HTTP debug log written and dropped; absent when it was off. */
+  readonly httpDebug?: HttpDebugCounts;
 }
