@@ -158,6 +158,31 @@ t.test('two threads: lines from both, well-formed NDJSON', async (t) => {
   t.notMatch(readFileSync(join(dir, 'd.ndjson'), 'utf8'), TOKEN);
 });
 
+t.test('--segment runs and merge keep the sample failures and sum the counts', async (t) => {
+  const { url } = await target(t);
+  const dir = t.testdir({ 'load.yaml': config(url, ['http_debug: { file: d.ndjson }']) });
+  for (const segment of ['1/2', '2/2']) {
+    const run = await runCli(
+      ['run', 'load.yaml', '--segment', segment, '--raw', `${segment[0]}.raw`],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    t.equal(run.code, 0, run.stderr);
+  }
+  const merged = await runCli(['merge', '1.raw', '2.raw', '--json', 'm.json'], { cwd: dir });
+  t.equal(merged.code, 0, merged.stderr);
+  const result = JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')) as JsonResult;
+  t.equal(result.failures, 10);
+  t.equal(result.sample_failures?.length, 3, 'the first 3 of the one endpoint and kind');
+  const times = (result.sample_failures ?? []).map((r) => r.time);
+  t.same(times, [...times].sort(), 'in time order');
+  t.same(result.http_debug, { written: 10, dropped: 0 }, "both segments' lines");
+  t.equal(lines(join(dir, 'd.ndjson')).length, 10, 'both processes appended to one file');
+  t.notMatch(readFileSync(join(dir, 'm.json'), 'utf8'), TOKEN);
+});
+
 t.test(
   'a TypeScript scenario: its child process sends the lines; options may not set it',
   async (t) => {
