@@ -35,6 +35,9 @@ export interface FlagValues {
   readonly startAt?: string | undefined;
   readonly insecure?: boolean | undefined;
   readonly baseline?: string | undefined;
+  /** `--http-debug` alone is true (failed requests), `--http-debug=all` a string. */
+  readonly httpDebug?: string | boolean | undefined;
+  readonly httpDebugFile?: string | undefined;
 }
 
 /** Top-level scalar keys and the flag that sets each. */
@@ -99,6 +102,7 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
     values.outputs = [...flags.outputs];
     flagOf.set('outputs', '--out');
   }
+  httpDebugFlags(flags, values, flagOf);
   const secretValues = new Set<string>();
   const headers = parseHeaders(flags.headers ?? [], issues, secretValues);
   if (headers !== undefined) {
@@ -117,6 +121,30 @@ export function toFlagLayer(flags: FlagValues): { layer: Layer; issues: ConfigIs
     secretValues,
   };
   return { layer, issues };
+}
+
+/**
+ * `--http-debug[=failed|all]` and `--http-debug-file` → `http_debug` (merged key by key with the
+ * other layers'): the bare flag selects the failed requests; a file alone turns the log on too.
+ */
+function httpDebugFlags(
+  flags: FlagValues,
+  values: Record<string, unknown>,
+  flagOf: Map<string, string>,
+): void {
+  const debug: Record<string, string> = {};
+  const requests = flags.httpDebug;
+  if (requests !== undefined && requests !== false) {
+    debug.requests = requests === true ? 'failed' : requests;
+    flagOf.set('http_debug.requests', '--http-debug');
+    flagOf.set('http_debug', '--http-debug');
+  }
+  if (flags.httpDebugFile !== undefined) {
+    debug.file = flags.httpDebugFile;
+    flagOf.set('http_debug.file', '--http-debug-file');
+    if (!flagOf.has('http_debug')) flagOf.set('http_debug', '--http-debug-file');
+  }
+  if (Object.keys(debug).length > 0) values.http_debug = debug;
 }
 
 function parseHeaders(

@@ -13,6 +13,7 @@ import { METRIC_KINDS, METRIC_UNITS } from '../dsl/plan/metrics.js';
 import { trendEncodingProblem } from '../runtime/metrics/custom-histogram.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';
 import { OTHER_OUTCOME } from '../runtime/metrics/name-bound.js';
+import { MAX_SAMPLES } from '../runtime/metrics/sample-failures.js';
 import { RAW_FORMAT, RAW_VERSION, type RawResult } from '../runtime/raw-result.js';
 
 /** Issues listed per file at most (a crafted file may break a million fields). */
@@ -169,6 +170,44 @@ const customMetric = z
     path: ['series'],
   });
 
+/** A body of a request record (runtime/http/exchange-record.ts). */
+const CAPTURED_BODY = {
+  body: z.string({ error: 'a body as text, or null' }).nullable(),
+  body_truncated: z.literal(true, { error: 'true (the body is cut)' }).exactOptional(),
+  body_bytes: count,
+};
+
+const recordedHeaders = z.record(z.string(), z.string(), { error: 'headers by name' });
+
+/** A request record of the sample failures. */
+const exchangeRecord = z.strictObject(
+  {
+    time: z.iso.datetime({ error: 'an ISO 8601 time' }),
+    scenario: z.string().exactOptional(),
+    endpoint: z.string(),
+    vu: count.exactOptional(),
+    method: z.string(),
+    url: z.string(),
+    request: z.strictObject(
+      { headers: recordedHeaders, ...CAPTURED_BODY },
+      { error: 'a request { headers, body, body_truncated, body_bytes }' },
+    ),
+    response: z
+      .strictObject(
+        { status: z.int().min(0).max(999), headers: recordedHeaders, ...CAPTURED_BODY },
+        { error: 'a response { status, headers, body, body_truncated, body_bytes }' },
+      )
+      .nullable(),
+    timings: z.strictObject(
+      { waiting_ms: z.number().min(0).nullable(), duration_ms: z.number().min(0) },
+      { error: 'timings { waiting_ms, duration_ms }' },
+    ),
+    error_kind: z.string().nullable(),
+    error: z.string().exactOptional(),
+  },
+  { error: 'a request record' },
+);
+
 /** A snapshot's fields; a scenario's own snapshot has them all but `scenarios`. */
 const SNAPSHOT_FIELDS = {
   version: z.literal(1, { error: 'snapshot version 1' }),
@@ -240,6 +279,11 @@ const SNAPSHOT_FIELDS = {
   interrupted: z.boolean({ error: 'true or false' }),
   custom: z.record(z.string(), customMetric, { error: 'custom metrics by name' }).exactOptional(),
   foldedNames: count.exactOptional(),
+  sampleFailures: z
+    .array(exchangeRecord, { error: 'a list of request records' })
+    .max(MAX_SAMPLES, { error: `at most ${MAX_SAMPLES} sample failures` })
+    .exactOptional(),
+  httpDebugDropped: count.exactOptional(),
 };
 
 /** As many endpoint names as endpoint figures, when the names are there. */
@@ -334,6 +378,12 @@ export const rawResultSchema = z
         .strictObject(
           { threshold: z.string(), atMs: z.number().min(0) },
           { error: 'the threshold that stopped the run { threshold, atMs }' },
+        )
+        .exactOptional(),
+      httpDebug: z
+        .strictObject(
+          { written: count, dropped: count },
+          { error: 'the HTTP debug log { written, dropped }' },
         )
         .exactOptional(),
     },

@@ -28,13 +28,16 @@ export function writeReportFiles(cwd: string, files: readonly ReportFile[]): str
       if (file.append === true) appendFileAtomic(path, file.render());
       else writeFileAtomic(path, file.render());
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      failures.push(
-        `could not write the ${file.what} to ${file.path}: ${code}${REASONS[code] === undefined ? '' : ` (${REASONS[code]})`}`,
-      );
+      failures.push(`could not write the ${file.what} to ${file.path}: ${fileError(error)}`);
     }
   }
   return failures;
+}
+
+/** A file system error as users read it: its code, and what it means when we know. */
+export function fileError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return `${code}${REASONS[code] === undefined ? '' : ` (${REASONS[code]})`}`;
 }
 
 const REASONS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  * Merge rules, documented in docs/configuration.md:
  * - a key set by a higher layer replaces the lower layers' value whole (mappings such as `auth` or
  *   `pattern` are not mixed across layers), except
- * - `headers` and `report`, merged key by key, and
+ * - `headers`, `report` and `http_debug`, merged key by key, and
  * - `thresholds`, which accumulate: file, then environment, then flags (spec §4.4 rule 1).
  * `__proto__`, `constructor` and `prototype` keys are refused in every layer.
  */
@@ -33,7 +33,7 @@ export interface Provenance {
   isInterpolated(path: readonly (string | number)[]): boolean;
 }
 
-const MERGED_BY_KEY = new Set(['headers', 'report']);
+const MERGED_BY_KEY = new Set(['headers', 'report', 'http_debug']);
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Merges layers given highest precedence first. */

@@ -10,6 +10,7 @@ import { alignEndpoints } from './metrics/align-endpoints.js';
 import { MergeMemo, mergeSnapshots } from './metrics/merge-stats.js';
 import { Recorder } from './metrics/recorder.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
+import type { ExchangeRecord } from './http/exchange-record.js';
 import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import type { ChildHost } from './segment/child-host.js';
@@ -38,6 +39,8 @@ export interface ExecuteOptions {
   readonly onWarning?: (text: string) => void;
   /** A line of a TypeScript scenario's console (absent: they are dropped, as with --quiet). */
   readonly onConsole?: (line: string) => void;
+  /** A record of the HTTP debug log, from any segment (absent: none is captured). */
+  readonly onHttpDebug?: (record: ExchangeRecord) => void;
   /**
    * Registers a hook run when this process exits, however it does (a second Ctrl+C exits at
    * once); returns its removal. Scripted segments' child processes are killed by it.
@@ -67,6 +70,7 @@ export async function execute(
       ...(options.onProgress === undefined
         ? {}
         : { onSnapshot: options.onProgress, snapshotEveryMs: SNAPSHOT_EVERY_MS }),
+      ...(options.onHttpDebug === undefined ? {} : { onHttpDebug: options.onHttpDebug }),
     });
   }
   // The hosts (worker_threads, child_process) only when segments run elsewhere: a run on one
@@ -90,9 +94,10 @@ export async function execute(
         options.onProgress?.(mergeSnapshots(alignEndpoints(latest), memo), sumLiveStates(live));
     }, SNAPSHOT_EVERY_MS / 4);
   };
+  const onHttpDebug = (record: ExchangeRecord): void => options.onHttpDebug?.(record);
   for (const spec of specs) {
     if (plan.script === undefined) {
-      hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, progress));
+      hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, { onSnapshot: progress, onHttpDebug }));
       continue;
     }
     const child = new ChildHost(
@@ -102,6 +107,7 @@ export async function execute(
         onSnapshot: progress,
         onScriptError: (text) => options.onWarning?.(text),
         onConsole: (line) => options.onConsole?.(line),
+        onHttpDebug,
       },
       options.execPath,
     );

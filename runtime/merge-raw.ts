@@ -7,7 +7,7 @@
 import { alignEndpoints } from './metrics/align-endpoints.js';
 import { mergeSnapshots } from './metrics/merge-stats.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
-import type { RawResult } from './raw-result.js';
+import type { HttpDebugCounts, RawResult } from './raw-result.js';
 import type { ThresholdAbort } from './thresholds/abort-on-fail.js';
 
 /** A raw result and the name it came from (for messages). */
@@ -39,6 +39,19 @@ export function mergeRawResults(files: readonly NamedRaw[]): MergeOutcome {
       snapshot,
       fatal: files.map((f) => f.raw.fatal).find((m) => m !== undefined),
       ...firstAbort(files),
+      ...httpDebugCounts(files),
+    },
+  };
+}
+
+/** The HTTP debug logs' counts summed over the segments that had one; absent when none did. */
+function httpDebugCounts(files: readonly NamedRaw[]): { httpDebug?: HttpDebugCounts } {
+  const logs = files.flatMap((f) => (f.raw.httpDebug === undefined ? [] : [f.raw.httpDebug]));
+  if (logs.length === 0) return {};
+  return {
+    httpDebug: {
+      written: logs.reduce((n, log) => n + log.written, 0),
+      dropped: logs.reduce((n, log) => n + log.dropped, 0),
     },
   };
 }

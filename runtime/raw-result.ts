@@ -24,6 +24,12 @@ export interface RunMeta {
   readonly load: string;
 }
 
+/** Lines of the HTTP debug log written and dropped (bounds, a failed write). */
+export interface HttpDebugCounts {
+  readonly written: number;
+  readonly dropped: number;
+}
+
 /** One segment's raw result. */
 export interface RawResult {
   readonly format: typeof RAW_FORMAT;
@@ -51,12 +57,15 @@ export interface RawResult {
   readonly fatal: string | undefined;
   /** The `abort_on_fail` threshold that stopped this segment's run, if one did. */
   readonly aborted?: ThresholdAbort;
+  /** The HTTP debug log of this process; absent when it was off. */
+  readonly httpDebug?: HttpDebugCounts;
 }
 
 /**
  * A hash of everything that must be equal across the segments of one run: the scenario, the
  * load model and its limits, thresholds, retry and auth settings, the feeder's records. Not the
- * segment index, the start time, the seed (each process may draw its own) or report paths.
+ * segment index, the start time, the seed (each process may draw its own), report paths or the
+ * HTTP debug log.
  */
 export function planFingerprint(plan: Plan): string {
   const {
@@ -65,6 +74,7 @@ export function planFingerprint(plan: Plan): string {
     seed: _seed,
     report: _report,
     threads: _threads,
+    httpDebug: _httpDebug,
     ...rest
   } = plan;
   const auth = rest.auth?.type === 'oauth2' ? { ...rest.auth, clientSecret: '' } : rest.auth;

@@ -6,6 +6,7 @@
  */
 
 import type { MetricKind, MetricUnit, Tags } from '../dsl/plan/metrics.js';
+import type { ExchangeRecord } from './http/exchange-record.js';
 
 /** Latency summary in milliseconds. */
 export interface LatencySummary {
@@ -222,4 +223,9 @@ export interface RunResult {
   readonly metrics?: Readonly<Record<string, CustomMetricResult>>;
   /** What the bounds of the metrics model folded or left out (absent when nothing was). */
   readonly warnings?: readonly string[];
+  /**
+   * The first failed requests of each endpoint and error kind, redacted (docs/reports.md, Sample
+   * failures); absent when none failed.
+   */
+  readonly sample_failures?: readonly ExchangeRecord[];
 }

@@ -44,6 +44,13 @@ export abstract class PlanCommand extends BaseCommand {
     description:
       "An earlier run's JSON or raw result: thresholds may read it ('http_req_duration:p95 < baseline * 1.10')",
   });
+  httpDebug = Option.String('--http-debug', {
+    tolerateBoolean: true,
+    description: 'Write requests and responses as NDJSON: --http-debug (failed ones) or =all',
+  });
+  httpDebugFile = Option.String('--http-debug-file', {
+    description: 'The file of --http-debug (default: stderr)',
+  });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',

@@ -1,7 +1,7 @@
 /**
  * The work of `barrage run` (run.ts declares the command and imports this when a run starts):
- * execute the Plan with the live view, print the report, write the report files, and turn the
- * outcome into the exit code.
+ * execute the Plan with the live view (and the HTTP debug log, opened before any traffic), print
+ * the report, write the report files, and turn the outcome into the exit code.
  */
 import { availableParallelism } from 'node:os';
 import type { Loaded } from '../../dsl/load-plan.js';
@@ -9,7 +9,7 @@ import type { ReportPlan } from '../../dsl/plan/plan.js';
 import { systemClock } from '../../runtime/deps.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
-import type { RawResult } from '../../runtime/raw-result.js';
+import type { HttpDebugCounts, RawResult } from '../../runtime/raw-result.js';
 import {
   watchAbortThresholds,
   type ThresholdAbort,
@@ -31,6 +31,7 @@ import type { BaselineOverlay } from '../render/run-report.js';
 import { importRenderers, resultOutcome, type Renderers } from '../report-outputs.js';
 import { reportFromRaw, toRawResult } from './run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
+import type { HttpDebugLog } from '../http-debug-log.js';
 
 /** Lines kept while the dashboard owns the terminal, printed once it is closed. */
 const MAX_HELD_LINES = 1000;
@@ -64,12 +65,23 @@ export async function runLoadTest(
   // wait below it; a line on stderr would tear it. MAX_HELD_LINES of them at most.
   const held: string[] = [];
   let heldOver = 0;
-  const warn = (text: string): void => {
-    const line = `barrage: ${redactor.text(text)}\n`;
+  const toStderr = (line: string): void => {
     if (view?.ownsTerminal !== true) context.stderr.write(line);
     else if (held.length < MAX_HELD_LINES) held.push(line);
     else heldOver++;
   };
+  const warn = (text: string): void => toStderr(`barrage: ${redactor.text(text)}\n`);
+  // A file it cannot open is a problem of the configuration (exit 1), before any traffic.
+  const debugLog =
+    plan.httpDebug === undefined
+      ? undefined
+      : (await import('../http-debug-log.js')).HttpDebugLog.open(loaded, plan.httpDebug, {
+          cwd: context.cwd,
+          redactor,
+          stderr: toStderr,
+          warn,
+          nowMs: () => systemClock.nowUs() / 1000,
+        });
   let outputs: LiveOutputs | undefined;
   try {
     // Imported only by a run that has outputs: the others load none of their machinery.
@@ -81,6 +93,7 @@ export async function runLoadTest(
     context.stderr.write(
       `barrage: ${redactor.text(`cannot open the outputs: ${error instanceof Error ? error.message : String(error)}`)} (nothing was sent)\n`,
     );
+    debugLog?.close();
     return ExitCode.Failed;
   }
   let reported = false;
@@ -117,7 +130,13 @@ export async function runLoadTest(
     view?.close();
     // Before the first snapshot (in its first half second) the run has recorded nothing yet.
     const collected = latest ?? emptySnapshot(plan, systemClock);
-    const raw = toRawResult(loaded, { ...collected, interrupted: true }, { aborted }, redactor);
+    const httpDebug = debugCounts(debugLog, collected);
+    const raw = toRawResult(
+      loaded,
+      { ...collected, interrupted: true },
+      { aborted, httpDebug },
+      redactor,
+    );
     deliver(context, output, plan.report, raw, renderers);
     context.exitNow(ExitCode.Interrupted);
   };
@@ -143,6 +162,7 @@ export async function runLoadTest(
       onWarning: warn,
       // --quiet: a scenario's console prints nothing.
       ...(output.quiet ? {} : { onConsole: warn }),
+      ...(debugLog === undefined ? {} : { onHttpDebug: (record) => debugLog.write(record) }),
     });
     outputs?.end(snapshot);
     // The terminal is restored before anything is printed below the dashboard.
@@ -152,7 +172,8 @@ export async function runLoadTest(
       context.stderr.write(
         `barrage: ${heldOver} more lines came while the dashboard ran (${MAX_HELD_LINES} are kept)\n`,
       );
-    const raw = toRawResult(loaded, snapshot, { fatal, aborted }, redactor);
+    const httpDebug = debugCounts(debugLog, snapshot);
+    const raw = toRawResult(loaded, snapshot, { fatal, aborted, httpDebug }, redactor);
     const code = deliver(context, output, plan.report, raw, renderers);
     reported = true;
     for (const line of (await outputs?.drain(hardStop.signal)) ?? []) warn(line);
@@ -160,7 +181,18 @@ export async function runLoadTest(
   } finally {
     view?.close();
     unsubscribe();
+    debugLog?.close();
   }
+}
+
+/** The debug log's counts, with the lines the segments' own bound dropped; undefined when off. */
+function debugCounts(
+  log: HttpDebugLog | undefined,
+  snapshot: ShardSnapshot,
+): HttpDebugCounts | undefined {
+  if (log === undefined) return undefined;
+  const own = log.counts();
+  return { written: own.written, dropped: own.dropped + (snapshot.httpDebugDropped ?? 0) };
 }
 
 /** The line that says which threshold stopped the run, and when. */

@@ -11,20 +11,25 @@ import {
   planFingerprint,
   RAW_FORMAT,
   RAW_VERSION,
+  type HttpDebugCounts,
   type RawResult,
 } from '../../runtime/raw-result.js';
+import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import { tagBreakdown } from '../../runtime/metrics/tag-summary.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { endpointTable } from '../endpoint-table.js';
 import { describeRunLoad } from '../render/scenario-view.js';
 import type { Redactor } from '../render/redact.js';
+import { redactExchange } from '../render/redact-exchange.js';
 import type { RunReport } from '../render/run-report.js';
 
 /** Why a run ended before its plan did: a fatal error, or an `abort_on_fail` threshold. */
 export interface RunEnding {
   readonly fatal?: string | undefined;
   readonly aborted?: ThresholdAbort | undefined;
+  /** The HTTP debug log's counts (the segments' drops included); undefined when it was off. */
+  readonly httpDebug?: HttpDebugCounts | undefined;
 }
 
 /**
@@ -40,7 +45,7 @@ export function toRawResult(
   redactor: Redactor,
 ): RawResult {
   const { plan } = loaded;
-  const { fatal, aborted } = ending;
+  const { fatal, aborted, httpDebug } = ending;
   const text = (s: string): string => redactor.text(s);
   const tags = (of: Tags): Tags =>
     Object.fromEntries(Object.entries(of).map(([k, v]) => [k, text(v)]));
@@ -69,28 +74,32 @@ export function toRawResult(
       ...describeRunLoad(plan),
     },
     config: redactor.tree(loaded.raw) as Record<string, unknown>,
-    snapshot: redactSnapshot(snapshot, text, tags),
+    snapshot: redactSnapshot(snapshot, text, tags, (record) => redactExchange(record, redactor)),
     fatal: fatal === undefined ? undefined : text(fatal),
     ...(aborted === undefined
       ? {}
       : { aborted: { threshold: text(aborted.threshold), atMs: aborted.atMs } }),
+    ...(httpDebug === undefined ? {} : { httpDebug }),
   };
 }
 
 /**
  * A snapshot with its discovered endpoint names and tags redacted, its check names (a scenario
- * builds them, from `env` too) and the tags of its custom series (a call's tags may hold what a
- * secret became), its scenarios' alike.
+ * builds them, from `env` too), the tags of its custom series (a call's tags may hold what a
+ * secret became) and its sample failures, its scenarios' alike.
  */
 function redactSnapshot(
   snapshot: ShardSnapshot,
   text: (s: string) => string,
   tags: (of: Tags) => Tags,
+  record: (of: ExchangeRecord) => ExchangeRecord,
 ): ShardSnapshot {
   const custom = snapshot.custom;
   const scenarios = snapshot.scenarios;
+  const samples = snapshot.sampleFailures;
   return {
     ...snapshot,
+    ...(samples === undefined ? {} : { sampleFailures: samples.map(record) }),
     checks: snapshot.checks === undefined ? undefined : redactChecks(snapshot.checks, text, tags),
     ...(snapshot.endpointNames === undefined
       ? {}
@@ -112,7 +121,10 @@ function redactSnapshot(
       ? {}
       : {
           scenarios: Object.fromEntries(
-            Object.entries(scenarios).map(([name, own]) => [name, redactSnapshot(own, text, tags)]),
+            Object.entries(scenarios).map(([name, own]) => [
+              name,
+              redactSnapshot(own, text, tags, record),
+            ]),
           ),
         }),
   };
@@ -194,5 +206,6 @@ export function reportFromRaw(raw: RawResult): RunReport {
           },
     meta: raw.meta,
     config: raw.config,
+    ...(raw.httpDebug === undefined ? {} : { httpDebug: raw.httpDebug }),
   };
 }

@@ -53,6 +53,10 @@ tr.fail td { background: var(--fail-bg); }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
 pre { margin: 0; white-space: pre-wrap; word-break: break-word; background: var(--bg); padding: 10px; border-radius: 6px; }
 .empty { color: var(--muted); margin: 0; }
+details.sample { border-top: 1px solid var(--line); padding: 6px 0; }
+details.sample summary { cursor: pointer; font-weight: 600; overflow-wrap: anywhere; }
+.exchange h3 { overflow-wrap: anywhere; }
+h4 { font-size: 13px; margin: 10px 0 4px; color: var(--muted); }
 footer { color: var(--muted); font-size: 12px; padding-bottom: 24px; }
 @media print {
   @page { margin: 12mm; }

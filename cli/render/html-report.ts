@@ -12,6 +12,7 @@
  * already redacted (secrets never appear: DESIGN.md §9).
  */
 import { customMetricsSection } from './html-custom-metrics.js';
+import { sampleFailuresSection } from './html-sample-failures.js';
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
@@ -433,6 +434,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     websocket(r),
     streams(r),
     checks(r),
+    sampleFailuresSection(r),
     customMetricsSection(r),
     auth(r),
     configuration(report.config),

@@ -25,6 +25,8 @@ import type {
   WsResult,
 } from '../../runtime/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
+import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 
 /** A latency summary as JSON: every field in ms, 3 decimals. */
@@ -213,6 +215,10 @@ export interface JsonResult {
   readonly metrics?: Readonly<Record<string, JsonCustomMetric>>;
   /** What the bounds of the metrics model folded or left out. */
   readonly warnings?: readonly string[];
+  /** The HTTP debug log's lines written and dropped (present when it was on). */
+  readonly http_debug?: HttpDebugCounts;
+  /** The first failed requests of each endpoint and error kind, redacted (docs/reports.md). */
+  readonly sample_failures?: readonly ExchangeRecord[];
 }
 
 /** A custom metric as JSON: its figures rounded to 3 decimals. */
@@ -412,13 +418,21 @@ export function toJsonResult(report: RunReport): JsonResult {
           scenarios: Object.fromEntries(
             Object.entries(scenarios).map(([name, result]) => [
               name,
-              toJsonResult({ ...report, result, thresholds: undefined }),
+              toJsonResult({ ...runOnly(report), result, thresholds: undefined }),
             ]),
           ),
         }),
     ...(r.metrics === undefined ? {} : { metrics: customMetrics(r.metrics) }),
     ...(r.warnings === undefined ? {} : { warnings: r.warnings }),
+    ...(report.httpDebug === undefined ? {} : { http_debug: report.httpDebug }),
+    ...(r.sample_failures === undefined ? {} : { sample_failures: r.sample_failures }),
   };
+}
+
+/** The report less what belongs to the whole run only (a scenario's JSON has no debug log). */
+function runOnly(report: RunReport): RunReport {
+  const { httpDebug: _httpDebug, ...rest } = report;
+  return rest;
 }
 
 /** Custom metrics with every figure rounded to 3 decimals, tags as they are. */

@@ -1,4 +1,5 @@
 /** RunReport: everything the reports show, built once after a run (or a merge). */
+import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { RunResult } from '../../runtime/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
@@ -28,6 +29,8 @@ export interface RunReport {
   readonly config: Readonly<Record<string, unknown>>;
   /** The baseline run the HTML report draws beside this one (`--baseline`); absent without one. */
   readonly baseline?: BaselineOverlay;
+  /** Lines of the HTTP debug log written and dropped; absent when it was off. */
+  readonly httpDebug?: HttpDebugCounts;
 }
 
 /** What the HTML report draws of a baseline run: its per-second series and latency curve. */

@@ -36,12 +36,14 @@
  *   Stream chunk gap: p50 20.01ms, p95 20.80ms
  *   Iteration duration: p50 201.00ms, p95 204.50ms
  *   Virtual users: 10 allocated, 2–10 active (10 at the end)
+ *   HTTP debug log: 12 lines written, 3 dropped    (with --http-debug)
  *
  * Then each breakdown table after a blank line, and last, after a
  * blank line, the warning when every request failed and no threshold could turn that into exit 1,
  * and those of the metrics model's bounds (folded tag sets and request names, values left out).
  * Color (ANSI, only when asked): green ✓ lines, red ✗ lines and the warning; nothing else.
  */
+import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
@@ -222,6 +224,12 @@ export function unsentWarning(result: RunResult): string | undefined {
   return `WARNING: most requests were never sent (${formatCount(result.unsent)} unsent, ${formatCount(result.total)} sent); the first cause: ${cause}.`;
 }
 
+/** What the HTTP debug log wrote, and dropped past its bounds. */
+export function httpDebugLine(counts: HttpDebugCounts): string {
+  const lines = (n: number): string => `${formatCount(n)} line${n === 1 ? '' : 's'}`;
+  return `HTTP debug log: ${lines(counts.written)} written, ${formatCount(counts.dropped)} dropped`;
+}
+
 /** The whole terminal report, ending with a newline. */
 export function renderTextReport(report: RunReport, options: TextReportOptions): string {
   const { result } = report;
@@ -235,6 +243,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
   if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);
   lines.push(...k6Lines(result));
+  if (report.httpDebug !== undefined) lines.push(httpDebugLine(report.httpDebug));
   lines.push(...unsentLines(result));
   for (const section of renderBreakdowns(result)) lines.push('', section);
   for (const warning of [unsentWarning(result), allFailedWarning(report)])

@@ -132,6 +132,15 @@ export function compilePlan(
       summaryBy: config.report.summary_by ?? [],
     },
     outputs: compileOutputs(config),
+    httpDebug:
+      config.http_debug === undefined
+        ? undefined
+        : {
+            requests: config.http_debug.requests,
+            file: config.http_debug.file,
+            maxBytes: config.http_debug.max_bytes,
+            perSecond: config.http_debug.per_second,
+          },
   };
   return { plan, issues };
 }

@@ -2,6 +2,7 @@
  * The Plan: a validated, compiled run, as plain readonly data. It is the only thing the runtime
  * reads (it crosses worker threads and child processes by structured clone).
  */
+import type { HttpDebugPlan } from './http-debug-plan.js';
 import type { OutputsPlan } from './output-plan.js';
 import type { ProxyPlan } from './proxy-plan.js';
 import type { HeaderPlan } from './endpoint-plan.js';
@@ -166,4 +167,6 @@ export interface Plan {
   readonly report: ReportPlan;
   /** Live metric outputs and their flush period. */
   readonly outputs: OutputsPlan;
+  /** The HTTP debug log (`--http-debug`); absent when it is off. */
+  readonly httpDebug?: HttpDebugPlan | undefined;
 }

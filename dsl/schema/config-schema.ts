@@ -32,6 +32,7 @@ import { proxySchema } from './proxy-schema.js';
 import { scenariosSchema } from './scenarios-schema.js';
 import { reportSchema } from './report-schema.js';
 import { outputPeriod, outputsSchema } from './outputs-schema.js';
+import { httpDebugSchema } from './http-debug-schema.js';
 import { retrySchema } from './retry-schema.js';
 import { tlsSchema } from './tls-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
@@ -154,6 +155,12 @@ export const configSchema = z.strictObject(
         'Live metric outputs (docs/outputs.md): prometheus-rw=URL, otlp=URL, influxdb=URL, json=FILE',
       ),
     output_period: outputPeriod().prefault('5s').describe('How often live outputs flush'),
+    http_debug: z
+      .lazy(httpDebugSchema)
+      .optional()
+      .describe(
+        'Write the failed (or all) requests and responses as NDJSON, redacted and bounded (docs/configuration.md, HTTP debug log)',
+      ),
     insecure: flag('skip TLS certificate verification').default(false),
     proxy: z
       .lazy(proxySchema)

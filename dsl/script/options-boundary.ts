@@ -7,6 +7,7 @@
  * - `tls`: client certificates are credentials, and its files are read wherever they are;
  * - `report` (every key: json, html, junit, summary_md, raw): a scenario writes no file;
  * - `outputs`: a live output sends the run's figures to a receiver or writes a file;
+ * - `http_debug`: the debug log writes a file, and shows the requests and responses it selects;
  * - `scenario_env`: which environment variables the scenario may read is the user's choice;
  * - `baseline`: a file read wherever it is (a scenario reads nothing outside its folder);
  * - `feeder.file` must be inside the scenario's folder by its real path, like its imports.
@@ -53,6 +54,10 @@ const REFUSED: Readonly<Record<string, { expected: string; hint?: string }>> = {
   baseline: {
     expected:
       'no baseline in options (its file is read wherever it is; a scenario reads only its folder)',
+    hint: ELSEWHERE,
+  },
+  http_debug: {
+    expected: 'no http_debug in options (a scenario writes no file)',
     hint: ELSEWHERE,
   },
   scenario_env: {

@@ -53,15 +53,19 @@ export class CompiledRequest {
   readonly #bodyTemplate: CompiledTemplate | undefined;
   readonly #multipart: MultipartBody | undefined;
 
-  constructor(endpoint: EndpointPlan, keepBody = false) {
+  /**
+   * `keepBytes`: how much of every response body to keep even when nothing of the endpoint reads
+   * it (a TypeScript scenario's response object: MAX_KEPT_BODY; the HTTP debug log: what it shows).
+   */
+  constructor(endpoint: EndpointPlan, keepBytes = 0) {
     this.endpoint = endpoint;
     const verify = endpoint.verify;
     const needsBody =
-      keepBody ||
+      keepBytes >= MAX_KEPT_BODY ||
       readsBody(endpoint.extract) ||
       readsBody(endpoint.metrics.map((m) => m.extractor)) ||
       (verify !== undefined && checksReadBody(verify.checks));
-    this.keepBody = needsBody ? MAX_KEPT_BODY : 0;
+    this.keepBody = needsBody ? MAX_KEPT_BODY : keepBytes;
     this.verifier =
       verify === undefined
         ? undefined

@@ -9,6 +9,7 @@ import type { SegmentRef } from '../../dsl/plan/plan.js';
 import { addEncoded } from './histogram.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
 import { mergeCustom } from './merge-custom.js';
+import { mergeSampleFailures } from './sample-failures.js';
 import type {
   AuthSnapshot,
   ChecksSnapshot,
@@ -73,6 +74,7 @@ export function mergeSnapshots(
     ...mergeStreams(snapshots),
     ...presentHistogram('iterationDuration', snapshots),
     ...presentCount('vusMax', snapshots),
+    ...presentCount('httpDebugDropped', snapshots),
     ...mergeVus(snapshots),
     endpoints: first.endpoints.map((_, i) => mergeEndpoints(snapshots.map((s) => s.endpoints[i]!))),
     ...(first.endpointNames === undefined
@@ -96,6 +98,7 @@ export function mergeSnapshots(
     ),
     interrupted: snapshots.some((s) => s.interrupted),
     ...mergedCustom(snapshots),
+    ...mergedSamples(snapshots),
     ...mergeScenarios(snapshots),
   };
 }
@@ -128,9 +131,18 @@ function mergeStream(kind: StreamKind, all: readonly StreamFields[]): StreamFiel
 }
 
 /** An optional count (absent in older raw files): the sum of those present, absent when none is. */
-function presentCount(key: 'vusMax', all: readonly ShardSnapshot[]): { vusMax?: number } {
+function presentCount<K extends 'vusMax' | 'httpDebugDropped'>(
+  key: K,
+  all: readonly ShardSnapshot[],
+): Partial<Record<K, number>> {
   const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
-  return present.length === 0 ? {} : { [key]: sum(present, (n) => n) };
+  return present.length === 0 ? {} : ({ [key]: sum(present, (n) => n) } as Record<K, number>);
+}
+
+/** Sample failures merged (sample-failures.ts); absent when no shard has any. */
+function mergedSamples(snapshots: readonly ShardSnapshot[]): Pick<ShardSnapshot, 'sampleFailures'> {
+  const merged = mergeSampleFailures(snapshots.map((s) => s.sampleFailures));
+  return merged === undefined ? {} : { sampleFailures: merged };
 }
 
 /** Active virtual users summed second by second; absent when no shard sampled any. */

@@ -41,6 +41,8 @@ import type {
 import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
 import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
 import { CustomSeries } from './custom-series.js';
+import type { ExchangeRecord } from '../http/exchange-record.js';
+import { SampleFailures } from './sample-failures.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
 import { recordPiece, streamFields, type StreamSet } from './stream-figures.js';
 import { WsFigures } from './ws-figures.js';
@@ -244,6 +246,7 @@ export class Recorder {
   readonly #checksByTags = new WeakMap<Tags, Map<string, CheckCount>>();
   readonly #seconds = new SecondSeries();
   readonly #custom = new CustomSeries();
+  readonly #samples = new SampleFailures();
   #foldedNames = 0;
 
   constructor(options: RecorderOptions) {
@@ -515,6 +518,19 @@ export class Recorder {
     auth.latency.recordMicros(us);
   }
 
+  /**
+   * True when a failed request of `endpoint` with `kind` would be kept as a sample failure
+   * (sample-failures.ts); asked for failed requests only.
+   */
+  wantsSample(endpoint: number, kind: ErrorKind): boolean {
+    return this.#samples.wants(endpoint, kind);
+  }
+
+  /** Keeps the record of a failure wantsSample() took. */
+  keepSample(endpoint: number, kind: ErrorKind, record: ExchangeRecord): void {
+    this.#samples.keep(endpoint, kind, record);
+  }
+
   /** The run was cut short (SIGINT/SIGTERM). */
   markInterrupted(): void {
     this.#interrupted = true;
@@ -575,11 +591,13 @@ export class Recorder {
     };
   }
 
-  #customSnapshot(): Pick<ShardSnapshot, 'custom' | 'foldedNames'> {
+  #customSnapshot(): Pick<ShardSnapshot, 'custom' | 'foldedNames' | 'sampleFailures'> {
     const custom = this.#custom.snapshot();
+    const samples = this.#samples.snapshot();
     return {
       ...(custom === undefined ? {} : { custom }),
       ...(this.#foldedNames === 0 ? {} : { foldedNames: this.#foldedNames }),
+      ...(samples === undefined ? {} : { sampleFailures: samples }),
     };
   }
 

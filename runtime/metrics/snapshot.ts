@@ -7,6 +7,7 @@
 import type { Tags } from '../../dsl/plan/metrics.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
 import type { SegmentRef } from '../../dsl/plan/plan.js';
+import type { ExchangeRecord } from '../http/exchange-record.js';
 
 /** An HDR histogram of microseconds, compressed and base64-encoded ("" when empty). */
 export type EncodedHistogram = string;
@@ -215,6 +216,13 @@ export interface ShardSnapshot {
    * names); absent when none was.
    */
   readonly foldedNames?: number;
+  /**
+   * The first failed requests of each endpoint and error kind, in time order (sample-failures.ts);
+   * absent when none failed (and in older raw files).
+   */
+  readonly sampleFailures?: readonly ExchangeRecord[];
+  /** Lines of the HTTP debug log the segments' bound dropped (absent: none, or the log is off). */
+  readonly httpDebugDropped?: number;
   /**
    * Each named scenario's own figures (docs/configuration.md, Scenarios), whose merge is the rest
    * of this snapshot; absent in a run of the top-level form.

@@ -111,6 +111,7 @@ export function summarize(
         }),
     ...(Object.keys(metrics).length === 0 ? {} : { metrics }),
     ...(warnings.length === 0 ? {} : { warnings }),
+    ...(snapshot.sampleFailures === undefined ? {} : { sample_failures: snapshot.sampleFailures }),
   };
 }
 

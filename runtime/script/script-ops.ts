@@ -33,6 +33,7 @@ import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { CompiledRequest } from '../http/compiled-request.js';
+import { MAX_KEPT_BODY } from '../http/response-body.js';
 import { endpointKey } from '../metrics/align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from '../metrics/name-bound.js';
 import type { Recorder } from '../metrics/recorder.js';
@@ -470,7 +471,7 @@ export class ScriptOps implements SandboxOps {
         needs: [],
         tags,
       },
-      true,
+      MAX_KEPT_BODY,
     );
     if (json.length <= MAX_CACHED_KEY) {
       if (this.#requests.size >= MAX_CACHED_REQUESTS) this.#requests.clear();

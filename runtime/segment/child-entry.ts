@@ -49,6 +49,7 @@ async function begin(start: SegmentStart): Promise<void> {
     setupData: () => setupData,
     onScriptError: (text) => send({ type: 'script-error', text }),
     onConsole,
+    onHttpDebug: (record) => send({ type: 'http-debug', record }),
   });
   // After the load, stopped or not (a hard stop skips it): the first segment runs teardown().
   if (script !== undefined && spec.thread === 0) {

@@ -3,6 +3,7 @@
  * direction (STYLE.md, vitest's worker boundary). Snapshots travel batched and encoded, a few per
  * second, never one message per sample.
  */
+import type { ExchangeRecord } from '../http/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
 import type { SegmentOutcome } from './run-segment.js';
@@ -38,6 +39,8 @@ export type SegmentToHost =
   | { readonly type: 'ready'; readonly setup?: unknown }
   | { readonly type: 'script-error'; readonly text: string }
   | { readonly type: 'console'; readonly line: string }
+  /** A record of the HTTP debug log (at most `per_second` a second: the segment's bound). */
+  | { readonly type: 'http-debug'; readonly record: ExchangeRecord }
   | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot; readonly live: LiveState }
   | { readonly type: 'done'; readonly outcome: SegmentOutcome }
   | { readonly type: 'failed'; readonly message: string };

@@ -19,6 +19,8 @@ import { alignEndpoints } from '../metrics/align-endpoints.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
+import { HttpDebugTap } from '../debug/http-debug-tap.js';
+import type { ExchangeRecord } from '../http/exchange-record.js';
 import { createFeeder } from '../feeder/feeder.js';
 import { HardStopError } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
@@ -54,6 +56,8 @@ export interface SegmentControl {
   readonly onScriptError?: (text: string) => void;
   /** A line of a TypeScript scenario's console; absent: console calls print nothing. */
   readonly onConsole?: (line: string) => void;
+  /** A record of the HTTP debug log (the plan's `httpDebug`); absent: none is captured. */
+  readonly onHttpDebug?: (record: ExchangeRecord) => void;
 }
 
 /** A segment's outcome: its shard, and the message of a fatal error that ended it early. */
@@ -126,6 +130,10 @@ export async function runSegment(
       ? undefined
       : new RetryBudget(plan.retry.budget, plan.retry.minRetriesPerSec * spec.rateShare, 0);
   const hosts = AllowedHosts.of(plan);
+  const httpDebug =
+    plan.httpDebug === undefined || control.onHttpDebug === undefined
+      ? undefined
+      : new HttpDebugTap(plan.httpDebug, control.onHttpDebug, () => now() / 1000);
   for (const share of spec.scenarios)
     runs.push(
       new ScenarioRun({
@@ -148,6 +156,7 @@ export async function runSegment(
         },
         // A TypeScript scenario's iterations are cut in its sandbox, as a hard stop cuts them.
         graceOver: (run) => (script === undefined ? run.cut() : cut.abort()),
+        httpDebug,
       }),
     );
   // What a hard stop cuts: the user's.
@@ -178,7 +187,11 @@ export async function runSegment(
         run: (vu, intendedUs, callbacks) => script.run(vu, intendedUs, callbacks, lane),
       });
     }
-  const snapshotAt = (us: number): ShardSnapshot => shardSnapshot(plan, runs, segmentRecorder, us);
+  const snapshotAt = (us: number): ShardSnapshot => {
+    const snapshot = shardSnapshot(plan, runs, segmentRecorder, us);
+    const dropped = httpDebug?.dropped ?? 0;
+    return dropped === 0 ? snapshot : { ...snapshot, httpDebugDropped: dropped };
+  };
   const stopSweep = startDeadlineSweep(users, plan.timeoutMs, now);
   const stopVuSampler = startVuSampler(runs, now);
   const stopSnapshots =
@@ -245,10 +258,12 @@ function shardSnapshot(
   }
   // A TypeScript scenario's parts name their requests in their own orders: aligned first.
   const merged = mergeSnapshots(alignEndpoints([segmentRecorder.snapshot(us), ...parts]));
+  // A scenario's sample failures are in the merge already: its own figures go without them.
+  const own = parts.map(({ sampleFailures: _samples, ...rest }) => rest);
   return {
     ...merged,
     segments: [plan.segment],
-    scenarios: Object.fromEntries(runs.map((run, i) => [run.scenario.name, parts[i]!])),
+    scenarios: Object.fromEntries(runs.map((run, i) => [run.scenario.name, own[i]!])),
   };
 }
 

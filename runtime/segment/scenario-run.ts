@@ -14,7 +14,9 @@ import { createExecutor, type Executor } from '../executor/executor.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
+import { CAPTURED_BODY_BYTES } from '../http/body-capture.js';
 import { CompiledRequest } from '../http/compiled-request.js';
+import type { HttpDebugTap } from '../debug/http-debug-tap.js';
 import { HardStopError } from '../http/exchange.js';
 import { Recorder } from '../metrics/recorder.js';
 import { deriveSeed, seededRandom } from '../random.js';
@@ -50,6 +52,8 @@ export interface ScenarioRunDeps {
   readonly timeUp: () => void;
   /** Its grace is over: what it has under way is cut (a TypeScript scenario's sandbox too). */
   readonly graceOver: (run: ScenarioRun) => void;
+  /** The segment's side of the HTTP debug log; undefined when it is off. */
+  readonly httpDebug: HttpDebugTap | undefined;
 }
 
 /** One scenario's share of a segment. */
@@ -88,10 +92,17 @@ export class ScenarioRun {
       stopping: deps.stopping,
       cookies: plan.cookies,
       hosts: deps.hosts,
+      capture: {
+        startedAt: deps.startedAt,
+        scenario: plan.namedScenarios ? this.scenario.name : undefined,
+        debug: deps.httpDebug,
+      },
     });
+    // The debug log shows the start of every response body: that much is kept of each.
+    const keepBytes = deps.httpDebug === undefined ? 0 : CAPTURED_BODY_BYTES;
     this.runner = new IterationRunner({
       graph: { ...plan.graph, picks: this.scenario.picks },
-      requests: plan.graph.endpoints.map((e) => new CompiledRequest(e)),
+      requests: plan.graph.endpoints.map((e) => new CompiledRequest(e, keepBytes)),
       recorder: this.recorder,
       path: this.path,
       feeder: deps.feeder,

@@ -32,6 +32,7 @@ try {
     onSnapshot: (snapshot, live) => send({ type: 'snapshot', snapshot, live }),
     snapshotEveryMs: start.snapshotEveryMs,
     ready: () => started,
+    onHttpDebug: (record) => send({ type: 'http-debug', record }),
   });
   send({ type: 'done', outcome });
 } catch (error) {

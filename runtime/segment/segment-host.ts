@@ -4,7 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { PROTOCOL_VERSION, type HostToSegment, type SegmentStart } from './protocol.js';
-import { SegmentLink } from './segment-link.js';
+import { SegmentLink, type SegmentEvents } from './segment-link.js';
 import type { SegmentSpec } from './segment-spec.js';
 
 /**
@@ -20,10 +20,10 @@ const ENTRY = import.meta.url.endsWith('.ts')
 export class SegmentHost extends SegmentLink {
   readonly #worker: Worker;
 
-  constructor(spec: SegmentSpec, snapshotEveryMs: number, onSnapshot: () => void) {
+  constructor(spec: SegmentSpec, snapshotEveryMs: number, events: SegmentEvents) {
     const start: SegmentStart = { version: PROTOCOL_VERSION, spec, snapshotEveryMs };
     const worker = new Worker(ENTRY, { workerData: start });
-    super(worker, `segment thread ${spec.thread + 1} of ${spec.threads}`, { onSnapshot });
+    super(worker, `segment thread ${spec.thread + 1} of ${spec.threads}`, events);
     this.#worker = worker;
   }
 

@@ -5,6 +5,7 @@
  * last snapshot carried. Subclasses start the segment and carry control messages to it.
  */
 import type { EventEmitter } from 'node:events';
+import type { ExchangeRecord } from '../http/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
 import type { HostToSegment, SegmentToHost } from './protocol.js';
@@ -17,6 +18,8 @@ export interface SegmentEvents {
   readonly onScriptError?: (text: string) => void;
   /** A line of a TypeScript scenario's console (rate-limited by the segment). */
   readonly onConsole?: (line: string) => void;
+  /** A record of the HTTP debug log. */
+  readonly onHttpDebug?: (record: ExchangeRecord) => void;
 }
 
 /** How a segment ended: its outcome, or lost with the last snapshot it sent. */
@@ -60,6 +63,9 @@ export abstract class SegmentLink {
             break;
           case 'console':
             events.onConsole?.(message.line);
+            break;
+          case 'http-debug':
+            events.onHttpDebug?.(message.record);
             break;
           case 'done':
             settled = true;

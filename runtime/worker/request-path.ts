@@ -30,6 +30,9 @@
  *   backing off   the backoff's end (backedOff)        authorizing again, then sending; recording
  *                 a hard stop (backoffWait)            recording (the failed attempt stands)
  *   recording     #record                              done(ok)
+ *
+ * Recording a failed request also offers it to the capture (exchange-capture.ts: the sample
+ * failures, the HTTP debug log); a successful one only when the log asks for every request.
  */
 import type { RetryPlan } from '../../dsl/plan/plan.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
@@ -46,6 +49,7 @@ import { runExtractors } from '../vars/extract.js';
 import { recordEndpointMetrics } from '../vars/extract-metrics.js';
 import { unsentCause } from '../vars/unsent-cause.js';
 import type { VariableStore } from '../vars/variable-store.js';
+import { ExchangeCapture, type CaptureDeps } from './exchange-capture.js';
 import { InFlight } from './in-flight.js';
 import type { VirtualUser } from './virtual-user.js';
 
@@ -66,13 +70,22 @@ export interface RequestPathDeps {
   readonly cookies: boolean;
   /** Where redirects may lead besides the request's own origin. */
   readonly hosts: AllowedHosts;
+  /** Sample failures and the HTTP debug log; absent: nothing is captured (setup(), teardown()). */
+  readonly capture?: CaptureDeps;
 }
 
 /** Sends the logical requests of a segment's virtual users. */
 export class RequestPath {
   readonly #flights = new Map<VirtualUser, InFlight>();
+  readonly #capture: ExchangeCapture | undefined;
+  /** Successful requests are captured too. */
+  readonly #captureAll: boolean;
 
-  constructor(private readonly deps: RequestPathDeps) {}
+  constructor(private readonly deps: RequestPathDeps) {
+    this.#capture =
+      deps.capture === undefined ? undefined : new ExchangeCapture(deps.capture, deps.recorder);
+    this.#captureAll = this.#capture?.all === true;
+  }
 
   /**
    * Sends a request (auth injection, one deadline per attempt, retries) and records it under
@@ -345,6 +358,7 @@ export class RequestPath {
       kind = verifier.judge(kind, exchange, us, vu.vars, this.deps.recorder);
     } else if (kind === undefined && endpoint.extract.length > 0)
       kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
+    const waitingUs = this.#waitingUs(flight);
     this.deps.recorder.recordRequest(
       flight.index,
       exchange.status,
@@ -354,7 +368,7 @@ export class RequestPath {
       flight.requestIntendedUs,
       flight.hopBytesIn + exchange.bytesIn,
       flight.bytesOut + flight.hopBytesOut,
-      this.#waitingUs(flight),
+      waitingUs,
     );
     if (exchange.status > 0)
       this.deps.recorder.recordProtocol(flight.index, vu.protocolOf(vu.sent.origin));
@@ -367,6 +381,7 @@ export class RequestPath {
         this.deps.recorder,
         flight.endUs,
       );
+    if (kind !== undefined || this.#captureAll) this.#capture?.capture(flight, kind, waitingUs);
     flight.done(kind === undefined);
   }
 

@@ -31,7 +31,7 @@ t.test(
       2,
     );
     t.equal(specs.length, 2);
-    const hosts = specs.map((spec) => new SegmentHost(spec, 200, () => undefined));
+    const hosts = specs.map((spec) => new SegmentHost(spec, 200, { onSnapshot: () => undefined }));
     await Promise.all(hosts.map((h) => h.ready));
     for (const host of hosts) host.send({ type: 'go' });
     const outcomes = await Promise.all(hosts.map((h) => h.outcome));

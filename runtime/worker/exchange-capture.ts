@@ -1,0 +1,123 @@
+/**
+ * What the request path keeps of a recorded request, beyond its figures: the first failed
+ * requests of each endpoint and error kind (the reports' sample failures, kept by the Recorder)
+ * and the lines of the HTTP debug log (HttpDebugTap). The path calls it for failed requests only,
+ * or for every one when the log asks for all; a record is built only when one of the two takes
+ * it, from the references the request left: its options, its exchange, the kept response body.
+ */
+import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { HttpDebugTap } from '../debug/http-debug-tap.js';
+import { captureChunks, captureRequestBody } from '../http/body-capture.js';
+import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../http/exchange-record.js';
+import type { Recorder } from '../metrics/recorder.js';
+import type { InFlight } from './in-flight.js';
+
+/** Where a scenario's records come from, and where debug lines go. */
+export interface CaptureDeps {
+  /** Wall-clock time dispatch began, epoch ms (the records' times count from it). */
+  readonly startedAt: number;
+  /** The named scenario; undefined in a run of the top-level form. */
+  readonly scenario: string | undefined;
+  /** The HTTP debug log; undefined when it is off. */
+  readonly debug: HttpDebugTap | undefined;
+}
+
+/** Keeps sample failures and feeds the debug log. */
+export class ExchangeCapture {
+  /** Successful requests are captured too (`--http-debug=all`). */
+  readonly all: boolean;
+
+  constructor(
+    private readonly deps: CaptureDeps,
+    private readonly recorder: Recorder,
+  ) {
+    this.all = deps.debug?.all === true;
+  }
+
+  /** A request just recorded with `kind` (undefined: it succeeded). */
+  capture(flight: InFlight, kind: ErrorKind | undefined, waitingUs: number): void {
+    const sample = kind !== undefined && this.recorder.wantsSample(flight.index, kind);
+    const debug = this.deps.debug;
+    const log = debug !== undefined && debug.admit();
+    if (!sample && !log) return;
+    const record = exchangeRecord(flight, kind, waitingUs, this.deps);
+    if (sample) this.recorder.keepSample(flight.index, kind, record);
+    if (log) debug.emit(record);
+  }
+}
+
+/** The record of the flight's request as it ended (its last hop, its final attempt). */
+function exchangeRecord(
+  flight: InFlight,
+  kind: ErrorKind | undefined,
+  waitingUs: number,
+  deps: CaptureDeps,
+): ExchangeRecord {
+  const { vu } = flight;
+  const sent = vu.sent;
+  const exchange = vu.exchange;
+  const error = exchange.error;
+  return {
+    time: new Date(deps.startedAt + flight.startUs / 1000).toISOString(),
+    ...(deps.scenario === undefined ? {} : { scenario: deps.scenario }),
+    endpoint: flight.compiled!.endpoint.name,
+    vu: vu.id,
+    method: sent.method,
+    url: vu.url(),
+    request: { headers: sentHeaders(sent.headers), ...captureRequestBody(sent.body) },
+    response:
+      exchange.status === 0
+        ? null
+        : {
+            status: exchange.status,
+            headers: receivedHeaders(exchange.headers ?? []),
+            ...responseBody(flight),
+          },
+    timings: {
+      waiting_ms: waitingUs < 0 ? null : ms(waitingUs),
+      duration_ms: ms(flight.endUs - flight.startUs),
+    },
+    error_kind: kind ?? null,
+    ...(error === undefined ? {} : { error: messageOf(error) }),
+  };
+}
+
+/** The response body as far as the exchange kept it (null when it kept none: no reader asked). */
+function responseBody(flight: InFlight): CapturedBody {
+  const exchange = flight.vu.exchange;
+  const total = exchange.decodedBytes > 0 ? exchange.decodedBytes : exchange.bytesIn;
+  if (flight.compiled!.keepBody === 0 || exchange.sse !== undefined)
+    return { body: null, body_bytes: total };
+  return captureChunks(exchange.kept, total);
+}
+
+/** What an exchange's error says (undici's errors are Errors; anything else is named only). */
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : 'an error that is not an Error';
+}
+
+/** µs → ms, to the µs. */
+function ms(us: number): number {
+  return Math.round(us) / 1000;
+}
+
+/** Request headers (name, value, name, value…) as a mapping; built by entries, so any name is a key. */
+function sentHeaders(list: readonly string[]): RecordedHeaders {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < list.length; i += 2) add(headers, list[i]!, list[i + 1]!);
+  return Object.fromEntries(headers);
+}
+
+/** Raw response headers as a mapping. */
+function receivedHeaders(raw: readonly Buffer[]): RecordedHeaders {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    add(headers, raw[i]!.toString('latin1'), raw[i + 1]!.toString('latin1'));
+  return Object.fromEntries(headers);
+}
+
+function add(headers: Map<string, string>, name: string, value: string): void {
+  const known = headers.get(name);
+  headers.set(name, known === undefined ? value : `${known}, ${value}`);
+}
