@@ -13,6 +13,7 @@
  */
 import { customMetricsSection } from './html-custom-metrics.js';
 import { sampleFailuresSection } from './html-sample-failures.js';
+import { auth, checks, openModel, streams, websocket } from './html-optional-sections.js';
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
@@ -273,124 +274,6 @@ function endpoints(r: RunResult): string {
     table(head, rows, { numeric: [1, 2, 3, 4, 5, 6, 7] }),
     true,
   );
-}
-
-const LATENCY_HEAD = ['', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'];
-
-function latencyRow(label: string, l: LatencySummary | undefined): Cell[] {
-  return [
-    label,
-    formatMs(l?.p50),
-    formatMs(l?.p90),
-    formatMs(l?.p95),
-    formatMs(l?.p99),
-    formatMs(l?.max),
-  ];
-}
-
-function openModel(r: RunResult): string | undefined {
-  if (r.intended_latency_ms === undefined && r.late === 0 && r.dropped === 0) return undefined;
-  const rows = [
-    latencyRow('from the actual send (service time)', r.latency_ms),
-    latencyRow('from the intended send (coordinated omission corrected)', r.intended_latency_ms),
-  ];
-  const counts = `<p>Late permits: ${formatCount(r.late)} · Dropped permits: ${formatCount(r.dropped)}</p>`;
-  return section(
-    'open-model',
-    'Open model',
-    `${table(LATENCY_HEAD, rows, { numeric: [1, 2, 3, 4, 5] })}\n${counts}`,
-  );
-}
-
-function websocket(r: RunResult): string | undefined {
-  const ws = r.websocket;
-  if (ws === undefined) return undefined;
-  const counts = table(
-    ['sessions', 'failed', 'messages sent', 'messages received'],
-    [
-      [
-        formatCount(ws.sessions),
-        formatCount(ws.failures),
-        formatCount(ws.msgs_sent),
-        formatCount(ws.msgs_received),
-      ],
-    ],
-    { numeric: [0, 1, 2, 3] },
-  );
-  const timings = table(
-    LATENCY_HEAD,
-    [
-      latencyRow('connecting', ws.connecting_ms),
-      latencyRow('message round trip', ws.message_rtt_ms),
-      latencyRow('session duration', ws.session_duration_ms),
-    ],
-    { numeric: [1, 2, 3, 4, 5] },
-  );
-  return section('websocket', 'WebSocket', `${counts}\n<h3>Timings</h3>\n${timings}`);
-}
-
-/** Streamed responses: events and chunks counted, time to the first and the gaps between them. */
-function streams(r: RunResult): string | undefined {
-  const { sse, stream } = r;
-  if (sse === undefined && stream === undefined) return undefined;
-  const counts: Cell[][] = [];
-  const timings: Cell[][] = [];
-  if (sse !== undefined) {
-    counts.push(['Server-Sent Events', formatCount(sse.events)]);
-    timings.push(latencyRow('time to first event', sse.time_to_first_event_ms));
-    timings.push(latencyRow('gap between events', sse.event_gap_ms));
-  }
-  if (stream !== undefined) {
-    counts.push(['chunks', formatCount(stream.chunks)]);
-    timings.push(latencyRow('time to first chunk', stream.time_to_first_chunk_ms));
-    timings.push(latencyRow('gap between chunks', stream.chunk_gap_ms));
-  }
-  return section(
-    'streams',
-    'Streamed responses',
-    `${table(['', 'received'], counts, { numeric: [1] })}\n<h3>Timings</h3>\n${table(LATENCY_HEAD, timings, { numeric: [1, 2, 3, 4, 5] })}`,
-  );
-}
-
-function checks(r: RunResult): string | undefined {
-  const c = r.checks;
-  if (c === undefined) return undefined;
-  const rows: Cell[][] = Object.entries(c.by_name).map(([name, n]) => [
-    name,
-    formatCount(n.passes),
-    formatCount(n.fails),
-    formatShare(n.passes, n.passes + n.fails),
-  ]);
-  rows.push([
-    'all checks',
-    formatCount(c.passes),
-    formatCount(c.fails),
-    c.rate === undefined ? 'n/a' : formatShare(c.passes, c.passes + c.fails),
-  ]);
-  const body = table(['check', 'passes', 'fails', 'pass rate'], rows, {
-    numeric: [1, 2, 3],
-    id: 'checks-table',
-  });
-  return section('checks', 'Checks', body, true);
-}
-
-function auth(r: RunResult): string | undefined {
-  const a = r.auth;
-  if (a === undefined) return undefined;
-  const body = table(
-    ['token fetches', 'failed', 'p50 ms', 'p95 ms', 'max ms'],
-    [
-      [
-        formatCount(a.token_fetches),
-        formatCount(a.failures),
-        formatMs(a.latency_ms?.p50),
-        formatMs(a.latency_ms?.p95),
-        formatMs(a.latency_ms?.max),
-      ],
-    ],
-    { numeric: [0, 1, 2, 3, 4] },
-  );
-  return section('auth', 'Authentication', body);
 }
 
 function configuration(config: Readonly<Record<string, unknown>>): string {
