@@ -11,13 +11,14 @@
  * recorder bounds check names the same way).
  */
 import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
+import { ResponseText } from './response-text.js';
+import { jsonPath } from './script-json-path.js';
 import {
   defaultHeaders,
   type EndpointPlan,
   type HeaderPlan,
 } from '../../dsl/plan/endpoint-plan.js';
 import { messageSteps, type WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
-import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
 import {
   BUILTIN_TAGS,
   isBuiltinTag,
@@ -38,7 +39,6 @@ import { endpointKey } from '../metrics/align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from '../metrics/name-bound.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
-import { firstJsonValue } from '../vars/extract.js';
 import type { RequestPath } from '../worker/request-path.js';
 import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
@@ -694,31 +694,6 @@ function ownTags(args: {
   return tags;
 }
 
-/** Scenario JSONPaths already spelled for jsonpath-plus, by the scenario's text. */
-const evaluatorPaths = new Map<string, string>();
-/** A scenario builds paths at run time: past this many distinct ones, they are not kept. */
-const MAX_EVALUATOR_PATHS = 1000;
-
-/**
- * The first value at an RFC 9535 JSONPath (eval off). A path YAML validation would refuse throws
- * its message to the scenario, as an Error, before the body is read.
- */
-function jsonPath(body: string, path: string): unknown {
-  let spelled = evaluatorPaths.get(path);
-  if (spelled === undefined) {
-    const compiled = compileJsonPath(path);
-    if (!compiled.ok) {
-      const { problem, position } = compiled.failure;
-      throw new Error(
-        `json(${JSON.stringify(path)}): ${problem} (at character ${position + 1}); see docs/configuration.md, JSONPath`,
-      );
-    }
-    spelled = compiled.path;
-    if (evaluatorPaths.size < MAX_EVALUATOR_PATHS) evaluatorPaths.set(path, spelled);
-  }
-  return firstJsonValue(JSON.parse(body) as unknown, spelled);
-}
-
 /**
  * A call's `timeout` option: the run's `timeout` bounds it (the scenario may shorten it, never
  * lengthen it); absent, not positive or not a number, the run's.
@@ -757,37 +732,4 @@ function variablesFull(key: string): string {
 /** A refusal the script sees: the call throws with this message. */
 function refusal(error: unknown): Settled {
   return { kind: 'refused', message: error instanceof Error ? error.message : String(error) };
-}
-
-/**
- * A response's final url, then its raw header names and values, each followed by "\n", then its
- * kept body, decoded as one UTF-8 text: one string to build and copy instead of a list, with no JSON to escape.
- * undici refuses a response whose header holds a CR, LF or NUL, so "\n" cannot occur inside one,
- * and a url holds none (WHATWG URL parsing strips or encodes them).
- * The text is built in a buffer reused for every response.
- */
-class ResponseText {
-  #buffer = Buffer.allocUnsafeSlow(16 * 1024);
-
-  encode(url: string, headers: readonly Buffer[] | null, body: readonly Buffer[]): string {
-    let size = Buffer.byteLength(url) + 1;
-    if (headers !== null) for (const field of headers) size += field.length + 1;
-    for (const chunk of body) size += chunk.length;
-    if (size > this.#buffer.length)
-      this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, this.#buffer.length * 2));
-    const buffer = this.#buffer;
-    let at = buffer.write(url, 0);
-    buffer[at++] = 0x0a;
-    if (headers !== null)
-      for (const field of headers) {
-        buffer.set(field, at);
-        at += field.length;
-        buffer[at++] = 0x0a;
-      }
-    for (const chunk of body) {
-      buffer.set(chunk, at);
-      at += chunk.length;
-    }
-    return buffer.toString('utf8', 0, at);
-  }
 }
