@@ -1,0 +1,162 @@
+/**
+ * One endpoint's figures in a metrics shard (recorder.ts owns one per endpoint): requests,
+ * failures by error kind, status codes, latency by outcome, and the optional figures of
+ * WebSocket sessions, time to first byte, connection set-up, protocols and streams. Counters are
+ * plain fields and typed arrays, on recordRequest()'s path: nothing here allocates per request.
+ */
+import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { addEncoded, CachedHistogram } from './histogram.js';
+import { MAX_OUTCOMES, OTHER_OUTCOME } from './name-bound.js';
+import type { Counts, EndpointSnapshot, OutcomeSnapshot } from './snapshot.js';
+import { streamFields, type StreamSet } from './stream-figures.js';
+import type { WsFigures } from './ws-figures.js';
+
+/** Statuses counted in the array; others (HTTP allows 100–999) go to a Map. */
+const STATUS_SLOTS = 1000;
+const KIND_INDEX: ReadonlyMap<ErrorKind, number> = new Map(ERROR_KINDS.map((k, i) => [k, i]));
+const KINDS_SORTED: readonly ErrorKind[] = [...ERROR_KINDS].sort();
+
+/** Error kind slots of an outcome's key: 0 for success, 1 + the kind's index for a failure. */
+const KIND_SLOTS = ERROR_KINDS.length + 1;
+
+/** An endpoint's requests that ended with one status and error kind. */
+class Outcome {
+  requests = 0;
+  readonly latency = new CachedHistogram();
+
+  constructor(
+    readonly status: number,
+    readonly slot: number,
+  ) {}
+
+  snapshot(): OutcomeSnapshot {
+    const error = this.slot === 0 ? undefined : ERROR_KINDS[this.slot - 1];
+    return {
+      status: this.status,
+      ...(error === undefined ? {} : { error }),
+      requests: this.requests,
+      latency: this.latency.encode(),
+    };
+  }
+}
+
+/**
+ * One endpoint's counters. Its latencies are kept by outcome (status and error kind: the tags
+ * that vary per request), each histogram made on the outcome's first response: an endpoint that
+ * is never sent (setup only, a rare weight, a flow not picked yet) costs a few hundred bytes.
+ * The endpoint's own histogram is their sum, built only when it has several.
+ */
+export class EndpointFigures {
+  requests = 0;
+  failures = 0;
+  statuses: Float64Array | undefined;
+  readonly errors = new Float64Array(ERROR_KINDS.length);
+  otherStatuses: Map<number, number> | undefined;
+  readonly #outcomes = new Map<number, Outcome>();
+  /** The last outcome recorded: most requests of an endpoint end alike. */
+  #last: Outcome | undefined;
+  /** WebSocket figures of a ws:// endpoint, created on its first session. */
+  ws: WsFigures | undefined;
+  /** Time to first byte, created on the first response's headers. */
+  waiting: CachedHistogram | undefined;
+  /** Connection set-up of the requests that opened one, created on the first. */
+  connecting: CachedHistogram | undefined;
+  tlsHandshaking: CachedHistogram | undefined;
+  /** HTTP versions of its responses, as bits (runtime/http/http-protocol.ts). */
+  protocols = 0;
+  /** Events or chunks of a stream endpoint, each kind's created on its first. */
+  readonly streams: StreamSet = {};
+
+  fail(kind: ErrorKind): void {
+    this.failures++;
+    this.errors[KIND_INDEX.get(kind) ?? KIND_INDEX.get('other')!]!++;
+  }
+
+  /** Records a clamped latency at its precomputed index, under the request's outcome. */
+  recordOutcome(status: number, kind: ErrorKind | undefined, index: number, value: number): void {
+    const slot = kind === undefined ? 0 : (KIND_INDEX.get(kind) ?? KIND_INDEX.get('other')!) + 1;
+    let outcome = this.#last;
+    if (outcome === undefined || outcome.status !== status || outcome.slot !== slot) {
+      outcome = this.#outcome(status, slot);
+      this.#last = outcome;
+    }
+    outcome.requests++;
+    outcome.latency.record(index, value);
+  }
+
+  #outcome(status: number, slot: number): Outcome {
+    const key = status * KIND_SLOTS + slot;
+    const known = this.#outcomes.get(key);
+    if (known !== undefined) return known;
+    if (this.#outcomes.size < MAX_OUTCOMES || status === OTHER_OUTCOME) {
+      const outcome = new Outcome(status, slot);
+      this.#outcomes.set(key, outcome);
+      return outcome;
+    }
+    return this.#outcome(OTHER_OUTCOME, 0);
+  }
+
+  countStatus(status: number): void {
+    if (status < STATUS_SLOTS) (this.statuses ??= new Float64Array(STATUS_SLOTS))[status]!++;
+    else {
+      this.otherStatuses ??= new Map();
+      this.otherStatuses.set(status, (this.otherStatuses.get(status) ?? 0) + 1);
+    }
+  }
+
+  snapshot(): EndpointSnapshot {
+    // Status, then error kind in code-point order: as merges write them.
+    const outcomes = [...this.#outcomes.values()]
+      .map((o) => o.snapshot())
+      .sort((a, b) => a.status - b.status || byCodePoint(a.error ?? '', b.error ?? ''));
+    return {
+      requests: this.requests,
+      failures: this.failures,
+      latency: addEncoded(outcomes.map((o) => o.latency)),
+      statusCodes: statusCounts([this]),
+      errors: errorCounts([this]),
+      outcomes,
+      ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
+      ...(this.waiting === undefined ? {} : { waiting: this.waiting.encode() }),
+      ...(this.connecting === undefined ? {} : { connecting: this.connecting.encode() }),
+      ...(this.tlsHandshaking === undefined
+        ? {}
+        : { tlsHandshaking: this.tlsHandshaking.encode() }),
+      ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
+      ...streamFields(this.streams),
+    };
+  }
+}
+
+/** Orders strings by UTF-16 code units, as merges write keys. */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Status code counts summed over endpoints, keys ascending. */
+export function statusCounts(endpoints: readonly EndpointFigures[]): Counts {
+  const sums = new Map<number, number>();
+  for (const e of endpoints) {
+    for (let status = 0; e.statuses !== undefined && status < STATUS_SLOTS; status++) {
+      const n = e.statuses[status]!;
+      if (n > 0) sums.set(status, (sums.get(status) ?? 0) + n);
+    }
+    for (const [status, n] of e.otherStatuses ?? []) sums.set(status, (sums.get(status) ?? 0) + n);
+  }
+  const out: Record<string, number> = {};
+  for (const status of [...sums.keys()].sort((a, b) => a - b))
+    out[String(status)] = sums.get(status)!;
+  return out;
+}
+
+/** Error kind counts summed over endpoints, kinds in code-point order (as merges write them). */
+export function errorCounts(endpoints: readonly EndpointFigures[]): Counts {
+  const out: Record<string, number> = {};
+  for (const kind of KINDS_SORTED) {
+    const i = KIND_INDEX.get(kind)!;
+    let n = 0;
+    for (const e of endpoints) n += e.errors[i]!;
+    if (n > 0) out[kind] = n;
+  }
+  return out;
+}
