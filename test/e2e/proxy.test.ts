@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
+import { ALL_REPORTS, reportTexts } from '../helpers/report-files.js';
 import { startTinyproxy, tinyproxySkip } from '../helpers/tinyproxy.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/tls');
@@ -245,10 +246,17 @@ t.test(
       basicAuth: `tester ${SECRET}`,
     });
     const yaml = `tls: { ca: ${join(FIXTURES, 'cert.pem')} }\nproxy: http://tester:\${PROXY_PASS}@127.0.0.1:${proxy.port}\n`;
-    const { json, result } = await wsRun(t, dir, wss.url, { PROXY_PASS: SECRET }, yaml);
+    const { json, result } = await wsRun(
+      t,
+      dir,
+      wss.url,
+      { PROXY_PASS: SECRET },
+      yaml + ALL_REPORTS,
+    );
     t.match(json, { errors: {}, websocket: { msgs_received: 8 } });
     t.equal(wss.from.get('127.0.0.2'), 4, 'every session came from the proxy');
     t.equal(proxy.connects(), 4);
-    t.notMatch(result.stdout + result.stderr, SECRET);
+    const outputs = result.stdout + result.stderr + reportTexts(dir);
+    t.notMatch(outputs, SECRET, 'the password is in no output or report');
   },
 );
