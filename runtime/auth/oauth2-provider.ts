@@ -25,6 +25,7 @@
  * - Token fetches are recorded apart (`recordFetch`), never as requests to the target.
  */
 import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
+import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
 import type { Random } from '../random.js';
 import { backoffMs } from '../failure/retry.js';
 import { NO_TOKEN, type AuthProvider } from './auth-provider.js';
@@ -48,8 +49,10 @@ export interface OAuth2Deps {
   readonly timeoutMs: number;
   /** Skip TLS verification of the token URL too (`insecure: true`). */
   readonly insecure: boolean;
+  /** The `tls:` settings, the token URL's origin's applying to it as to a target's. */
+  readonly tls: TlsPlan | undefined;
   /** The run's proxies, which token requests go through as target requests do. */
-  readonly proxy?: ProxyPlan | undefined;
+  readonly proxy: ProxyPlan | undefined;
   /** µs of a monotonic clock. */
   readonly now: () => number;
   /** Jitter of the retry backoff. */

@@ -6,6 +6,8 @@
  */
 import { Agent, buildConnector, request } from 'undici';
 import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
+import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
+import { tlsConnectOptions } from '../http/connect-options.js';
 import { ProxyRoutes } from '../http/proxy-route.js';
 import { ProxyTunnels, tunnelConnector } from '../http/proxy-tunnel.js';
 
@@ -27,16 +29,22 @@ export interface TokenPool {
   close(): Promise<void>;
 }
 
+/** How a pool connects: the run's timeout, certificate check, `tls:` settings and proxies. */
+export interface TokenTransport {
+  readonly timeoutMs: number;
+  readonly insecure: boolean;
+  readonly tls: TlsPlan | undefined;
+  readonly proxy: ProxyPlan | undefined;
+}
+
 /**
- * A pool whose connect timeout is `timeoutMs`, checking TLS certificates unless `insecure`, and
- * reaching token URLs through the run's proxies as target requests do (proxy-tunnel.ts).
+ * A pool to the token URL's origin `origin`: connect timeout `timeoutMs`, TLS certificates checked
+ * unless `insecure`, the origin's `tls:` settings (a client certificate for an identity provider
+ * that wants one), and the run's proxies as target requests have them (proxy-tunnel.ts).
  */
-export function openTokenPool(
-  timeoutMs: number,
-  insecure: boolean,
-  proxy: ProxyPlan | undefined,
-): TokenPool {
-  const connect = buildConnector({ timeout: timeoutMs, rejectUnauthorized: !insecure });
+export function openTokenPool(origin: string, transport: TokenTransport): TokenPool {
+  const { timeoutMs, proxy } = transport;
+  const connect = buildConnector({ timeout: timeoutMs, ...tlsConnectOptions(transport, origin) });
   const tunnels = proxy === undefined ? undefined : new ProxyTunnels(timeoutMs);
   const agent = new Agent({
     connect:

@@ -8,11 +8,10 @@
  * A failure is described by safe text only: the status, an RFC 6749 §5.2 error code, or the kind
  * of network error. Response bodies, secrets and tokens never reach a failure's text.
  */
-import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
 import type { AuthPlan } from '../../dsl/plan/plan.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
-import type { TokenPool } from './token-pool.js';
+import type { TokenPool, TokenTransport } from './token-pool.js';
 
 /** The oauth2 form of the auth plan. */
 export type OAuth2Plan = Extract<AuthPlan, { type: 'oauth2' }>;
@@ -72,14 +71,7 @@ export function displayTokenUrl(tokenUrl: string): string {
 }
 
 /** Builds the requester: body, headers and a keep-alive pool to the token URL, once. */
-export function createTokenRequester(
-  plan: OAuth2Plan,
-  options: {
-    readonly timeoutMs: number;
-    readonly insecure: boolean;
-    readonly proxy?: ProxyPlan | undefined;
-  },
-): TokenRequester {
+export function createTokenRequester(plan: OAuth2Plan, options: TokenTransport): TokenRequester {
   const form = new URLSearchParams({ grant_type: plan.grantType });
   if (plan.scope !== undefined) form.set('scope', plan.scope);
   if (plan.audience !== undefined) form.set('audience', plan.audience);
@@ -100,7 +92,7 @@ export function createTokenRequester(
   let pool: Promise<TokenPool> | undefined;
   const open = (): Promise<TokenPool> =>
     (pool ??= import('./token-pool.js').then((m) =>
-      m.openTokenPool(timeout, options.insecure, options.proxy),
+      m.openTokenPool(new URL(plan.tokenUrl).origin, options),
     ));
   return {
     send: async (signal) => {

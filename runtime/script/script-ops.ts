@@ -44,6 +44,7 @@ import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { CompiledSession } from '../ws/compiled-session.js';
 import { createSessionRunner } from '../ws/ws-session.js';
+import { WsTransport } from '../ws/ws-transport.js';
 import { HtmlLookup } from './html-lookup.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import {
@@ -181,6 +182,8 @@ export class ScriptOps implements SandboxOps {
   readonly #folded = new Set<string>();
   readonly #target: URL | undefined;
   readonly #hosts: AllowedHosts;
+  /** How ws.session() and ws.connect() connections open (TLS settings, proxies). */
+  readonly #wsTransport: WsTransport;
   /** Compiled requests by the JSON text of their arguments: a scenario repeats its calls. */
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
@@ -207,6 +210,8 @@ export class ScriptOps implements SandboxOps {
   constructor(private readonly deps: ScriptOpsDeps) {
     this.#target = deps.plan.target === undefined ? undefined : new URL(deps.plan.target);
     this.#hosts = AllowedHosts.of(deps.plan);
+    const { insecure, tls, proxy, timeoutMs } = deps.plan;
+    this.#wsTransport = new WsTransport({ insecure, tls, proxy, timeoutMs });
     deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
@@ -499,7 +504,7 @@ export class ScriptOps implements SandboxOps {
       recorder: user.lane.recorder,
       now: this.deps.now,
       auth: this.deps.auth,
-      insecure: this.deps.plan.insecure,
+      transport: this.#wsTransport,
     })!;
     const intended = user.intendedUs;
     user.intendedUs = NO_INTENDED_TIME;
@@ -516,7 +521,7 @@ export class ScriptOps implements SandboxOps {
     const socket = new ScriptSocket({
       recorder: user.lane.recorder,
       now: this.deps.now,
-      insecure: this.deps.plan.insecure,
+      transport: this.#wsTransport,
       index: endpoint.index,
       name: endpoint.name,
       timeoutMs: endpoint.timeoutMs,

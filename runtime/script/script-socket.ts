@@ -20,6 +20,7 @@ import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import type { SessionOutcome } from '../worker/iteration.js';
 import type { SessionTarget } from '../ws/compiled-session.js';
 import { SessionSocket, type Frame } from '../ws/session-socket.js';
+import type { WsTransport } from '../ws/ws-transport.js';
 
 /** Frames handed to the isolate in one turn of the event loop before the socket stops reading. */
 export const MAX_FRAMES_PER_TURN = 1000;
@@ -40,7 +41,8 @@ export interface ScriptSocketDeps {
   readonly recorder: Recorder;
   /** µs since dispatch start. */
   readonly now: () => number;
-  readonly insecure: boolean;
+  /** TLS settings and proxies of the connection. */
+  readonly transport: WsTransport;
   /** The session's name's endpoint index. */
   readonly index: number;
   readonly name: string;
@@ -83,7 +85,7 @@ export class ScriptSocket {
     this.#startUs = deps.now();
     return new SessionSocket(target, {
       subprotocols: deps.subprotocols,
-      insecure: deps.insecure,
+      transport: deps.transport,
       timeoutMs: deps.timeoutMs,
       keepHeaders: true,
       now: deps.now,

@@ -11,6 +11,7 @@ import type { Recorder } from '../metrics/recorder.js';
 import { deriveSeed, seededRandom } from '../random.js';
 import type { SessionRunner } from '../worker/iteration.js';
 import type { createSessionRunner } from '../ws/ws-session.js';
+import type { WsTransport } from '../ws/ws-transport.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
 export interface ServiceContext {
@@ -31,8 +32,13 @@ export interface SegmentServices {
 
 /** The protocol modules a plan needs, imported before its segment starts (importServiceModules). */
 export interface ServiceModules {
-  /** ws-session.ts, for a plan with ws:// endpoints. */
-  readonly createSessionRunner: typeof createSessionRunner | undefined;
+  /** ws-session.ts and ws-transport.ts, for a plan with ws:// endpoints. */
+  readonly ws:
+    | {
+        readonly createSessionRunner: typeof createSessionRunner;
+        readonly WsTransport: typeof WsTransport;
+      }
+    | undefined;
 }
 
 /**
@@ -40,10 +46,12 @@ export interface ServiceModules {
  * loading them costs every start a few milliseconds.
  */
 export async function importServiceModules(plan: Plan): Promise<ServiceModules> {
-  const ws = plan.graph.endpoints.some((e) => e.protocol === 'ws')
-    ? await import('../ws/ws-session.js')
-    : undefined;
-  return { createSessionRunner: ws?.createSessionRunner };
+  if (!plan.graph.endpoints.some((e) => e.protocol === 'ws')) return { ws: undefined };
+  const [{ createSessionRunner }, { WsTransport }] = await Promise.all([
+    import('../ws/ws-session.js'),
+    import('../ws/ws-transport.js'),
+  ]);
+  return { ws: { createSessionRunner, WsTransport } };
 }
 
 /** Builds the segment's services. */
@@ -52,17 +60,26 @@ export function createSegmentServices(
   modules: ServiceModules,
 ): SegmentServices {
   const auth = authProvider(context);
-  return {
-    auth,
-    sessions: (recorder) =>
-      modules.createSessionRunner?.({
-        endpoints: context.plan.graph.endpoints,
-        recorder,
-        now: context.now,
-        auth,
-        insecure: context.plan.insecure,
-      }),
-  };
+  return { auth, sessions: sessionRunners(context, auth, modules.ws) };
+}
+
+/** The segment's session runners, one transport (TLS settings, proxies) shared by them all. */
+function sessionRunners(
+  context: ServiceContext,
+  auth: AuthProvider | undefined,
+  ws: ServiceModules['ws'],
+): SegmentServices['sessions'] {
+  if (ws === undefined) return () => undefined;
+  const { insecure, tls, proxy, timeoutMs } = context.plan;
+  const transport = new ws.WsTransport({ insecure, tls, proxy, timeoutMs });
+  return (recorder) =>
+    ws.createSessionRunner({
+      endpoints: context.plan.graph.endpoints,
+      recorder,
+      now: context.now,
+      auth,
+      transport,
+    });
 }
 
 /** Seed stream of the token retry jitter (distinct from the workers' and the feeder's). */
@@ -75,6 +92,7 @@ function authProvider(context: ServiceContext): AuthProvider | undefined {
   return new OAuth2Provider(plan.auth, {
     timeoutMs: plan.timeoutMs,
     insecure: plan.insecure,
+    tls: plan.tls,
     proxy: plan.proxy,
     now: context.now,
     random: seededRandom(deriveSeed(plan.seed, plan.segment.index, AUTH_SEED)),

@@ -32,6 +32,7 @@ import { MAX_KEPT_BODY } from '../http/response-body.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import type { Abortable } from '../worker/virtual-user.js';
 import type { SessionPayload, SessionTarget } from './compiled-session.js';
+import type { WsTransport } from './ws-transport.js';
 
 /** Largest incoming message (ws `maxPayload`); a larger one closes the session (1009). */
 export const MAX_WS_PAYLOAD = MAX_KEPT_BODY;
@@ -61,7 +62,8 @@ export interface Frame {
 /** How a session socket connects and what it reports. */
 export interface SocketOptions {
   readonly subprotocols: readonly string[];
-  readonly insecure: boolean;
+  /** TLS settings and proxies: how the connection to the target's origin opens. */
+  readonly transport: WsTransport;
   /** The endpoint's timeout; ws's own close timer is a backstop behind our deadline. */
   readonly timeoutMs: number;
   /** Keep the handshake response's headers (header extractors). */
@@ -106,8 +108,8 @@ export class SessionSocket implements Abortable {
       maxPayload: MAX_WS_PAYLOAD,
       perMessageDeflate: false,
       followRedirects: false,
-      rejectUnauthorized: !options.insecure,
       closeTimeout: options.timeoutMs + 1000,
+      ...options.transport.connectOptions(target.url),
     };
     this.#ws = new WebSocket(target.url, [...options.subprotocols], client);
     this.#ws.binaryType = 'nodebuffer';

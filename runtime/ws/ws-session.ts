@@ -42,6 +42,7 @@ import {
 } from './compiled-session.js';
 import { frameText } from './frame-match.js';
 import { SessionSocket, type Frame } from './session-socket.js';
+import type { WsTransport } from './ws-transport.js';
 
 /** What sessions need from their segment. */
 export interface SessionDeps {
@@ -50,7 +51,8 @@ export interface SessionDeps {
   /** µs since dispatch start. */
   readonly now: () => number;
   readonly auth: AuthProvider | undefined;
-  readonly insecure: boolean;
+  /** TLS settings and proxies of the sessions' connections. */
+  readonly transport: WsTransport;
 }
 
 /** The session runner of a plan; undefined when no endpoint is a WebSocket endpoint. */
@@ -99,7 +101,7 @@ class WsSessionRunner implements SessionRunner {
     try {
       socket = new SessionSocket(target, {
         subprotocols: session.subprotocols,
-        insecure: this.#deps.insecure,
+        transport: this.#deps.transport,
         timeoutMs: session.timeoutMs,
         keepHeaders: session.keepHeaders,
         now,

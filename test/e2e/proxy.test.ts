@@ -1,14 +1,16 @@
 // Proxies (docs/configuration.md, "Proxies") through a real forward proxy, Debian's tinyproxy:
-// every request of a run reaches the target over a tunnel the proxy opened (the target sees them
-// come from the proxy's outgoing address, 127.0.0.2), NO_PROXY and `proxy: false` bypass it, and
-// the proxy's credentials appear in no output.
+// every request and WebSocket session of a run reaches the target over a tunnel the proxy opened
+// (the target sees them come from the proxy's outgoing address, 127.0.0.2), NO_PROXY and
+// `proxy: false` bypass it, and the proxy's credentials appear in no output.
 import t, { type Test } from 'tap';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { WebSocketServer } from 'ws';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
+import { ALL_REPORTS, reportTexts } from '../helpers/report-files.js';
 import { startTinyproxy, tinyproxySkip } from '../helpers/tinyproxy.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/tls');
@@ -162,3 +164,99 @@ t.test('a tunnel the proxy refuses fails the request as refused', { skip }, asyn
   t.same(json.errors, { refused: 2 }, 'the proxy answered 403 to CONNECT');
   t.equal(http.from.size, 0, 'nothing reached the target');
 });
+
+/** A WebSocket echo on `server` (http or https), counting sessions by their peer address. */
+async function wsEcho(t: Test, server: Server, scheme: string): Promise<Target> {
+  const from = new Map<string, number>();
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (socket, req) => {
+    const peer = req.socket.remoteAddress ?? '?';
+    from.set(peer, (from.get(peer) ?? 0) + 1);
+    socket.on('message', (data, binary) => socket.send(data, { binary }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    wss.close();
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  return { url: `${scheme}://127.0.0.1:${port}/echo`, port, from };
+}
+
+/** 4 sessions of 2 messages each, over 2 virtual users, with `yaml` added; the CLI's result. */
+async function wsRun(t: Test, dir: string, url: string, env: Record<string, string>, yaml = '') {
+  const config = join(dir, 'ws.yaml');
+  writeFileSync(
+    config,
+    `requests: 4\nconcurrency: 2\n${yaml}endpoints:\n  - { name: echo, url: '${url}', messages: [{ text: a }, { text: b }] }\n`,
+  );
+  const result = await runCli(['run', config, '--json-output'], { cwd: dir, env });
+  t.equal(result.code, 0, result.stderr);
+  return {
+    result,
+    json: JSON.parse(result.stdout) as { errors: object; websocket: { msgs_received: number } },
+  };
+}
+
+t.test(
+  'ws:// sessions go through the proxy, one tunnel each; NO_PROXY: direct',
+  { skip },
+  async (t) => {
+    const ws = await wsEcho(t, createServer(), 'ws');
+    const dir = t.testdir({});
+    const proxy = await startTinyproxy(t, dir, { connectPorts: [ws.port] });
+    const via = { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` };
+    const { json } = await wsRun(t, dir, ws.url, via);
+    t.match(json, { errors: {}, websocket: { msgs_received: 8 } }, 'every message came back');
+    t.equal(ws.from.get('127.0.0.2'), 4, 'every session came from the proxy');
+    t.equal(ws.from.get('127.0.0.1'), undefined, 'none came directly');
+    t.equal(proxy.connects(), 4, 'one tunnel per session');
+
+    await wsRun(t, dir, ws.url, { ...via, NO_PROXY: '127.0.0.1' });
+    t.equal(ws.from.get('127.0.0.1'), 4, 'NO_PROXY: direct');
+    t.equal(proxy.connects(), 4, 'the proxy relayed nothing more');
+
+    const closed = join(dir, 'closed');
+    mkdirSync(closed);
+    const refusing = await startTinyproxy(t, closed, { connectPorts: [1] });
+    const { json: refused } = await wsRun(t, dir, ws.url, {
+      HTTP_PROXY: `http://127.0.0.1:${refusing.port}`,
+    });
+    t.same(
+      refused.errors,
+      { refused: 4 },
+      'a tunnel the proxy refuses fails the session as refused',
+    );
+    t.equal(ws.from.get('127.0.0.2'), 4, 'nothing more reached the target');
+  },
+);
+
+t.test(
+  'wss:// sessions: TLS over the tunnel, checked against tls: ca, with credentials never printed',
+  { skip },
+  async (t) => {
+    const tls = createTlsServer({
+      key: readFileSync(join(FIXTURES, 'key.pem')),
+      cert: readFileSync(join(FIXTURES, 'cert.pem')),
+    });
+    const wss = await wsEcho(t, tls, 'wss');
+    const dir = t.testdir({});
+    const proxy = await startTinyproxy(t, dir, {
+      connectPorts: [wss.port],
+      basicAuth: `tester ${SECRET}`,
+    });
+    const yaml = `tls: { ca: ${join(FIXTURES, 'cert.pem')} }\nproxy: http://tester:\${PROXY_PASS}@127.0.0.1:${proxy.port}\n`;
+    const { json, result } = await wsRun(
+      t,
+      dir,
+      wss.url,
+      { PROXY_PASS: SECRET },
+      yaml + ALL_REPORTS,
+    );
+    t.match(json, { errors: {}, websocket: { msgs_received: 8 } });
+    t.equal(wss.from.get('127.0.0.2'), 4, 'every session came from the proxy');
+    t.equal(proxy.connects(), 4);
+    const outputs = result.stdout + result.stderr + reportTexts(dir);
+    t.notMatch(outputs, SECRET, 'the password is in no output or report');
+  },
+);

@@ -4,7 +4,8 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_PASSPHRASE, nginxSkip, startNginx } from '../helpers/nginx-tls.js';
+import { nginxSkip, startNginx } from '../helpers/nginx-tls.js';
+import { CLIENT_PASSPHRASE } from '../helpers/openssl-pki.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 
 interface Json {

@@ -1,53 +1,26 @@
 /**
- * Debian's nginx serving TLS on 127.0.0.1, with a PKI the openssl CLI generates for the test: a CA,
- * a server certificate for 127.0.0.1, a client certificate (its key encrypted, and as PKCS#12) and
- * a key of no certificate. Three ports: h2 and HTTP/1.1 (`h2`), HTTP/1.1 only (`h1`), and h2 with
- * client certificates required (`mtls`). nginx runs in the foreground without a master process,
- * as the current user, everything (pid, logs, temp paths) under the test's folder; its access log
- * has one line per request: `port protocol client-certificate-subject`. Without nginx or openssl
+ * Debian's nginx serving TLS on 127.0.0.1 with the certificates of openssl-pki.ts. Three ports:
+ * h2 and HTTP/1.1 (`h2`), HTTP/1.1 only (`h1`), and h2 with client certificates required (`mtls`).
+ * nginx runs in the foreground without a master process, as the current user, everything (pid,
+ * logs, temp paths) under the test's folder; its access log has one line per request: `port
+ * protocol client-certificate-subject`. Without nginx or openssl
  * the tests cannot run: under CI (.ci/run installs them) that is a failure, elsewhere a skip.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { hasOpenssl, makePki } from './openssl-pki.js';
 
 /** Debian's nginx binary. */
 export const NGINX = '/usr/sbin/nginx';
 
-/** The passphrase of the client key and of the PKCS#12 file. */
-export const CLIENT_PASSPHRASE = 'open_sesame_42';
-
 /** tap's `skip` option: a reason when nginx or openssl is missing outside CI, else false. */
 export function nginxSkip(env: Readonly<Record<string, string | undefined>>): string | false {
   if (env.CI !== undefined) return false;
-  const openssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
-  return existsSync(NGINX) && openssl
+  return existsSync(NGINX) && hasOpenssl()
     ? false
     : 'nginx or openssl is missing: apt-get install nginx openssl (bash .ci/run does)';
-}
-
-function openssl(dir: string, args: readonly string[]): void {
-  const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${run.stderr}`);
-}
-
-/** Writes ca.pem, server.{pem,key}, client.pem, client.enc.key, client.p12 and other.key. */
-export function makePki(dir: string): void {
-  const ssl = (args: string): void => openssl(dir, args.split(' '));
-  const pass = `pass:${CLIENT_PASSPHRASE}`;
-  ssl('req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=test-ca');
-  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  for (const name of ['server', 'client']) {
-    ssl(`req -newkey rsa:2048 -nodes -keyout ${name}.key -out ${name}.csr -subj /CN=${name}`);
-    const ext = name === 'server' ? ' -extfile server.ext' : '';
-    ssl(
-      `x509 -req -in ${name}.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1${ext} -out ${name}.pem`,
-    );
-  }
-  ssl(`pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout ${pass}`);
-  ssl(`pkey -in client.key -aes256 -passout ${pass} -out client.enc.key`);
-  ssl('genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out other.key');
 }
 
 /** A running nginx: its ports and the lines of its access log. */

@@ -39,6 +39,8 @@ function harness(t: Test, plan: OAuth2Plan, timeoutMs = 5_000) {
   const provider = new OAuth2Provider(plan, {
     timeoutMs,
     insecure: false,
+    tls: undefined,
+    proxy: undefined,
     now: () => seen.clock,
     random: seededRandom(7),
     sleep: (ms) => {
