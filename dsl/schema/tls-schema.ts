@@ -11,7 +11,7 @@ export const TLS_VERSIONS = ['TLSv1.2', 'TLSv1.3'] as const;
 
 function tlsSettings() {
   return {
-    ca: nonEmpty('PEM file of CA certificates trusted besides the system ones').optional(),
+    ca: nonEmpty('PEM file of CA certificates trusted instead of Node’s built-in ones').optional(),
     cert: nonEmpty('PEM file of the client certificate (with key)').optional(),
     key: nonEmpty('PEM file of the client private key (with cert)').optional(),
     pfx: nonEmpty('PKCS#12 file of the client certificate and key').optional(),
