@@ -21,7 +21,8 @@ import { VirtualUser } from '../worker/virtual-user.js';
 import { ConsoleLines } from './console-lines.js';
 import { Sandbox, type SandboxOutcome } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';
-import { ScriptOps, ScriptUser } from './script-ops.js';
+import { ScriptOps } from './script-ops.js';
+import { ScriptUser } from './script-user.js';
 import { SourcePositions } from './source-position.js';
 
 /** setup()'s data (teardown(): undefined), or why it failed (a line for the user). */

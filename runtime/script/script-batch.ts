@@ -7,10 +7,9 @@
  * over, as a browser's connections to a host do.
  */
 import type { CompiledRequest } from '../http/compiled-request.js';
-import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import type { Settled } from './sandbox.js';
-import type { ScriptUser } from './script-ops.js';
+import type { ScriptUser } from './script-user.js';
 
 /** Requests of one batch in flight at once (k6's batchPerHost default; a browser's per host). */
 export const MAX_BATCH_IN_FLIGHT = 6;
@@ -53,8 +52,7 @@ export function sendBatch(
     if (over || next === requests.length) return;
     const at = next++;
     const request = requests[at]!;
-    const intended = user.intendedUs;
-    user.intendedUs = NO_INTENDED_TIME;
+    const intended = user.takeIntended();
     lane.vars.begin();
     const startUs = deps.now();
     const sent = (): void => {

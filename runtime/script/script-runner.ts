@@ -12,7 +12,8 @@ import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
 import type { Recorder } from '../metrics/recorder.js';
-import { ScriptOps, ScriptUser, type Lane, type ScriptOpsDeps } from './script-ops.js';
+import { ScriptOps, type ScriptOpsDeps } from './script-ops.js';
+import { ScriptUser, type Lane } from './script-user.js';
 import { SourcePositions } from './source-position.js';
 import { ConsoleLines } from './console-lines.js';
 
