@@ -2,6 +2,7 @@
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { RunResult } from '../../runtime/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
+import type { JsonResult } from './json-report.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 
 /** Thresholds with their totals (spec §2.7 `thresholds`). */
@@ -34,16 +35,7 @@ export interface RunReport {
 }
 
 /** What the HTML report draws of a baseline run: its per-second series and latency curve. */
-export interface BaselineOverlay {
+export type BaselineOverlay = Pick<JsonResult, 'series' | 'latency_distribution'> & {
   /** The file as the user named it. */
   readonly file: string;
-  readonly series: readonly {
-    readonly second: number;
-    readonly requests: number;
-    readonly failures: number;
-    readonly p50_ms: number | null;
-    readonly p95_ms: number | null;
-    readonly p99_ms: number | null;
-  }[];
-  readonly latency_distribution: readonly { readonly percentile: number; readonly ms: number }[];
-}
+};
