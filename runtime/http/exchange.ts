@@ -28,8 +28,33 @@ import type { Dispatcher } from 'undici';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
-import { SseReader } from './sse-reader.js';
+import type { Plan } from '../../dsl/plan/plan.js';
+import type * as SseReaderModule from './sse-reader.js';
+import type { SseReader } from './sse-reader.js';
 import type { StreamListener } from './stream-listener.js';
+
+// sse-reader.ts (undici's EventSource parser, whose module requires undici's fetch: about 10 ms of
+// a start) is imported only for a plan that may read an event stream: importSseReader().
+let sseReader: typeof SseReaderModule | undefined;
+
+/** Imports sse-reader.ts; a segment whose plan readsSse() does so before dispatch. */
+export async function importSseReader(): Promise<void> {
+  sseReader ??= await import('./sse-reader.js');
+}
+
+/**
+ * True when a plan may read an event stream: an endpoint with `stream: sse`, or a TypeScript
+ * scenario (its requests choose their stream as they run).
+ */
+export function readsSse(plan: Plan): boolean {
+  return plan.script !== undefined || plan.graph.endpoints.some((e) => e.stream?.kind === 'sse');
+}
+
+/** The imported module; an event stream read without it is a bug of importSseReader. */
+function sseModule(): typeof SseReaderModule {
+  if (sseReader === undefined) throw new Error('bug: event stream read before importSseReader()');
+  return sseReader;
+}
 
 /** The outcome fields of the last exchange. */
 export class Exchange implements Dispatcher.DispatchHandler {
@@ -187,7 +212,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     this.#keepBytes = 0;
-    const sse = new SseReader(this.#listener!, () => {
+    const sse = new (sseModule().SseReader)(this.#listener!, () => {
       if (this.sse === sse)
         this.abort(new StreamError('BARRAGE_EVENT_TOO_LARGE', 'event too large'));
     });

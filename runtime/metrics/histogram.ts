@@ -159,9 +159,24 @@ export function maxMs(histogram: MicrosHistogram): number {
   return histogram.getValueAtPercentile(100) / 1000;
 }
 
-/** The mean in ms: Σ count · median equivalent value / total count. */
+/**
+ * The mean in ms: Σ count · median equivalent value / total count, summed over the counters in
+ * index order as the library's `mean` getter does (the same float), without its iterator: that
+ * builds an iteration value at every counter up to the max, cold code at the end of a run that
+ * cost a one-request run's report about 10 ms.
+ */
 export function meanMs(histogram: MicrosHistogram): number {
-  return histogram.mean / 1000;
+  const total = histogram.totalCount;
+  if (total === 0) return 0;
+  let sum = 0;
+  let seen = 0;
+  for (let i = 0; seen < total && i < histogram.countsArrayLength; i++) {
+    const count = histogram.getCountAtIndex(i);
+    if (count === 0) continue;
+    sum += histogram.medianEquivalentValue(histogram.valueFromIndex(i)) * count;
+    seen += count;
+  }
+  return sum / total / 1000;
 }
 
 /** Min, max, mean and the usual percentiles in ms; undefined when the histogram is empty. */

@@ -22,7 +22,7 @@ import { RetryBudget } from '../failure/retry-budget.js';
 import { HttpDebugTap } from '../debug/http-debug-tap.js';
 import type { ExchangeRecord } from '../http/exchange-record.js';
 import { createFeeder } from '../feeder/feeder.js';
-import { HardStopError } from '../http/exchange.js';
+import { HardStopError, importSseReader, readsSse } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { mergeSnapshots } from '../metrics/merge-stats.js';
 import { Recorder } from '../metrics/recorder.js';
@@ -74,12 +74,13 @@ export async function runSegment(
 ): Promise<SegmentOutcome> {
   const { plan } = spec;
   // What only some plans use (WebSocket sessions, a TypeScript scenario's bridge, the HTML
-  // parser) is imported for those alone, before dispatch can begin: each costs a start
+  // parser, the event stream parser) is imported for those alone, before dispatch can begin: each costs a start
   // milliseconds to load.
   const [modules, scripting] = await Promise.all([
     importServiceModules(plan),
     plan.script === undefined ? undefined : import('../script/script-runner.js'),
     readsCss(plan) ? importHtmlQuery() : undefined,
+    readsSse(plan) ? importSseReader() : undefined,
   ]);
   await control.ready?.();
   // However far ahead (long-timer.ts); a stop meanwhile ends the wait, and the run with nothing sent.

@@ -125,7 +125,7 @@ t.test('validate loads css-select when a check has a CSS selector', async (t) =>
 });
 
 t.test(
-  'a one-request run loads undici Client, not its index, nor the HTML, YAML or ws stacks',
+  'a one-request run loads undici Client, not its index, nor the HTML, YAML, ws, SSE or HTTP/2 stacks',
   async (t) => {
     const server = createServer((_req, res) => res.end('{"ok":true}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -138,5 +138,10 @@ t.test(
     for (const unused of ['htmlparser2', 'css-select', 'entities', 'yaml', 'ws'])
       t.notOk(loads.packages.has(unused), unused);
     t.notOk(loads.builtins.has('child_process'), 'node:child_process');
+    t.notOk(
+      loads.modules.has('undici/lib/web/eventsource/eventsource-stream.js'),
+      "undici's EventSource parser (and its fetch)",
+    );
+    for (const builtin of ['http2', 'tls']) t.notOk(loads.builtins.has(builtin), builtin);
   },
 );

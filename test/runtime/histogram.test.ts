@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Int32Histogram } from 'hdr-histogram-js';
 import t from 'tap';
 import {
@@ -102,6 +103,19 @@ t.test('recorded values: exact below 2048 µs, within 0.1 % above', async (t) =>
   t.ok(Math.abs(maxMs(big) - 250) <= 0.25, `max ${maxMs(big)} within 0.1 % of 250`);
   t.ok(Math.abs(minMs(big) - 250) <= 0.25, `min ${minMs(big)} within 0.1 % of 250`);
   t.ok(Math.abs(percentileMs(big, 99.9) - 250) <= 0.25);
+});
+
+t.test("meanMs is the library's mean, to the last bit", async (t) => {
+  const micros = fc.oneof(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: 1e10 }));
+  fc.assert(
+    fc.property(fc.array(micros, { minLength: 1, maxLength: 200 }), (values) => {
+      const h = histogramOf(values);
+      return (
+        meanMs(h) === h.mean / 1000 && meanMs(decodeHistogram(encodeHistogram(h))) === h.mean / 1000
+      );
+    }),
+  );
+  t.equal(meanMs(createHistogram()), 0);
 });
 
 t.test('values above the range are clamped, not thrown', async (t) => {
