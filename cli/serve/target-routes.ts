@@ -10,8 +10,7 @@ import { parseBoundedInt } from './bounded-int.js';
 import { oauthTokenRoute } from './oauth-token-route.js';
 import { productRoute, productsRoute } from './product-routes.js';
 import { readBody } from './read-body.js';
-import { chunksRoute } from './chunks-route.js';
-import { sseRoute } from './sse-route.js';
+import { chunksRoute, sseRoute } from './paced-stream-routes.js';
 import {
   PAYLOAD_TOO_LARGE,
   prebuild,
