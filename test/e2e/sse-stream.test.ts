@@ -2,10 +2,10 @@
 // test, which measures its own pacing: when each request arrived and when it wrote each event.
 // barrage's figures are compared with the server's own measurements, never with wall-clock bounds.
 import t, { type Test } from 'tap';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { median, pacedStreamServer } from '../helpers/paced-stream-server.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 
 interface Trend {
@@ -33,61 +33,6 @@ interface Json {
   };
 }
 
-/** What the server measured of its streams: ms from arrival to the first write, and between writes. */
-interface Paced {
-  readonly firstMs: number[];
-  readonly gapsMs: number[];
-}
-
-/**
- * Starts a server on 127.0.0.1 streaming `events` events `data: {"n":i}`, one every `everyMs`
- * (the first `everyMs` after the request came), or, with `stallAfter`, that many and then nothing
- * (the response stays open until the client leaves). `/warm` answers at once, not as a stream.
- */
-async function sseServer(
-  t: Test,
-  events: number,
-  everyMs: number,
-  stallAfter = events,
-): Promise<{ url: string; paced: Paced }> {
-  const paced: Paced = { firstMs: [], gapsMs: [] };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.url === '/warm') return void res.end('ok');
-    const arrived = performance.now();
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.flushHeaders();
-    let sent = 0;
-    let last = arrived;
-    const timer = setInterval(() => {
-      if (sent === stallAfter) return clearInterval(timer);
-      sent++;
-      const now = performance.now();
-      if (sent === 1) paced.firstMs.push(now - arrived);
-      else paced.gapsMs.push(now - last);
-      last = now;
-      const event = `data: {"n":${sent}}\n\n`;
-      if (sent < events) res.write(event);
-      else {
-        clearInterval(timer);
-        res.end(event);
-      }
-    }, everyMs);
-    res.on('close', () => clearInterval(timer));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, paced };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
 /** Runs a configuration file with the built CLI; the JSON result and how it ended. */
 async function run(
   t: Test,
@@ -104,7 +49,7 @@ async function run(
 }
 
 t.test('50 concurrent streams of 20 events at 50 ms: times as the server paced them', async (t) => {
-  const { url, paced } = await sseServer(t, 20, 50);
+  const { url, paced } = await pacedStreamServer(t, 20, 50);
   const { json, result } = await run(
     t,
     [
@@ -123,7 +68,7 @@ t.test('50 concurrent streams of 20 events at 50 ms: times as the server paced t
       // first one), so that the streams time the server's pacing, not a process starting.
       '  - { url: /warm, setup: true }',
       '  - name: stream',
-      '    url: /events',
+      '    url: /sse',
       '    stream: sse',
       '    extract: { last: $.n }',
       '    checks:',
@@ -162,7 +107,7 @@ t.test('50 concurrent streams of 20 events at 50 ms: times as the server paced t
 });
 
 t.test('idle_timeout fails a stream that stalls, as idle_timeout', async (t) => {
-  const { url } = await sseServer(t, 5, 20, 1);
+  const { url } = await pacedStreamServer(t, 5, 20);
   const { json, result } = await run(
     t,
     [
@@ -171,7 +116,7 @@ t.test('idle_timeout fails a stream that stalls, as idle_timeout', async (t) => 
       'concurrency: 2',
       'timeout: 30s',
       'endpoints:',
-      '  - url: /stalls',
+      '  - url: /sse-stall',
       '    stream: sse',
       '    idle_timeout: 200ms',
     ].join('\n'),
@@ -184,7 +129,7 @@ t.test('idle_timeout fails a stream that stalls, as idle_timeout', async (t) => 
 });
 
 t.test('thresholds on the sse metrics fail the run', async (t) => {
-  const { url } = await sseServer(t, 3, 10);
+  const { url } = await pacedStreamServer(t, 3, 10);
   const { json, result } = await run(
     t,
     [
@@ -192,7 +137,7 @@ t.test('thresholds on the sse metrics fail the run', async (t) => {
       'requests: 2',
       'concurrency: 2',
       'endpoints:',
-      '  - url: /three',
+      '  - url: /sse',
       '    stream: sse',
     ].join('\n'),
     [

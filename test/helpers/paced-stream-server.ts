@@ -6,6 +6,7 @@
  *   /ndjson   `count` NDJSON lines `{"n":i}`, one write every `everyMs`
  *   /json     one JSON document `{"parts":[1,2,3]}` in three writes `everyMs` apart
  *   /stall    one NDJSON line, then nothing until the client leaves
+ *   /sse-stall  one Server-Sent Event, then nothing until the client leaves
  * The first write of a stream comes `everyMs` after its request.
  */
 import type { Test } from 'tap';
@@ -30,6 +31,7 @@ function piecesOf(path: string, count: number): { type: string; pieces: string[]
     return { type: 'application/x-ndjson', pieces: numbers.map((n) => `{"n":${n}}\n`) };
   if (path === '/json') return { type: 'application/json', pieces: ['{"parts":[1', ',2', ',3]}'] };
   if (path === '/stall') return { type: 'application/x-ndjson', pieces: ['{"n":1}\n'] };
+  if (path === '/sse-stall') return { type: 'text/event-stream', pieces: ['data: {"n":1}\n\n'] };
   return undefined;
 }
 
@@ -46,7 +48,7 @@ export async function pacedStreamServer(
     const arrived = performance.now();
     res.writeHead(200, { 'content-type': route.type });
     res.flushHeaders();
-    const stalls = req.url === '/stall';
+    const stalls = req.url === '/stall' || req.url === '/sse-stall';
     let sent = 0;
     let last = arrived;
     const timer = setInterval(() => {
