@@ -3,9 +3,8 @@
 // compared with the server's measurements, never with wall-clock bounds. A chunk is a read of the
 // body: writes that reach the client together are one, so counts are bounded by the writes.
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
 import { median, pacedStreamServer } from '../helpers/paced-stream-server.js';
-import { runCli, type SpawnResult } from '../helpers/run-cli.js';
+import { runJsonConfig, type SpawnResult } from '../helpers/run-cli.js';
 import { testRefusals } from '../helpers/validate-refusals.js';
 
 interface Trend {
@@ -31,19 +30,13 @@ interface Json {
   };
 }
 
-/** Runs a configuration file with the built CLI; the JSON result and how it ended. */
-async function run(
+/** Runs a configuration with the built CLI; its JSON result and how it ended. */
+function run(
   t: Test,
   config: string,
   flags: readonly string[] = [],
 ): Promise<{ json: Json; result: SpawnResult }> {
-  const dir = t.testdir({ 'chunks.yaml': config });
-  const result = await runCli(['run', join(dir, 'chunks.yaml'), '--json-output', ...flags], {
-    cwd: dir,
-    killAfterMs: 60_000,
-  });
-  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
-  return { json: JSON.parse(result.stdout) as Json, result };
+  return runJsonConfig<Json>(t, config, flags);
 }
 
 t.test(

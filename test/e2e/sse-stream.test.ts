@@ -4,9 +4,8 @@
 import t, { type Test } from 'tap';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { median, pacedStreamServer } from '../helpers/paced-stream-server.js';
-import { runCli, type SpawnResult } from '../helpers/run-cli.js';
+import { runJsonConfig, type SpawnResult } from '../helpers/run-cli.js';
 
 interface Trend {
   readonly p50: number;
@@ -33,19 +32,13 @@ interface Json {
   };
 }
 
-/** Runs a configuration file with the built CLI; the JSON result and how it ended. */
-async function run(
+/** Runs a configuration with the built CLI; its JSON result and how it ended. */
+function run(
   t: Test,
   config: string,
   flags: readonly string[] = [],
 ): Promise<{ json: Json; result: SpawnResult }> {
-  const dir = t.testdir({ 'sse.yaml': config });
-  const result = await runCli(['run', join(dir, 'sse.yaml'), '--json-output', ...flags], {
-    cwd: dir,
-    killAfterMs: 60_000,
-  });
-  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
-  return { json: JSON.parse(result.stdout) as Json, result };
+  return runJsonConfig<Json>(t, config, flags);
 }
 
 t.test('50 concurrent streams of 20 events at 50 ms: times as the server paced them', async (t) => {

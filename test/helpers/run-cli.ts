@@ -3,7 +3,9 @@
  * corepack's _runCli: real argv, environment, stdio, signals and exit codes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Test } from 'tap';
 
 /** Path of the built CLI entry. */
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -57,4 +59,23 @@ export function runCli(argv: readonly string[], options: SpawnOptions = {}): Pro
     });
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * Writes `config` as a YAML file in a test folder and runs it with the built CLI and
+ * --json-output (and `flags`); the JSON result, and how the run ended. A stack trace on stderr
+ * fails the test.
+ */
+export async function runJsonConfig<Json>(
+  t: Test,
+  config: string,
+  flags: readonly string[] = [],
+): Promise<{ json: Json; result: SpawnResult }> {
+  const dir = t.testdir({ 'run.yaml': config });
+  const result = await runCli(['run', join(dir, 'run.yaml'), '--json-output', ...flags], {
+    cwd: dir,
+    killAfterMs: 60_000,
+  });
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  return { json: JSON.parse(result.stdout) as Json, result };
 }
