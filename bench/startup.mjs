@@ -3,12 +3,16 @@
 // cancels out. The commands run in turn, ROUNDS times, all on the generator core; each row is the
 // median wall time (and CPU time, from /usr/bin/time when present) over the rounds.
 // Goals: --version and --help within 2 × node -e 0, validate of a 20-endpoint YAML within 3 ×, a
-// one-request run (against `barrage serve` on the other core) within 5 ×.
+// one-request run (against `barrage serve` on the other core) within 5 ×. Beside them, the floor
+// of barrage's own stack (bench/startup-floor.mjs, bundled here as barrage is): yaml and zod
+// reading the same file, then undici sending the same request.
 //   BENCH_STARTUP_ROUNDS  runs of each command (default 15)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { BIN, measure } from './processes.mjs';
 import { startBarrageTarget } from './targets.mjs';
 
@@ -29,12 +33,31 @@ const median = (values) => {
   return sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
 };
 
+/** bench/startup-floor.mjs bundled into `dir` as scripts/bundle.mjs bundles barrage. */
+async function bundleFloor(dir) {
+  const outfile = join(dir, 'floor.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./startup-floor.mjs', import.meta.url))],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __floorRequire } from 'node:module'; const require = __floorRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
 /** Measures the rows; returns [{ name, goal, wallMs, cpuMs }], node -e 0 first. */
 export async function startupPhase({ core, targetCore }) {
   const target = await startBarrageTarget(targetCore);
   const dir = mkdtempSync(join(tmpdir(), 'barrage-startup-'));
   const config = join(dir, 'twenty.yaml');
   writeFileSync(config, twentyEndpoints(target.url));
+  const floor = await bundleFloor(dir);
   const rows = [
     { name: 'node -e 0', goal: undefined, args: ['-e', '0'] },
     { name: 'barrage --version', goal: 2, args: [BIN, '--version'] },
@@ -44,6 +67,12 @@ export async function startupPhase({ core, targetCore }) {
       name: 'barrage run -n 1',
       goal: 5,
       args: [BIN, 'run', '--target', `${target.url}/json`, '-n', '1', '-c', '1', '--quiet'],
+    },
+    { name: 'floor: yaml + zod read the file', goal: undefined, args: [floor, 'validate', config] },
+    {
+      name: 'floor: that, then one undici request',
+      goal: undefined,
+      args: [floor, 'run', config, `${target.url}/json`],
     },
   ].map((row) => ({ ...row, wall: [], cpu: [] }));
   try {
