@@ -49,6 +49,15 @@ const histogram = z.string({ error: HISTOGRAM }).superRefine((s, ctx) => {
 });
 
 const counts = z.record(z.string(), count, { error: 'counts by key' });
+/** Streamed responses' fields (runtime/metrics/snapshot.ts StreamSnapshot), of an endpoint or the run. */
+const STREAM_SHAPE = {
+  sseFirstEvent: histogram.exactOptional(),
+  sseEventGap: histogram.exactOptional(),
+  sseEvents: count.exactOptional(),
+  streamFirstChunk: histogram.exactOptional(),
+  streamChunkGap: histogram.exactOptional(),
+  streamChunks: count.exactOptional(),
+};
 
 /** What a custom trend's histogram is expected to be (custom-histogram.ts). */
 const TREND_HISTOGRAM = "a compressed HDR histogram of barrage's custom trend layout";
@@ -119,12 +128,7 @@ const endpoint = z.strictObject(
       .min(1, { error: 'protocol bits' })
       .max(3, { error: 'protocol bits' })
       .exactOptional(),
-    sseFirstEvent: histogram.exactOptional(),
-    sseEventGap: histogram.exactOptional(),
-    sseEvents: count.exactOptional(),
-    streamFirstChunk: histogram.exactOptional(),
-    streamChunkGap: histogram.exactOptional(),
-    streamChunks: count.exactOptional(),
+    ...STREAM_SHAPE,
   },
   { error: "an endpoint's figures" },
 );
@@ -237,12 +241,7 @@ const SNAPSHOT_FIELDS = {
   waiting: histogram.exactOptional(),
   connecting: histogram.exactOptional(),
   tlsHandshaking: histogram.exactOptional(),
-  sseFirstEvent: histogram.exactOptional(),
-  sseEventGap: histogram.exactOptional(),
-  sseEvents: count.exactOptional(),
-  streamFirstChunk: histogram.exactOptional(),
-  streamChunkGap: histogram.exactOptional(),
-  streamChunks: count.exactOptional(),
+  ...STREAM_SHAPE,
   iterationDuration: histogram.exactOptional(),
   vusMax: count.exactOptional(),
   vus: z

@@ -18,13 +18,14 @@ import type {
   OutcomeSnapshot,
   SecondSnapshot,
   ShardSnapshot,
+  StreamSnapshot,
   TaggedCheckSnapshot,
   VusSample,
   WsSnapshot,
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
 import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
-import { STREAM_FIELDS, type StreamFields, type StreamTrendField } from './stream-figures.js';
+import { STREAM_FIELDS, type StreamTrendField } from './stream-figures.js';
 
 /**
  * One snapshot holding every shard's figures; throws on a version or endpoint-count mismatch (a
@@ -115,11 +116,11 @@ function presentHistogram<
 }
 
 /** Each kind of stream's figures summed over those that have them; absent when none does. */
-function mergeStreams(all: readonly StreamFields[]): StreamFields {
+function mergeStreams(all: readonly StreamSnapshot[]): StreamSnapshot {
   return { ...mergeStream('sse', all), ...mergeStream('chunks', all) };
 }
 
-function mergeStream(kind: StreamKind, all: readonly StreamFields[]): StreamFields {
+function mergeStream(kind: StreamKind, all: readonly StreamSnapshot[]): StreamSnapshot {
   const { first, gap, count } = STREAM_FIELDS[kind];
   const present = all.filter((s) => s[count] !== undefined);
   if (present.length === 0) return {};

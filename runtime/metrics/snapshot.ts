@@ -12,6 +12,21 @@ import type { ExchangeRecord } from '../http/exchange-record.js';
 /** An HDR histogram of microseconds, compressed and base64-encoded ("" when empty). */
 export type EncodedHistogram = string;
 
+/**
+ * Streamed responses of an endpoint, or of the run (each endpoint's summed). Absent when none
+ * came (and in raw files written before they were measured).
+ */
+export interface StreamSnapshot {
+  /** Server-Sent Events: each stream's time to its first event, the gaps, the events. */
+  readonly sseFirstEvent?: EncodedHistogram;
+  readonly sseEventGap?: EncodedHistogram;
+  readonly sseEvents?: number;
+  /** Chunked streams (`stream: chunks`): time to the first body bytes, the gaps, the chunks. */
+  readonly streamFirstChunk?: EncodedHistogram;
+  readonly streamChunkGap?: EncodedHistogram;
+  readonly streamChunks?: number;
+}
+
 /** Counts by key (status code, error kind, check name…). */
 export type Counts = Readonly<Record<string, number>>;
 
@@ -32,7 +47,7 @@ export interface OutcomeSnapshot {
  * duration; `ws` holds its WebSocket figures (absent for HTTP endpoints). The totals are the
  * sums of `outcomes` (status, then error kind ascending), kept for the reports that read them.
  */
-export interface EndpointSnapshot {
+export interface EndpointSnapshot extends StreamSnapshot {
   readonly requests: number;
   readonly failures: number;
   readonly latency: EncodedHistogram;
@@ -50,20 +65,6 @@ export interface EndpointSnapshot {
   readonly tlsHandshaking?: EncodedHistogram;
   /** HTTP versions its requests used, as bits (runtime/http/http-protocol.ts); absent: none. */
   readonly protocols?: number;
-  /**
-   * Server-Sent Events of stream endpoints: each stream's time to its first event, the gaps
-   * between its events, and the events. Absent when no event came (and in older raw files).
-   */
-  readonly sseFirstEvent?: EncodedHistogram;
-  readonly sseEventGap?: EncodedHistogram;
-  readonly sseEvents?: number;
-  /**
-   * Chunked streams (`stream: chunks`): each one's time to its first body bytes, the gaps between
-   * its chunks, and the chunks. Absent when no chunk came (and in older raw files).
-   */
-  readonly streamFirstChunk?: EncodedHistogram;
-  readonly streamChunkGap?: EncodedHistogram;
-  readonly streamChunks?: number;
 }
 
 /** The active virtual users sampled in one second of the run. */
@@ -126,7 +127,7 @@ export interface AuthSnapshot {
 }
 
 /** Everything one shard (or a merge of shards) recorded. */
-export interface ShardSnapshot {
+export interface ShardSnapshot extends StreamSnapshot {
   readonly version: 1;
   /** Segments covered (one for a shard; several after a merge). */
   readonly segments: readonly SegmentRef[];
@@ -173,14 +174,6 @@ export interface ShardSnapshot {
    */
   readonly connecting?: EncodedHistogram;
   readonly tlsHandshaking?: EncodedHistogram;
-  /** Server-Sent Events of every stream endpoint, as each endpoint's (absent: no event came). */
-  readonly sseFirstEvent?: EncodedHistogram;
-  readonly sseEventGap?: EncodedHistogram;
-  readonly sseEvents?: number;
-  /** Chunks of every chunked stream, as each endpoint's (absent: no chunk came). */
-  readonly streamFirstChunk?: EncodedHistogram;
-  readonly streamChunkGap?: EncodedHistogram;
-  readonly streamChunks?: number;
   /** Iterations from start to end (iteration_duration), failed ones included; absent: none ended. */
   readonly iterationDuration?: EncodedHistogram;
   /**

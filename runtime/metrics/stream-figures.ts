@@ -6,7 +6,7 @@
  */
 import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
 import { CachedHistogram } from './histogram.js';
-import type { EndpointSnapshot } from './snapshot.js';
+import type { StreamSnapshot } from './snapshot.js';
 
 /** The snapshot fields of each stream kind: time to its first piece, the gaps, the pieces. */
 export const STREAM_FIELDS = {
@@ -19,9 +19,6 @@ export type StreamTrendField = (typeof STREAM_FIELDS)[StreamKind]['first' | 'gap
 
 /** A stream count's snapshot field. */
 export type StreamCountField = (typeof STREAM_FIELDS)[StreamKind]['count'];
-
-/** The snapshot fields of streams, on the run and on each endpoint. */
-export type StreamFields = Pick<EndpointSnapshot, StreamTrendField | StreamCountField>;
 
 /** Events or chunks of one kind of stream, their first's times and the gaps between them. */
 export class StreamFigures {
@@ -39,7 +36,7 @@ export class StreamFigures {
   }
 
   /** The snapshot fields (histograms "" when empty: a stream of one piece has no gap). */
-  fields(): StreamFields {
+  fields(): StreamSnapshot {
     const { first, gap, count } = STREAM_FIELDS[this.kind];
     return { [first]: this.#first.encode(), [gap]: this.#gap.encode(), [count]: this.#pieces };
   }
@@ -59,6 +56,6 @@ export function recordPiece(
 }
 
 /** The fields of a set's figures: none for a kind that had no event or chunk. */
-export function streamFields(set: StreamSet): StreamFields {
+export function streamFields(set: StreamSet): StreamSnapshot {
   return { ...set.sse?.fields(), ...set.chunks?.fields() };
 }
