@@ -5,11 +5,12 @@
  * needs none of it.
  */
 import { Command, Option } from 'clipanion';
+import { INPUT_FILE_ISSUES } from '../render/user-errors.js';
 import { BaseCommand } from './base-command.js';
 
 /** Compares two results. */
 export class CompareCommand extends BaseCommand {
-  protected override readonly issuesIn = 'in the input files';
+  protected override readonly issuesIn = INPUT_FILE_ISSUES;
 
   static override paths = [['compare']];
 

@@ -52,6 +52,9 @@ function byPosition(a: ConfigIssue, b: ConfigIssue): number {
 /** What a command's issues are problems in, by default: a configuration that was to be run. */
 export const CONFIGURATION_ISSUES = 'in the configuration (nothing was sent)';
 
+/** What the issues of commands that read results (compare, merge) are problems in. */
+export const INPUT_FILE_ISSUES = 'in the input files';
+
 /**
  * The error block printed on stderr when loading fails; `where` says what the problems are in
  * (commands that read results, such as compare and merge, say "in the input files").
