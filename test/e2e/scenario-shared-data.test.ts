@@ -25,17 +25,20 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
+/** `barrage run` of the folder's scenario.ts against `target`, the JSON result on stdout. */
+const runArgs = (dir: string, target: string, ...extra: string[]): string[] => [
+  'run',
+  '--scenario',
+  join(dir, 'scenario.ts'),
+  '--target',
+  target,
+  '--no-dashboard',
+  '--json-output',
+  ...extra,
+];
+
 const run = (dir: string, target: string, ...extra: string[]): Promise<SpawnResult> =>
-  runCli([
-    'run',
-    '--scenario',
-    join(dir, 'scenario.ts'),
-    '--target',
-    target,
-    '--no-dashboard',
-    '--json-output',
-    ...extra,
-  ]);
+  runCli(runArgs(dir, target, ...extra));
 
 t.test(
   'a scenario builds its requests from the records of a shared JSON and CSV file',
@@ -187,38 +190,21 @@ function bigJson(path: string, mb: number): number {
 async function childPeak(dir: string, target: string): Promise<number> {
   let peak = 0;
   let timer: NodeJS.Timeout | undefined;
-  const result = await runCli(
-    [
-      'run',
-      '--scenario',
-      join(dir, 'scenario.ts'),
-      '--target',
-      target,
-      '--no-dashboard',
-      '--json-output',
-      '--threads',
-      '1',
-      '-c',
-      '50',
-      '-d',
-      '2s',
-    ],
-    {
-      killAfterMs: 90_000,
-      onSpawn: (child) => {
-        timer = setInterval(() => {
-          for (const pid of childrenOf(child.pid!, 'child-entry')) {
-            try {
-              const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-              if (kb !== null) peak = Math.max(peak, Number(kb[1]) * 1024);
-            } catch {
-              // gone meanwhile
-            }
+  const result = await runCli(runArgs(dir, target, '--threads', '1', '-c', '50', '-d', '2s'), {
+    killAfterMs: 90_000,
+    onSpawn: (child) => {
+      timer = setInterval(() => {
+        for (const pid of childrenOf(child.pid!, 'child-entry')) {
+          try {
+            const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+            if (kb !== null) peak = Math.max(peak, Number(kb[1]) * 1024);
+          } catch {
+            // gone meanwhile
           }
-        }, 50);
-      },
+        }
+      }, 50);
     },
-  );
+  });
   clearInterval(timer);
   const report = JSON.parse(result.stdout) as { total: number; iterations_failed: number };
   if (result.code !== 0 || report.total === 0 || report.iterations_failed > 0)
