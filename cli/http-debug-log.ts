@@ -37,7 +37,6 @@ export class HttpDebugLog {
   #bytes = 0;
   /** The file's descriptor; undefined for stderr. */
   #fd: number | undefined;
-  readonly #toStderr: boolean;
   /** A write failed (a full disk): every later line is dropped. */
   #failed = false;
   readonly #bound: PerSecondBound;
@@ -48,7 +47,6 @@ export class HttpDebugLog {
     fd: number | undefined,
   ) {
     this.#fd = fd;
-    this.#toStderr = fd === undefined;
     this.#bound = new PerSecondBound(plan.perSecond);
   }
 
@@ -75,17 +73,17 @@ export class HttpDebugLog {
 
   /** One record; dropped when past a bound. */
   write(record: ExchangeRecord): void {
-    if (!this.#bound.take(this.deps.nowMs())) {
+    if (this.#failed || !this.#bound.take(this.deps.nowMs())) {
       this.#dropped++;
       return;
     }
     const line = JSON.stringify(redactExchange(record, this.deps.redactor)) + '\n';
     const bytes = Buffer.byteLength(line);
-    if (this.#failed || this.#bytes + bytes > this.plan.maxBytes) {
+    if (this.#bytes + bytes > this.plan.maxBytes) {
       this.#dropped++;
       return;
     }
-    if (this.#toStderr) this.deps.stderr(line);
+    if (this.plan.file === HTTP_DEBUG_STDERR) this.deps.stderr(line);
     else if (!this.#append(line)) return;
     this.#bytes += bytes;
     this.#written++;

@@ -164,7 +164,6 @@ function describeBody(endpoint: EndpointPlan): string {
   return `  multipart ${parts.join(', ')}`;
 }
 
-/** Which feeder record a worker's requests see. */
 /** A relative threshold's limit as the baseline set it: `(baseline 180 → < 198)`. */
 function describeBaseline(threshold: ThresholdSpec): string {
   const baseline = threshold.relative?.baseline;
@@ -181,6 +180,7 @@ function describeAbort(threshold: ThresholdSpec): string {
   return `  (stops the run when it fails, judged live ${from})`;
 }
 
+/** Which feeder record a worker's requests see. */
 function describeRecordUse(plan: Plan): string {
   if (plan.script !== undefined) return 'one record per feed() call';
   const setup = plan.graph.setup.length > 0;

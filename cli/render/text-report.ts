@@ -225,7 +225,7 @@ export function unsentWarning(result: RunResult): string | undefined {
 }
 
 /** What the HTTP debug log wrote, and dropped past its bounds. */
-export function httpDebugLine(counts: HttpDebugCounts): string {
+function httpDebugLine(counts: HttpDebugCounts): string {
   const lines = (n: number): string => `${formatCount(n)} line${n === 1 ? '' : 's'}`;
   return `HTTP debug log: ${lines(counts.written)} written, ${formatCount(counts.dropped)} dropped`;
 }

@@ -59,10 +59,7 @@ export const INPUT_FILE_ISSUES = 'in the input files';
  * The error block printed on stderr when loading fails; `where` says what the problems are in
  * (commands that read results, such as compare and merge, say "in the input files").
  */
-export function formatIssues(
-  unsorted: readonly ConfigIssue[],
-  where: string = CONFIGURATION_ISSUES,
-): string {
+export function formatIssues(unsorted: readonly ConfigIssue[], where: string): string {
   const issues = [...unsorted].sort(byPosition);
   const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
   return (
