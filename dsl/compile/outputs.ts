@@ -5,6 +5,7 @@
  * no report or message can show it. An OTLP URL without a path gets the signal's `/v1/metrics`,
  * as OTEL_EXPORTER_OTLP_ENDPOINT does.
  */
+import { basicCredentials, basicFromUserinfo } from '../grammar/url-userinfo.js';
 import type { Config } from '../schema/config-schema.js';
 import type { OutputPlan, OutputsPlan } from '../plan/output-plan.js';
 
@@ -23,21 +24,17 @@ function compileOutput(output: OutputConfig): OutputPlan {
   let target = output.file ?? '';
   if (output.url !== undefined) {
     const url = new URL(output.url);
-    const user = decodeURIComponent(url.username);
-    const password = decodeURIComponent(url.password);
-    if (user !== '' || password !== '') headers.Authorization = basic(user, password);
+    // The schema refused a malformed escape (outputs-schema.ts).
+    const basic = basicFromUserinfo(url);
+    if (basic.ok && basic.value !== undefined) headers.Authorization = basic.value;
     url.username = '';
     url.password = '';
     if (output.type === 'otlp' && url.pathname === '/') url.pathname = '/v1/metrics';
     target = url.href;
   }
   if (output.username !== undefined || output.password !== undefined)
-    headers.Authorization = basic(output.username ?? '', output.password ?? '');
+    headers.Authorization = basicCredentials(output.username ?? '', output.password ?? '');
   if (output.token !== undefined)
     headers.Authorization = `${output.type === 'influxdb' ? 'Token' : 'Bearer'} ${output.token}`;
   return { kind: output.type, target, headers, trendAs: output.trend_as ?? 'native' };
-}
-
-function basic(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }

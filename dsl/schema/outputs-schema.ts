@@ -3,6 +3,7 @@
  * (`prometheus-rw=URL`, `otlp=URL`, `influxdb=URL`, `json=FILE`) or as a mapping with the
  * receiver's options; `output_period` is how often they flush.
  */
+import { basicFromUserinfo } from '../grammar/url-userinfo.js';
 import * as z from 'zod';
 import { OUTPUT_KINDS } from '../plan/output-plan.js';
 import { absoluteUrl, duration, headerMap, nonEmpty } from './fields.js';
@@ -63,6 +64,16 @@ function outputMapping() {
           input: output[other],
           params: { code: 'invalid_value' },
         });
+      if (output.url !== undefined && URL.canParse(output.url)) {
+        if (!basicFromUserinfo(new URL(output.url)).ok)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['url'],
+            message: 'a URL whose user info is percent-encoded (no malformed %-escape)',
+            input: output.url,
+            params: { code: 'invalid_value' },
+          });
+      }
       if (output.type === 'influxdb' && output.url !== undefined) influxUrl(output.url, ctx);
     });
 }

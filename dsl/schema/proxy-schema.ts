@@ -4,6 +4,7 @@
  * the variables alike (dsl/compile/proxy.ts), so both refuse the same things.
  */
 import * as z from 'zod';
+import { basicFromUserinfo } from '../grammar/url-userinfo.js';
 import type { ProxyServer } from '../plan/proxy-plan.js';
 import { err, ok, type Result } from '../result.js';
 
@@ -26,12 +27,12 @@ export function parseProxyUrl(text: string): Result<ProxyServer, string> {
   if (url.hostname === '') return err('a URL without a host');
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '')
     return err('a URL with a path, query or fragment');
-  const user = decodeURIComponent(url.username);
-  const authorization =
-    url.username === '' && url.password === ''
-      ? undefined
-      : `Basic ${Buffer.from(`${user}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-  return ok({ origin: `http://${url.hostname}:${url.port || '80'}`, authorization });
+  const authorization = basicFromUserinfo(url);
+  if (!authorization.ok) return authorization;
+  return ok({
+    origin: `http://${url.hostname}:${url.port || '80'}`,
+    authorization: authorization.value,
+  });
 }
 
 /** A NO_PROXY list: comma-separated text, or a list of entries. */

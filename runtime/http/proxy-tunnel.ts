@@ -30,7 +30,7 @@ export class ProxyTunnelError extends Error {
 }
 
 /** Called with the µs a proxied connection took: the tunnel, then TLS over it (-1: none). */
-export type OnOpened = (tunnelUs: number, tlsUs: number) => void;
+export type OnOpened = (tunnelUs: number, tlsUs: number, socket: Socket) => void;
 
 /** One owner's CONNECT clients, one per proxy server; each tunnel takes its client's socket. */
 export class ProxyTunnels {
@@ -109,12 +109,12 @@ export function tunnelConnector(
         const opened = performance.now();
         const tunnelUs = (opened - start) * 1000;
         if (options.protocol !== 'https:') {
-          onOpened(tunnelUs, -1);
+          onOpened(tunnelUs, -1, socket);
           callback(null, socket);
           return;
         }
         tls({ ...options, httpSocket: socket }, (...args) => {
-          if (args[0] === null) onOpened(tunnelUs, (performance.now() - opened) * 1000);
+          if (args[0] === null) onOpened(tunnelUs, (performance.now() - opened) * 1000, args[1]);
           else socket.destroy();
           callback(...args);
         });

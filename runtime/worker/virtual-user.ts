@@ -120,12 +120,14 @@ export class VirtualUser {
       let connected = -1;
       const socket: Socket = base(options, (...args) => {
         const at = performance.now();
-        if (args[0] === null) {
-          // Plain TCP: the callback is the connect itself (undici listens before we do).
-          this.connectUs = ((connected < 0 ? at : connected) - start) * 1000;
-          this.tlsUs = connected < 0 ? -1 : (at - connected) * 1000;
-          this.#protocols.set(origin, protocolOf(args[1]));
-        }
+        // Plain TCP: the callback is the connect itself (undici listens before we do).
+        if (args[0] === null)
+          this.#opened(
+            origin,
+            ((connected < 0 ? at : connected) - start) * 1000,
+            connected < 0 ? -1 : (at - connected) * 1000,
+            args[1],
+          );
         callback(...args);
       });
       socket.once('connect', () => {
@@ -137,10 +139,16 @@ export class VirtualUser {
     if (routes === undefined) return timed;
     // Through a proxy, connecting is opening the tunnel (TCP to the proxy and its CONNECT answer).
     this.#tunnels ??= new ProxyTunnels(timeout);
-    return tunnelConnector(routes, this.#tunnels, timed, base, (tunnelUs, tlsUs) => {
-      this.connectUs = tunnelUs;
-      this.tlsUs = tlsUs;
-    });
+    return tunnelConnector(routes, this.#tunnels, timed, base, (tunnelUs, tlsUs, socket) =>
+      this.#opened(origin, tunnelUs, tlsUs, socket),
+    );
+  }
+
+  /** A connection to `origin` opened, directly or through a tunnel: its timings and protocol. */
+  #opened(origin: string, connectUs: number, tlsUs: number, socket: Socket): void {
+    this.connectUs = connectUs;
+    this.tlsUs = tlsUs;
+    this.#protocols.set(origin, protocolOf(socket));
   }
 
   /** The keep-alive client for an origin, created on first use. */

@@ -165,6 +165,25 @@ t.test('an interrupted run flushes what it has: the stream equals its report', a
   t.equal(requests.get('default'), report.total, 'the final flush holds every request');
 });
 
+t.test(
+  'an output URL whose user info has a malformed escape is refused, not a crash',
+  async (t) => {
+    const server = await target(t);
+    const dir = t.testdir({ 'load.yaml': `target: ${server.url}/json\nrequests: 5\n` });
+    const result = await runCli(
+      ['run', 'load.yaml', '--out', 'prometheus-rw=http://u%zz:pw-secret@127.0.0.1:9/api/v1/write'],
+      { cwd: dir },
+    );
+    t.equal(result.code, 1);
+    t.match(
+      result.stderr,
+      /--out: outputs\[0\]\.url: expected a URL whose user info is percent-encoded \(no malformed %-escape\)/,
+    );
+    t.notMatch(result.stderr, /\n\s+at |pw-secret/, 'no stack trace, no password');
+    t.equal(server.stats().total, 0);
+  },
+);
+
 t.test('an output file that cannot be written refuses the run: nothing is sent', async (t) => {
   const server = await target(t);
   const dir = t.testdir({ 'load.yaml': `target: ${server.url}/json\nrequests: 5\n` });

@@ -62,6 +62,10 @@ t.test('proxy URLs: scheme, credentials, refusals that never quote the text', as
       authorization: `Basic ${Buffer.from('u@x:p:w').toString('base64')}`,
     },
   });
+  t.same(parseProxyUrl('http://u%zz:pw@p.example'), {
+    ok: false,
+    error: 'a URL whose user info holds a malformed %-escape',
+  });
   for (const bad of ['https://p.example', 'socks5://u:pw@p.example', 'http://p.example/x', '::']) {
     const parsed = parseProxyUrl(bad);
     t.equal(parsed.ok, false, bad);
