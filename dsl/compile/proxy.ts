@@ -30,7 +30,7 @@ export function compileProxy(
   }
   const issues: ConfigIssue[] = [];
   const fromEnv = (names: readonly string[]): ProxyServer | undefined => {
-    const name = names.find((n) => (env[n] ?? '') !== '');
+    const name = firstSet(env, names);
     if (name === undefined) return undefined;
     const text = env[name]!;
     const parsed = parseProxyUrl(text);
@@ -46,7 +46,13 @@ export function compileProxy(
 }
 
 function envNoProxy(env: Env): string[] {
-  return noProxyEntries(env.no_proxy ?? env.NO_PROXY ?? '');
+  const name = firstSet(env, ['no_proxy', 'NO_PROXY']);
+  return noProxyEntries(name === undefined ? '' : env[name]!);
+}
+
+/** The first of `names` set in the environment, the lower-case one first; an empty value is unset. */
+function firstSet(env: Env, names: readonly string[]): string | undefined {
+  return names.find((n) => (env[n] ?? '') !== '');
 }
 
 /** A malformed proxy URL; shown only when it holds no credentials (no `@`). */

@@ -28,7 +28,7 @@ export interface ThresholdSpec {
   readonly operator: ThresholdOperator;
   /**
    * The limit. For a relative threshold, 0 until the baseline is read, then the baseline's value
-   * × factor + offset (cli/baseline.ts sets it before anything is sent).
+   * × factor + offset (cli/compare/baseline.ts sets it before anything is sent).
    */
   readonly expected: number;
   /** Present when the limit is the baseline run's own figure (`< baseline * 1.10`). */

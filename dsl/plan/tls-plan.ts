@@ -5,7 +5,7 @@
 
 /** The connect options of one origin's connections (Node's tls.connect names). */
 export interface TlsOptions {
-  /** PEM text of CA certificates trusted besides Node's own. */
+  /** PEM text of CA certificates trusted instead of Node's own (as curl's --cacert). */
   readonly ca?: string;
   /** PEM text of the client certificate and of its private key. */
   readonly cert?: string;

@@ -24,7 +24,7 @@ export function thresholdRules(config: Config): Refinement[] {
       out.push({
         code: 'invalid_threshold',
         path: config.thresholds[i]!.mapping ? ['thresholds', i, 'threshold'] : ['thresholds', i],
-        expected: `a threshold <metric>[{tag=value}]:<aggregate> <op> <number> on a built-in or declared metric`,
+        expected: `a threshold <metric>[{tag=value}]:<aggregate> <op> <number or baseline> on a built-in or declared metric`,
         actual: JSON.stringify(config.thresholds[i]!.expression),
         hint: parsed.error.message,
       });
