@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BANNER, lazyHttp2 } from '../scripts/bundle-options.mjs';
 import { BIN, measure } from './processes.mjs';
 import { startBarrageTarget } from './targets.mjs';
 
@@ -44,9 +45,8 @@ async function bundleFloor(dir) {
     platform: 'node',
     target: 'node22',
     logLevel: 'warning',
-    banner: {
-      js: "import { createRequire as __floorRequire } from 'node:module'; const require = __floorRequire(import.meta.url);",
-    },
+    banner: BANNER,
+    plugins: [lazyHttp2],
   });
   return outfile;
 }

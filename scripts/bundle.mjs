@@ -6,7 +6,7 @@
 // then finds it from whichever chunk it ended up in. Types are checked by `npm run typecheck`.
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
-import { constants as http2Constants } from 'node:http2';
+import { BANNER, lazyHttp2 } from './bundle-options.mjs';
 
 const ENTRIES = [
   'cli/bin.ts',
@@ -16,30 +16,6 @@ const ENTRIES = [
   'dsl/script/options-entry.ts',
   'dsl/script/type-check-entry.ts',
 ];
-
-// undici's Client requires client-h2.js, which requires node:http2 at load for its constants:
-// node:http2 (with node:tls) costs a start about 15 ms, though only a run with `http2: true`
-// opens an HTTP/2 session. client-h2.js gets this stand-in instead: the constants, read from
-// node:http2 here (the same on Node 22, 24 and 26), and anything else (`connect`) from node:http2
-// itself, loaded on that first use.
-const lazyHttp2 = {
-  name: 'lazy-http2',
-  setup(plugin) {
-    plugin.onResolve({ filter: /^node:http2$/ }, ({ importer }) =>
-      /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(importer)
-        ? { path: 'lazy-http2', namespace: 'lazy-http2' }
-        : undefined,
-    );
-    plugin.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
-      loader: 'js',
-      contents: `const constants = ${JSON.stringify(http2Constants)};
-let http2;
-module.exports = new Proxy({ constants }, {
-  get: (known, key) => (key in known ? known[key] : (http2 ??= require('node:http2'))[key]),
-});`,
-    }));
-  },
-};
 
 const result = await build({
   entryPoints: ENTRIES,
@@ -72,10 +48,7 @@ const result = await build({
     clipanion: './node_modules/clipanion/lib/advanced/index.mjs',
     typanion: './node_modules/typanion/lib/index.mjs',
   },
-  // CommonJS dependencies call require() for Node's built-in modules.
-  banner: {
-    js: "import { createRequire as __barrageCreateRequire } from 'node:module'; const require = __barrageCreateRequire(import.meta.url);",
-  },
+  banner: BANNER,
 });
 
 // What a scenario's bundle aliases `barrage` to (bundle-scenario.ts): one file of its own, which

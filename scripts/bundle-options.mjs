@@ -1,0 +1,32 @@
+// What every esbuild bundle of barrage shares (scripts/bundle.mjs for dist/, and the start-up
+// bench's floor, bench/startup.mjs, which must be built the same way to be a fair floor).
+import { constants as http2Constants } from 'node:http2';
+
+// CommonJS dependencies call require() for Node's built-in modules.
+export const BANNER = {
+  js: "import { createRequire as __barrageCreateRequire } from 'node:module'; const require = __barrageCreateRequire(import.meta.url);",
+};
+
+// undici's Client requires client-h2.js, which requires node:http2 at load for its constants:
+// node:http2 (with node:tls) costs a start about 15 ms, though only a run with `http2: true`
+// opens an HTTP/2 session. client-h2.js gets this stand-in instead: the constants, read from
+// node:http2 here (the same on Node 22, 24 and 26), and anything else (`connect`) from node:http2
+// itself, loaded on that first use.
+export const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^node:http2$/ }, ({ importer }) =>
+      /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(importer)
+        ? { path: 'lazy-http2', namespace: 'lazy-http2' }
+        : undefined,
+    );
+    plugin.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
+      loader: 'js',
+      contents: `const constants = ${JSON.stringify(http2Constants)};
+let http2;
+module.exports = new Proxy({ constants }, {
+  get: (known, key) => (key in known ? known[key] : (http2 ??= require('node:http2'))[key]),
+});`,
+    }));
+  },
+};
