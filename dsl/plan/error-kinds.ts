@@ -38,3 +38,8 @@ export const ERROR_KINDS = [
 
 /** A failure kind. */
 export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Each kind's position in ERROR_KINDS: the slot of its count in the recorders' arrays. */
+export const ERROR_KIND_INDEX: ReadonlyMap<ErrorKind, number> = new Map(
+  ERROR_KINDS.map((k, i) => [k, i]),
+);

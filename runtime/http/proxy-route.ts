@@ -71,6 +71,7 @@ function subnet(address: string, bits: number): Bypass {
   return (host) => isIP(host) === family && list.check(host, type);
 }
 
-function unbracket(hostname: string): string {
+/** A host name without the brackets of an IPv6 literal (`[::1]` → `::1`). */
+export function unbracket(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }

@@ -4,7 +4,7 @@
  * WebSocket sessions, time to first byte, connection set-up, protocols and streams. Counters are
  * plain fields and typed arrays, on recordRequest()'s path: nothing here allocates per request.
  */
-import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { addEncoded, CachedHistogram } from './histogram.js';
 import { MAX_OUTCOMES, OTHER_OUTCOME } from './name-bound.js';
 import type { Counts, EndpointSnapshot, OutcomeSnapshot } from './snapshot.js';
@@ -13,7 +13,6 @@ import type { WsFigures } from './ws-figures.js';
 
 /** Statuses counted in the array; others (HTTP allows 100–999) go to a Map. */
 const STATUS_SLOTS = 1000;
-const KIND_INDEX: ReadonlyMap<ErrorKind, number> = new Map(ERROR_KINDS.map((k, i) => [k, i]));
 const KINDS_SORTED: readonly ErrorKind[] = [...ERROR_KINDS].sort();
 
 /** Error kind slots of an outcome's key: 0 for success, 1 + the kind's index for a failure. */
@@ -69,12 +68,13 @@ export class EndpointFigures {
 
   fail(kind: ErrorKind): void {
     this.failures++;
-    this.errors[KIND_INDEX.get(kind) ?? KIND_INDEX.get('other')!]!++;
+    this.errors[ERROR_KIND_INDEX.get(kind) ?? ERROR_KIND_INDEX.get('other')!]!++;
   }
 
   /** Records a clamped latency at its precomputed index, under the request's outcome. */
   recordOutcome(status: number, kind: ErrorKind | undefined, index: number, value: number): void {
-    const slot = kind === undefined ? 0 : (KIND_INDEX.get(kind) ?? KIND_INDEX.get('other')!) + 1;
+    const slot =
+      kind === undefined ? 0 : (ERROR_KIND_INDEX.get(kind) ?? ERROR_KIND_INDEX.get('other')!) + 1;
     let outcome = this.#last;
     if (outcome === undefined || outcome.status !== status || outcome.slot !== slot) {
       outcome = this.#outcome(status, slot);
@@ -153,7 +153,7 @@ export function statusCounts(endpoints: readonly EndpointFigures[]): Counts {
 export function errorCounts(endpoints: readonly EndpointFigures[]): Counts {
   const out: Record<string, number> = {};
   for (const kind of KINDS_SORTED) {
-    const i = KIND_INDEX.get(kind)!;
+    const i = ERROR_KIND_INDEX.get(kind)!;
     let n = 0;
     for (const e of endpoints) n += e.errors[i]!;
     if (n > 0) out[kind] = n;

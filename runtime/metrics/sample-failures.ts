@@ -5,15 +5,14 @@
  * each endpoint name and kind and the first MAX_SAMPLES in all, so threads, segments and `merge`
  * keep them alike. Asking costs a lookup only for a failed request, and nothing once all are kept.
  */
-import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { byCodePoint } from './endpoint-figures.js';
 import type { ExchangeRecord } from '../http/exchange-record.js';
 
 /** Records kept per endpoint and error kind. */
 export const SAMPLES_PER_KEY = 3;
 /** Records kept in all. */
 export const MAX_SAMPLES = 50;
-
-const KIND_INDEX: ReadonlyMap<ErrorKind, number> = new Map(ERROR_KINDS.map((k, i) => [k, i]));
 
 /** One shard's sample failures. */
 export class SampleFailures {
@@ -41,7 +40,7 @@ export class SampleFailures {
 }
 
 function keyOf(endpoint: number, kind: ErrorKind): number {
-  return endpoint * ERROR_KINDS.length + (KIND_INDEX.get(kind) ?? 0);
+  return endpoint * ERROR_KINDS.length + (ERROR_KIND_INDEX.get(kind) ?? 0);
 }
 
 /**
@@ -69,14 +68,10 @@ export function mergeSampleFailures(
 /** Time order; records of one instant by endpoint, kind, user and url, so any merge order agrees. */
 function byTime(a: ExchangeRecord, b: ExchangeRecord): number {
   return (
-    compare(a.time, b.time) ||
-    compare(a.endpoint, b.endpoint) ||
-    compare(a.error_kind ?? '', b.error_kind ?? '') ||
+    byCodePoint(a.time, b.time) ||
+    byCodePoint(a.endpoint, b.endpoint) ||
+    byCodePoint(a.error_kind ?? '', b.error_kind ?? '') ||
     (a.vu ?? 0) - (b.vu ?? 0) ||
-    compare(a.url, b.url)
+    byCodePoint(a.url, b.url)
   );
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

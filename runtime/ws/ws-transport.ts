@@ -20,7 +20,7 @@ import type { ClientOptions } from 'ws';
 import type { ProxyPlan, ProxyServer } from '../../dsl/plan/proxy-plan.js';
 import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
 import { tlsConnectOptions } from '../http/connect-options.js';
-import { defaultPort, ProxyRoutes } from '../http/proxy-route.js';
+import { defaultPort, ProxyRoutes, unbracket } from '../http/proxy-route.js';
 import { ProxyTunnels } from '../http/proxy-tunnel.js';
 
 /** The run's settings a session's connection depends on. */
@@ -113,7 +113,7 @@ function tunnelled(
   hostname: string,
   options: WsTransportOptions,
 ): CreateConnection {
-  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  const host = unbracket(hostname);
   const servername = tls?.servername ?? (isIP(host) === 0 ? host : '');
   return (_request, oncreate) => {
     const tunnels = new ProxyTunnels(options.timeoutMs);
