@@ -19,7 +19,8 @@ export class HttpDebugTap {
 
   constructor(
     plan: HttpDebugPlan,
-    private readonly send: (record: ExchangeRecord) => void,
+    /** Sends an admitted record to the main process's writer. */
+    readonly send: (record: ExchangeRecord) => void,
     private readonly nowMs: () => number,
   ) {
     this.all = plan.requests === 'all';
@@ -31,10 +32,5 @@ export class HttpDebugTap {
     if (this.#bound.take(this.nowMs())) return true;
     this.dropped++;
     return false;
-  }
-
-  /** A record admitted. */
-  emit(record: ExchangeRecord): void {
-    this.send(record);
   }
 }

@@ -24,15 +24,10 @@ export interface CaptureDeps {
 
 /** Keeps sample failures and feeds the debug log. */
 export class ExchangeCapture {
-  /** Successful requests are captured too (`--http-debug=all`). */
-  readonly all: boolean;
-
   constructor(
     private readonly deps: CaptureDeps,
     private readonly recorder: Recorder,
-  ) {
-    this.all = deps.debug?.all === true;
-  }
+  ) {}
 
   /** A request just recorded with `kind` (undefined: it succeeded). */
   capture(flight: InFlight, kind: ErrorKind | undefined, waitingUs: number): void {
@@ -42,7 +37,7 @@ export class ExchangeCapture {
     if (!sample && !log) return;
     const record = exchangeRecord(flight, kind, waitingUs, this.deps);
     if (sample) this.recorder.keepSample(flight.index, kind, record);
-    if (log) debug.emit(record);
+    if (log) debug.send(record);
   }
 }
 

@@ -84,7 +84,7 @@ export class RequestPath {
   constructor(private readonly deps: RequestPathDeps) {
     this.#capture =
       deps.capture === undefined ? undefined : new ExchangeCapture(deps.capture, deps.recorder);
-    this.#captureAll = this.#capture?.all === true;
+    this.#captureAll = deps.capture?.debug?.all === true;
   }
 
   /**
