@@ -34,7 +34,8 @@ import { err, ok, type Result } from '../result.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const NAME_CHAR = /^[A-Za-z0-9_.-]$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable's name, as `{{$env NAME}}` and `${NAME}` take it. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INTEGER = /^-?\d+$/;
 const BUILTINS: readonly string[] = ['$raw', '$uuid', '$timestamp', '$randomInt', '$env'];
 const USAGE: readonly string[] = [

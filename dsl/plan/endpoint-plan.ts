@@ -90,7 +90,12 @@ export type StreamKind = (typeof STREAM_KINDS)[number];
  * responses are decoded from (runtime/http/response-body.ts), so a server's compression path is
  * what gets load-tested.
  */
-export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
+const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** The defaults of a buffered response, of an sse stream, of a chunked one. */
+const PLAIN_DEFAULTS: readonly [string, string][] = [['accept-encoding', DEFAULT_ACCEPT_ENCODING]];
+const SSE_DEFAULTS: readonly [string, string][] = [['accept', 'text/event-stream']];
+const CHUNKS_DEFAULTS: readonly [string, string][] = [];
 
 /**
  * The headers a request gets when its own and the run's lack them (by name, any case). A stream
@@ -98,8 +103,8 @@ export const DEFAULT_ACCEPT_ENCODING = 'gzip, deflate, br';
  * sse one for `text/event-stream`.
  */
 export function defaultHeaders(stream: StreamKind | undefined): readonly [string, string][] {
-  if (stream === undefined) return [['accept-encoding', DEFAULT_ACCEPT_ENCODING]];
-  return stream === 'sse' ? [['accept', 'text/event-stream']] : [];
+  if (stream === undefined) return PLAIN_DEFAULTS;
+  return stream === 'sse' ? SSE_DEFAULTS : CHUNKS_DEFAULTS;
 }
 
 /**

@@ -38,7 +38,7 @@ import { tlsSchema } from './tls-schema.js';
 import { thresholdSchema } from './threshold-schema.js';
 import { metricsSchema } from './metrics-schema.js';
 import { checkThresholds } from './configured-thresholds.js';
-import { ENV_NAME } from '../sources/scenario-env-source.js';
+import { ENV_NAME } from '../grammar/placeholder.js';
 
 const segment = z
   .string({ error: 'a segment i/n such as 2/4 (1 ≤ i ≤ n)' })

@@ -8,9 +8,9 @@ import { HTTP_DEBUG_REQUESTS } from '../plan/http-debug-plan.js';
 import { nonEmpty, positiveInt } from './fields.js';
 
 /** Default `max_bytes`: 10 MiB. */
-export const HTTP_DEBUG_MAX_BYTES = 10 * 1024 * 1024;
+const HTTP_DEBUG_MAX_BYTES = 10 * 1024 * 1024;
 /** Default `per_second`: as many lines a second as a scenario's console prints. */
-export const HTTP_DEBUG_PER_SECOND = 20;
+const HTTP_DEBUG_PER_SECOND = 20;
 
 /** The `http_debug` key. */
 export function httpDebugSchema() {

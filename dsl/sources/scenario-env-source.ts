@@ -9,11 +9,9 @@
  * Every value is a secret (it may be a token), as the values ${NAME} takes are.
  */
 import type { ConfigIssue } from '../issues.js';
+import { ENV_NAME } from '../grammar/placeholder.js';
 import type { ScenarioEnv } from '../plan/scenario-env.js';
 import { err, ok, type Result } from '../result.js';
-
-/** A variable name as `${NAME}` takes it. */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The scenario's environment from the allow-list and the `--env` flags. */
 export function scenarioEnv(

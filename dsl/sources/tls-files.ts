@@ -17,7 +17,7 @@ import type { TlsSettings } from '../schema/tls-schema.js';
 import { readBoundedBytes } from './bounded-file.js';
 
 /** Largest TLS file read (a CA bundle of every public root is about 250 kB). */
-export const MAX_TLS_FILE_BYTES = 1024 * 1024;
+const MAX_TLS_FILE_BYTES = 1024 * 1024;
 
 type Path = readonly (string | number)[];
 
