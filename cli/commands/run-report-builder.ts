@@ -5,6 +5,7 @@
  */
 import type { Loaded } from '../../dsl/load-plan.js';
 import type { Tags } from '../../dsl/plan/metrics.js';
+import type { SampleTable } from '../../runtime/metrics/sample-select.js';
 import type { ChecksSnapshot, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
 import {
@@ -175,14 +176,19 @@ const REQUEST_METRICS: ReadonlySet<string> = new Set([
   'http_requests',
 ]);
 
-/** Summarizes, evaluates the thresholds (undefined when none are defined) and assembles. */
-export function reportFromRaw(raw: RawResult): RunReport {
-  const table = {
+/** The tags of a raw result's samples, as thresholds and breakdowns select them. */
+export function tagTableOf(raw: RawResult): SampleTable {
+  return {
     names: raw.endpointNames,
     run: raw.runTags,
     endpoints: raw.endpointTags,
     scenarios: raw.scenarioTags,
   };
+}
+
+/** Summarizes, evaluates the thresholds (undefined when none are defined) and assembles. */
+export function reportFromRaw(raw: RawResult): RunReport {
+  const table = tagTableOf(raw);
   const keys = breakdownKeys(raw);
   const result = {
     ...summarize(raw.snapshot, raw.endpointNames, raw.metrics),

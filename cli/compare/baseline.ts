@@ -17,6 +17,7 @@ import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
 import type { RawResult } from '../../runtime/raw-result.js';
 import type { BaselineOverlay } from '../render/run-report.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
+import { tagTableOf } from '../commands/run-report-builder.js';
 import { figureKey } from './comparison.js';
 import { figuresOf } from './figures.js';
 import { READABLE, relativeLimit, thresholdFigure } from './relative-threshold.js';
@@ -71,13 +72,7 @@ interface Missing {
 
 /** The threshold's figure in a raw baseline, measured by the run's own evaluator. */
 function fromRaw(spec: ThresholdSpec, raw: RawResult): number | Missing {
-  const table = {
-    names: raw.endpointNames,
-    run: raw.runTags,
-    endpoints: raw.endpointTags,
-    scenarios: raw.scenarioTags,
-  };
-  const [result] = evaluateThresholds([spec], raw.snapshot, raw.endpointNames, table);
+  const [result] = evaluateThresholds([spec], raw.snapshot, raw.endpointNames, tagTableOf(raw));
   return (
     result?.actual ?? {
       expected: 'a baseline run that measured what the threshold reads',
