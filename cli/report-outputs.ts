@@ -22,7 +22,7 @@ import type { ReportFile } from './report-files.js';
 import { VERSION } from './version.js';
 
 /** The environment variable GitHub Actions sets to the step's summary file. */
-export const GITHUB_STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
+const GITHUB_STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
 
 /** How stdout is used. */
 export interface PrintOptions {
@@ -68,16 +68,19 @@ export function reportFiles(
   add('JUnit report', paths.junit, () => renderJunitReport(report));
   add('Markdown summary', paths.summaryMd, () => renderSummaryMarkdown(report));
   add('raw result', paths.raw, () => `${JSON.stringify(raw)}\n`);
-  const stepSummary = env[GITHUB_STEP_SUMMARY];
-  if (stepSummary !== undefined && stepSummary !== '') {
-    files.push({
-      what: `GitHub step summary ($${GITHUB_STEP_SUMMARY})`,
-      path: stepSummary,
-      render: () => renderSummaryMarkdown(report),
-      append: true,
-    });
-  }
+  const summary = stepSummaryFile(env, () => renderSummaryMarkdown(report));
+  if (summary !== undefined) files.push(summary);
   return files;
+}
+
+/** The Markdown appended to `$GITHUB_STEP_SUMMARY` when it is set (GitHub Actions sets it). */
+export function stepSummaryFile(
+  env: Readonly<Record<string, string | undefined>>,
+  render: () => string,
+): ReportFile | undefined {
+  const path = env[GITHUB_STEP_SUMMARY];
+  if (path === undefined || path === '') return undefined;
+  return { what: `GitHub step summary ($${GITHUB_STEP_SUMMARY})`, path, render, append: true };
 }
 
 /** What `run` and `merge` deliver of one result (see command-outcome.ts for how). */

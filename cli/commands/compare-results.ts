@@ -19,7 +19,7 @@ import {
   renderComparisonText,
   type ComparisonReport,
 } from '../render/comparison-report.js';
-import { GITHUB_STEP_SUMMARY } from '../report-outputs.js';
+import { stepSummaryFile } from '../report-outputs.js';
 import type { ReportFile } from '../report-files.js';
 
 /** What `compare` was asked. */
@@ -99,14 +99,8 @@ function outcomeOf(
       path: input.json,
       render: () => renderComparisonJson(report),
     });
-  const stepSummary = context.env[GITHUB_STEP_SUMMARY];
-  if (stepSummary !== undefined && stepSummary !== '')
-    files.push({
-      what: `GitHub step summary ($${GITHUB_STEP_SUMMARY})`,
-      path: stepSummary,
-      render: () => renderComparisonMarkdown(report),
-      append: true,
-    });
+  const summary = stepSummaryFile(context.env, () => renderComparisonMarkdown(report));
+  if (summary !== undefined) files.push(summary);
   return {
     stdout,
     files,
