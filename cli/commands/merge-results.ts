@@ -2,19 +2,15 @@
  * The work of `barrage merge` (merge.ts declares the command and imports this when it runs):
  * read and check every raw result, merge them, report, and turn the outcome into the exit code.
  */
-import { resolve } from 'node:path';
 import type { ReportPlan } from '../../dsl/plan/plan.js';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
-import { readBoundedFile } from '../../dsl/sources/bounded-file.js';
 import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
 import type { BarrageContext } from '../context.js';
 import { deliverOutcome } from '../command-outcome.js';
 import { parseRawResult } from '../raw-result-schema.js';
+import { readResultJson } from '../result-json-file.js';
 import { importRenderers, resultOutcome } from '../report-outputs.js';
 import { reportFromRaw } from './run-report-builder.js';
-
-/** Largest raw result read (an hour-long segment with many endpoints stays far below it). */
-export const MAX_RAW_BYTES = 256 * 1024 * 1024;
 
 /** Reads, checks, merges, reports; returns the exit code. Throws ConfigError for bad files. */
 export async function mergeResults(
@@ -54,26 +50,17 @@ function readResults(cwd: string, files: readonly string[]): NamedRaw[] {
   const issues: ConfigIssue[] = [];
   const raws: NamedRaw[] = [];
   for (const name of files) {
-    const text = readBoundedFile(resolve(cwd, name), 'raw result', MAX_RAW_BYTES);
-    if (!text.ok) {
-      for (const issue of text.error)
-        issues.push({ ...issue, source: { kind: 'file', file: name } });
+    const value = readResultJson(
+      cwd,
+      name,
+      'raw result',
+      'a raw result (JSON) written by barrage run --raw',
+    );
+    if (!value.ok) {
+      issues.push(...value.error);
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text.value);
-    } catch (error) {
-      issues.push({
-        code: 'parse_error',
-        source: { kind: 'file', file: name },
-        path: [],
-        expected: 'a raw result (JSON) written by barrage run --raw',
-        actual: (error as Error).message,
-      });
-      continue;
-    }
-    const parsed = parseRawResult(name, value);
+    const parsed = parseRawResult(name, value.value);
     if (parsed.ok) raws.push({ name, raw: parsed.raw });
     else for (const issue of parsed.issues) issues.push(issue);
   }

@@ -4,15 +4,13 @@
  * result is checked against a zod schema of the parts compare reads, so a file that is not a
  * result is an error naming the file and the field, never a crash further on.
  */
-import { resolve } from 'node:path';
 import * as z from 'zod';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import { describeValue } from '../../dsl/schema/zod-issues.js';
-import { readBoundedFile } from '../../dsl/sources/bounded-file.js';
 import { RAW_FORMAT, type RawResult } from '../../runtime/raw-result.js';
-import { MAX_RAW_BYTES } from '../commands/merge-results.js';
 import { reportFromRaw } from '../commands/run-report-builder.js';
 import { parseRawResult } from '../raw-result-schema.js';
+import { readResultJson } from '../result-json-file.js';
 import { toJsonResult } from '../render/json-report.js';
 
 /** Issues listed per file at most. */
@@ -89,24 +87,19 @@ export function readResultFile(cwd: string, file: string): ReadResult {
     expected: EXPECTED,
     actual,
   });
-  const text = readBoundedFile(resolve(cwd, file), 'result', MAX_RAW_BYTES);
-  if (!text.ok) throw new ConfigError(text.error.map((i) => ({ ...i, source })));
-  let value: unknown;
+  const read = readResultJson(cwd, file, 'result', EXPECTED);
+  if (!read.ok) throw new ConfigError(read.error);
+  let value = read.value;
   let raw: RawResult | undefined;
-  try {
-    value = JSON.parse(text.value);
-  } catch (error) {
-    throw new ConfigError([{ ...issue((error as Error).message), code: 'parse_error' }]);
-  }
   if (
     typeof value === 'object' &&
     value !== null &&
     'format' in value &&
     value.format === RAW_FORMAT
   ) {
-    const read = parseRawResult(file, value);
-    if (!read.ok) throw new ConfigError(read.issues);
-    raw = read.raw;
+    const checked = parseRawResult(file, value);
+    if (!checked.ok) throw new ConfigError(checked.issues);
+    raw = checked.raw;
     value = toJsonResult(reportFromRaw(raw));
   }
   // Not a result at all (some other JSON document): one line, not a line per missing field.
