@@ -51,8 +51,8 @@ t.test('compare: the endpoint whose latency doubled is flagged, the other not', 
   t.ok((slow?.relative_change ?? 0) > 0.4, `p95 up about 100 % (${slow?.relative_change})`);
   // The median, not the tail: a loaded machine's scheduling moves a 50 ms endpoint's p95 between
   // two runs by more than either run's own spread, which is all the noise rule can see.
+  // Absent when both runs' p50 fell in the same histogram bucket: it did not change at all.
   const steady = figures.find((f) => f.scope === 'endpoint steady' && f.figure === 'p50');
-  t.ok(steady !== undefined);
   t.not(
     steady?.outside_noise,
     true,
