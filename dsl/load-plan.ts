@@ -177,17 +177,17 @@ async function loadWith(
     config.tls === undefined
       ? ok(undefined)
       : (await import('./sources/tls-files.js')).readTlsFiles(config, baseDir, provenance);
-  if (!feeder.ok || !files.ok || !tls.ok)
+  const proxy = compileProxy(config.proxy, inputs.env);
+  if (!feeder.ok || !files.ok || !tls.ok || !proxy.ok)
     return err({
       issues: [
         ...(feeder.ok ? [] : feeder.error),
         ...(files.ok ? [] : files.error),
         ...(tls.ok ? [] : tls.error),
+        ...(proxy.ok ? [] : proxy.error),
       ],
       warnings,
     });
-  const proxy = compileProxy(config.proxy, inputs.env);
-  if (!proxy.ok) return err({ issues: proxy.error, warnings });
   const compiled = compilePlan(config, {
     env: inputs.env,
     ...(proxy.value === undefined ? {} : { proxy: proxy.value }),
