@@ -9,14 +9,23 @@ export class PerSecondBound {
   #windowStartMs = Number.NEGATIVE_INFINITY;
   #taken = 0;
 
-  constructor(private readonly perSecond: number) {}
+  /** `opened` is called as a new window opens, before it counts anything (the last one is over). */
+  constructor(
+    private readonly perSecond: number,
+    private readonly opened: () => void = () => undefined,
+  ) {}
+
+  /** Opens a new window at `nowMs` when the last one's second is over. */
+  roll(nowMs: number): void {
+    if (nowMs - this.#windowStartMs < 1000) return;
+    this.opened();
+    this.#windowStartMs = nowMs;
+    this.#taken = 0;
+  }
 
   /** True when one more fits in the window of `nowMs` (and it is counted). */
   take(nowMs: number): boolean {
-    if (nowMs - this.#windowStartMs >= 1000) {
-      this.#windowStartMs = nowMs;
-      this.#taken = 0;
-    }
+    this.roll(nowMs);
     if (this.#taken >= this.perSecond) return false;
     this.#taken++;
     return true;

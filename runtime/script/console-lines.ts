@@ -7,6 +7,8 @@
  * line says how many were left out once the second is over.
  */
 
+import { PerSecondBound } from '../debug/per-second-bound.js';
+
 /** Lines printed a second, per process running the scenario. */
 export const CONSOLE_LINES_PER_SECOND = 20;
 /** Lines of one call's text printed at most. */
@@ -14,8 +16,8 @@ const MAX_LINES_PER_CALL = 20;
 
 /** Prints a scenario's console lines through `emit`, rate-limited. */
 export class ConsoleLines {
-  #windowStartMs = Number.NEGATIVE_INFINITY;
-  #printed = 0;
+  /** A new second says first what the last one left out. */
+  readonly #bound = new PerSecondBound(CONSOLE_LINES_PER_SECOND, () => this.#note());
   #suppressed = 0;
   #timer: NodeJS.Timeout | undefined;
 
@@ -27,7 +29,7 @@ export class ConsoleLines {
   /** A console call of `who` (`vu 3`, `setup`…) at `level`; level '' counts `dropped` calls. */
   write(who: string, level: string, text: string, dropped = 0): void {
     if (level === '') {
-      this.#roll();
+      this.#bound.roll(this.nowMs());
       this.#count(dropped);
       return;
     }
@@ -35,12 +37,8 @@ export class ConsoleLines {
     const lines = text.split('\n');
     const shown = Math.min(lines.length, MAX_LINES_PER_CALL);
     for (let i = 0; i < shown; i++) {
-      this.#roll();
-      if (this.#printed >= CONSOLE_LINES_PER_SECOND) this.#count(1);
-      else {
-        this.#printed++;
-        this.emit(prefix + escapeControls(lines[i]!));
-      }
+      if (this.#bound.take(this.nowMs())) this.emit(prefix + escapeControls(lines[i]!));
+      else this.#count(1);
     }
     if (lines.length > shown) this.#count(lines.length - shown);
   }
@@ -50,15 +48,6 @@ export class ConsoleLines {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#note();
-  }
-
-  /** A new second: what the last one left out is said first. */
-  #roll(): void {
-    const now = this.nowMs();
-    if (now - this.#windowStartMs < 1000) return;
-    this.#note();
-    this.#windowStartMs = now;
-    this.#printed = 0;
   }
 
   #count(n: number): void {
