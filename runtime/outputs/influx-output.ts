@@ -23,42 +23,22 @@ import { Point } from '@influxdata/influxdb-client';
 import type { OutputPlan } from '../../dsl/plan/output-plan.js';
 import { summarizeHistogram } from '../metrics/histogram.js';
 import type { Point as SeriesPoint } from './flush-window.js';
-import type { Flush, OutputSink, Payload } from './output-sink.js';
-import { postPayload, type Receiver } from './post-payload.js';
+import type { Flush, OutputSink } from './output-sink.js';
+import { PostedSink } from './post-payload.js';
 
 /** The sink of an influxdb output; its URL gets `precision=ms` unless it names it already. */
 export function openInfluxOutput(output: OutputPlan): OutputSink {
   const url = new URL(output.target);
   if (!url.searchParams.has('precision')) url.searchParams.set('precision', 'ms');
-  return new InfluxOutput(output.target, {
+  const receiver = {
     url: url.href,
     protocol: { 'content-type': 'text/plain; charset=utf-8' },
     own: output.headers,
-  });
-}
-
-class InfluxOutput implements OutputSink {
-  readonly kind = 'influxdb';
-  readonly target: string;
-  readonly #receiver: Receiver;
-
-  constructor(target: string, receiver: Receiver) {
-    this.target = target;
-    this.#receiver = receiver;
-  }
-
-  encode(flush: Flush): Payload | undefined {
+  };
+  return new PostedSink('influxdb', output.target, receiver, (flush) => {
     const lines = encodeLines(flush);
     return lines.length === 0 ? undefined : { body: lines.join('\n'), samples: lines.length };
-  }
-
-  send(payload: Payload, signal: AbortSignal): Promise<void> {
-    return postPayload(this.#receiver, payload.body, signal);
-  }
-
-  async close(): Promise<void> {
-    // Nothing held: every send is a request of its own.
-  }
+  });
 }
 
 /** The line of every series with samples in the flush's period. */

@@ -8,8 +8,8 @@
 import protobuf from 'protobufjs/light.js';
 import type { OutputPlan } from '../../dsl/plan/output-plan.js';
 import { otlpRequest } from './otlp-metrics.js';
-import type { Flush, OutputSink, Payload } from './output-sink.js';
-import { postPayload, type Receiver } from './post-payload.js';
+import type { OutputSink } from './output-sink.js';
+import { PostedSink } from './post-payload.js';
 import descriptor from './proto/otlp-metrics.json' with { type: 'json' };
 
 const root = protobuf.Root.fromJSON(descriptor);
@@ -24,35 +24,15 @@ const PROTOBUF = 'application/x-protobuf';
 
 /** The sink of an otlp output. */
 export function openOtlpOutput(output: OutputPlan): OutputSink {
-  return new OtlpOutput(output);
-}
-
-class OtlpOutput implements OutputSink {
-  readonly kind = 'otlp';
-  readonly target: string;
-  readonly #receiver: Receiver;
-
-  constructor(output: OutputPlan) {
-    this.target = output.target;
-    // The body is protobuf whatever the user's headers say.
-    this.#receiver = {
-      url: output.target,
-      protocol: { 'content-type': PROTOBUF },
-      own: output.headers,
-    };
-  }
-
-  encode(flush: Flush): Payload | undefined {
+  // The body is protobuf whatever the user's headers say.
+  const receiver = {
+    url: output.target,
+    protocol: { 'content-type': PROTOBUF },
+    own: output.headers,
+  };
+  return new PostedSink('otlp', output.target, receiver, (flush) => {
     const { request, dataPoints } = otlpRequest(flush, CUMULATIVE);
     if (dataPoints === 0) return undefined;
     return { body: REQUEST.encode(request).finish(), samples: dataPoints };
-  }
-
-  send(payload: Payload, signal: AbortSignal): Promise<void> {
-    return postPayload(this.#receiver, payload.body, signal);
-  }
-
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
+  });
 }

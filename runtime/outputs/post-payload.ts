@@ -6,6 +6,9 @@
  * it, should the receiver echo the request.
  */
 
+import type { OutputKind } from '../../dsl/plan/output-plan.js';
+import type { Flush, OutputSink, Payload } from './output-sink.js';
+
 /** Most of a refusal's answer quoted in its message. */
 const ANSWER_CHARS = 200;
 
@@ -102,4 +105,29 @@ function networkReason(error: unknown): string {
       ? (error.cause as { code?: string; message?: string } | undefined)
       : undefined;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * The sink of an output that POSTs each payload (prometheus-rw, otlp, influxdb): only how a flush
+ * is encoded differs between them. It holds nothing between sends.
+ */
+export class PostedSink implements OutputSink {
+  constructor(
+    readonly kind: OutputKind,
+    /** Where it sends, without credentials (for messages). */
+    readonly target: string,
+    private readonly receiver: Receiver,
+    /** The flush as the receiver takes it; undefined when there is nothing to send. */
+    readonly encode: (flush: Flush) => Payload | undefined,
+  ) {}
+
+  /** POSTs the payload (postPayload). */
+  send(payload: Payload, signal: AbortSignal): Promise<void> {
+    return postPayload(this.receiver, payload.body, signal);
+  }
+
+  /** Nothing held: each send is a request of its own. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }

@@ -9,9 +9,9 @@
  */
 import protobuf from 'protobufjs/light.js';
 import { compress } from 'snappyjs';
-import type { OutputPlan, TrendAs } from '../../dsl/plan/output-plan.js';
-import type { Flush, OutputSink, Payload } from './output-sink.js';
-import { postPayload, type Receiver } from './post-payload.js';
+import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import type { OutputSink } from './output-sink.js';
+import { PostedSink } from './post-payload.js';
 import { prometheusSeries } from './prometheus-series.js';
 import descriptor from './proto/prometheus/remote-write.json' with { type: 'json' };
 
@@ -25,35 +25,11 @@ const PROTOCOL_HEADERS = {
 /** The sink of one prometheus-rw output. */
 export function openPrometheusOutput(output: OutputPlan): OutputSink {
   const writeRequest = protobuf.Root.fromJSON(descriptor).lookupType('prometheus.WriteRequest');
-  return new PrometheusOutput(output, writeRequest);
-}
-
-class PrometheusOutput implements OutputSink {
-  readonly kind = 'prometheus-rw';
-  readonly target: string;
-  readonly #trendAs: TrendAs;
-  readonly #writeRequest: protobuf.Type;
-  readonly #receiver: Receiver;
-
-  constructor(output: OutputPlan, writeRequest: protobuf.Type) {
-    this.target = output.target;
-    this.#trendAs = output.trendAs;
-    this.#writeRequest = writeRequest;
-    this.#receiver = { url: output.target, protocol: PROTOCOL_HEADERS, own: output.headers };
-  }
-
-  encode(flush: Flush): Payload | undefined {
-    const { series, metadata } = prometheusSeries(flush.points, flush.timeMs, this.#trendAs);
+  const receiver = { url: output.target, protocol: PROTOCOL_HEADERS, own: output.headers };
+  return new PostedSink('prometheus-rw', output.target, receiver, (flush) => {
+    const { series, metadata } = prometheusSeries(flush.points, flush.timeMs, output.trendAs);
     if (series.length === 0) return undefined;
-    const message = this.#writeRequest.fromObject({ timeseries: series, metadata });
-    return { body: compress(this.#writeRequest.encode(message).finish()), samples: series.length };
-  }
-
-  send(payload: Payload, signal: AbortSignal): Promise<void> {
-    return postPayload(this.#receiver, payload.body, signal);
-  }
-
-  async close(): Promise<void> {
-    // Nothing held: each send is a request of its own.
-  }
+    const message = writeRequest.fromObject({ timeseries: series, metadata });
+    return { body: compress(writeRequest.encode(message).finish()), samples: series.length };
+  });
 }
