@@ -5,9 +5,7 @@
  * it (the workers' Clients come from undici's client module alone: virtual-user.ts).
  */
 import { Agent, buildConnector, request } from 'undici';
-import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
-import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
-import { tlsConnectOptions } from '../http/connect-options.js';
+import { tlsConnectOptions, type ConnectionSettings } from '../http/connect-options.js';
 import { ProxyRoutes } from '../http/proxy-route.js';
 import { ProxyTunnels, tunnelConnector } from '../http/proxy-tunnel.js';
 
@@ -29,20 +27,12 @@ export interface TokenPool {
   close(): Promise<void>;
 }
 
-/** How a pool connects: the run's timeout, certificate check, `tls:` settings and proxies. */
-export interface TokenTransport {
-  readonly timeoutMs: number;
-  readonly insecure: boolean;
-  readonly tls: TlsPlan | undefined;
-  readonly proxy: ProxyPlan | undefined;
-}
-
 /**
  * A pool to the token URL's origin `origin`: connect timeout `timeoutMs`, TLS certificates checked
  * unless `insecure`, the origin's `tls:` settings (a client certificate for an identity provider
  * that wants one), and the run's proxies as target requests have them (proxy-tunnel.ts).
  */
-export function openTokenPool(origin: string, transport: TokenTransport): TokenPool {
+export function openTokenPool(origin: string, transport: ConnectionSettings): TokenPool {
   const { timeoutMs, proxy } = transport;
   const connect = buildConnector({ timeout: timeoutMs, ...tlsConnectOptions(transport, origin) });
   const tunnels = proxy === undefined ? undefined : new ProxyTunnels(timeoutMs);

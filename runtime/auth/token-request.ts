@@ -11,7 +11,8 @@
 import type { AuthPlan } from '../../dsl/plan/plan.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
-import type { TokenPool, TokenTransport } from './token-pool.js';
+import type { ConnectionSettings } from '../http/connect-options.js';
+import type { TokenPool } from './token-pool.js';
 
 /** The oauth2 form of the auth plan. */
 export type OAuth2Plan = Extract<AuthPlan, { type: 'oauth2' }>;
@@ -71,7 +72,10 @@ export function displayTokenUrl(tokenUrl: string): string {
 }
 
 /** Builds the requester: body, headers and a keep-alive pool to the token URL, once. */
-export function createTokenRequester(plan: OAuth2Plan, options: TokenTransport): TokenRequester {
+export function createTokenRequester(
+  plan: OAuth2Plan,
+  options: ConnectionSettings,
+): TokenRequester {
   const form = new URLSearchParams({ grant_type: plan.grantType });
   if (plan.scope !== undefined) form.set('scope', plan.scope);
   if (plan.audience !== undefined) form.set('audience', plan.audience);

@@ -7,7 +7,14 @@
  * (runtime/ws/ws-transport.ts) all read an origin's TLS settings here.
  */
 import type buildConnector from 'undici/lib/core/connect.js';
+import type { Plan } from '../../dsl/plan/plan.js';
 import { tlsFor, type TlsPlan } from '../../dsl/plan/tls-plan.js';
+
+/**
+ * The run's settings every connection it opens follows (target requests, WebSocket sessions, the
+ * token request): its timeout bounds a proxy's CONNECT, its tls: and insecure the handshake.
+ */
+export type ConnectionSettings = Pick<Plan, 'timeoutMs' | 'insecure' | 'tls' | 'proxy'>;
 
 /** The run's TLS and HTTP version settings, as the virtual users' clients need them. */
 export interface TransportOptions {

@@ -17,20 +17,10 @@ import { isIP, type Socket } from 'node:net';
 import { connect as connectTls, createSecureContext, type SecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { ClientOptions } from 'ws';
-import type { ProxyPlan, ProxyServer } from '../../dsl/plan/proxy-plan.js';
-import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
-import { tlsConnectOptions } from '../http/connect-options.js';
+import type { ProxyServer } from '../../dsl/plan/proxy-plan.js';
+import { tlsConnectOptions, type ConnectionSettings } from '../http/connect-options.js';
 import { defaultPort, ProxyRoutes, unbracket } from '../http/proxy-route.js';
 import { ProxyTunnels } from '../http/proxy-tunnel.js';
-
-/** The run's settings a session's connection depends on. */
-export interface WsTransportOptions {
-  readonly insecure: boolean;
-  readonly tls: TlsPlan | undefined;
-  readonly proxy: ProxyPlan | undefined;
-  /** The run's timeout: the CONNECT client's own bound, behind the session's deadline. */
-  readonly timeoutMs: number;
-}
 
 /** What the `ws` client takes to open a connection to one origin. */
 export type WsConnectOptions = Pick<ClientOptions, 'rejectUnauthorized' | 'createConnection'> & {
@@ -49,11 +39,11 @@ const MAX_KEPT_ORIGINS = 256;
 
 /** The connection options of a segment's sessions, by origin, worked out once per origin. */
 export class WsTransport {
-  readonly #options: WsTransportOptions;
+  readonly #options: ConnectionSettings;
   readonly #routes: ProxyRoutes | undefined;
   readonly #kept = new Map<string, WsConnectOptions>();
 
-  constructor(options: WsTransportOptions) {
+  constructor(options: ConnectionSettings) {
     this.#options = options;
     this.#routes = options.proxy === undefined ? undefined : new ProxyRoutes(options.proxy);
   }
@@ -111,7 +101,7 @@ function tunnelled(
   authority: string,
   tls: WsConnectOptions | undefined,
   hostname: string,
-  options: WsTransportOptions,
+  options: ConnectionSettings,
 ): CreateConnection {
   const host = unbracket(hostname);
   const servername = tls?.servername ?? (isIP(host) === 0 ? host : '');
