@@ -8,9 +8,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { hasOpenssl, makePki } from './openssl-pki.js';
+import { accepting, freePorts } from './local-ports.js';
 
 /** Debian's nginx binary. */
 export const NGINX = '/usr/sbin/nginx';
@@ -29,20 +29,6 @@ export interface Nginx {
   /** The access log's lines so far: `port protocol client-subject`. */
   log(): string[];
   stop(): Promise<void>;
-}
-
-/** Ports free now on 127.0.0.1 (the kernel's picks, released for nginx to take). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, async () => {
-      const server = createServer();
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return server;
-    }),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
 }
 
 function config(dir: string, ports: Nginx['ports']): string {
@@ -71,16 +57,6 @@ http {
   ${tls(ports.mtls, 'ssl http2').replace('ssl_certificate ', `ssl_client_certificate ${dir}/ca.pem;\n      ssl_verify_client on;\n      ssl_certificate `)}
 }
 `;
-}
-
-/** True once something accepts TCP connections on the port. */
-function accepting(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(true)).once('error', () => resolve(false));
-    socket.once('close', () => socket.destroy());
-    socket.once('connect', () => socket.end());
-  });
 }
 
 /** Generates the PKI in `dir`, then starts nginx on three free ports and waits for them. */

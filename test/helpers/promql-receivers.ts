@@ -8,10 +8,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { eventually } from './eventually.js';
+import { freePort } from './local-ports.js';
 
 /** Where Debian installs them. */
 export const PROMETHEUS = '/usr/bin/prometheus';
@@ -167,18 +167,6 @@ async function answers(url: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** A loopback port free a moment ago (neither server says which port 0 gave it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { eventually } from './eventually.js';
+import { accepting, freePort } from './local-ports.js';
 
 /** Where Debian installs it. */
 const BINARY = '/usr/sbin/tinyproxy';
@@ -76,7 +76,7 @@ export async function startTinyproxy(
   t.teardown(() => {
     child.kill();
   });
-  await eventually(() => accepts(port), 10_000);
+  await eventually(() => accepting(port), 10_000);
   return {
     port,
     connects: () =>
@@ -84,24 +84,4 @@ export async function startTinyproxy(
         .split('\n')
         .filter((line) => /Request \(file descriptor \d+\): CONNECT /.test(line)).length,
   };
-}
-
-/** A port nothing listens on now (bound to 0, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
