@@ -13,13 +13,12 @@
  *   Thresholds:
  *     ✗ http_req_duration:p95 < baseline * 1.10: baseline 21.40, actual 23.10, limit 23.54
  */
-import Table from 'cli-table3';
 import type { FigureChange } from '../compare/comparison.js';
 import type { FigureUnit } from '../compare/figures.js';
 import type { RelativeThresholdResult } from '../compare/relative-threshold.js';
 import { formatCount } from './report-figures.js';
-import { codeSpan, escapeMarkdown } from './summary-markdown.js';
-import { truncateName } from './tables.js';
+import { codeSpan, escapeMarkdown, markdownTable } from './summary-markdown.js';
+import { plainTable, truncateName } from './tables.js';
 
 /** What the reports show: the two files, the figures that moved and the thresholds. */
 export interface ComparisonReport {
@@ -81,26 +80,27 @@ function countLine(moved: readonly FigureChange[]): string {
   return `${moved.length} figure${moved.length === 1 ? '' : 's'} changed, ${outside} outside the noise.`;
 }
 
-/** A threshold's numbers, `no data` for a figure a run lacks. */
+/** A threshold's figure to 3 decimals, `no data` for one a run lacks. */
+function thresholdFigure(v: number | null): string {
+  return v === null ? 'no data' : String(Math.round(v * 1000) / 1000);
+}
+
+/** A threshold's numbers. */
 function thresholdNumbers(t: RelativeThresholdResult): string {
-  const n = (v: number | null): string =>
-    v === null ? 'no data' : String(Math.round(v * 1000) / 1000);
+  const n = thresholdFigure;
   return `baseline ${n(t.baseline)}, actual ${n(t.actual)}, limit ${n(t.limit)}`;
 }
 
 /** The text report. */
 export function renderComparisonText(report: ComparisonReport): string {
   const lines = [`--- Comparison: ${report.baseFile} → ${report.newFile} ---`];
-  if (report.moved.length > 0) {
-    const table = new Table({
-      head: HEAD,
-      colAligns: ['left', 'right', 'right', 'right', 'right', 'right'],
-      style: { head: [], border: [], compact: true },
-    });
-    for (const change of report.moved)
-      table.push([truncateName(label(change), MAX_FIGURE), ...cells(change)]);
-    lines.push(table.toString());
-  }
+  if (report.moved.length > 0)
+    lines.push(
+      plainTable(
+        HEAD,
+        report.moved.map((change) => [truncateName(label(change), MAX_FIGURE), ...cells(change)]),
+      ),
+    );
   lines.push(countLine(report.moved));
   if (report.thresholds.length > 0) {
     lines.push('Thresholds:');
@@ -114,11 +114,6 @@ export function renderComparisonText(report: ComparisonReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A GitHub-flavoured table row. */
-function row(values: readonly string[]): string {
-  return `| ${values.join(' | ')} |`;
-}
-
 /** The Markdown report. */
 export function renderComparisonMarkdown(report: ComparisonReport): string {
   const failed = report.thresholds.filter((t) => !t.pass).length;
@@ -129,29 +124,26 @@ export function renderComparisonMarkdown(report: ComparisonReport): string {
     countLine(report.moved),
   ];
   if (report.moved.length > 0) {
-    lines.push('', row(HEAD), row(['---', '---:', '---:', '---:', '---:', '---:']));
-    for (const change of report.moved) {
+    const rows = report.moved.map((change) => {
       const [base, next, diff, relative, verdict] = cells(change);
       const shown = change.verdict === 'moved' ? `**${verdict}**` : verdict!;
-      lines.push(row([escapeMarkdown(label(change)), base!, next!, diff!, relative!, shown]));
-    }
+      return [escapeMarkdown(label(change)), base!, next!, diff!, relative!, shown];
+    });
+    lines.push('', ...markdownTable(HEAD, rows, [1, 2, 3, 4, 5]));
   }
   if (report.thresholds.length > 0) {
-    lines.push('', row(['Threshold', 'Baseline', 'Actual', 'Limit', 'Result']));
-    lines.push(row(['---', '---:', '---:', '---:', '---']));
-    for (const t of report.thresholds) {
-      const n = (v: number | null): string =>
-        v === null ? 'no data' : String(Math.round(v * 1000) / 1000);
-      lines.push(
-        row([
-          codeSpan(t.expression),
-          n(t.baseline),
-          n(t.actual),
-          n(t.limit),
-          t.pass ? '✅ pass' : '❌ fail',
-        ]),
-      );
-    }
+    const n = thresholdFigure;
+    const rows = report.thresholds.map((t) => [
+      codeSpan(t.expression),
+      n(t.baseline),
+      n(t.actual),
+      n(t.limit),
+      t.pass ? '✅ pass' : '❌ fail',
+    ]);
+    lines.push(
+      '',
+      ...markdownTable(['Threshold', 'Baseline', 'Actual', 'Limit', 'Result'], rows, [1, 2, 3]),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

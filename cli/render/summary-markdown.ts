@@ -44,7 +44,7 @@ export function codeSpan(text: string): string {
 }
 
 /** A GitHub-flavoured table; `right` names the right-aligned columns (by index). */
-function table(
+export function markdownTable(
   head: readonly string[],
   rows: readonly (readonly string[])[],
   right: readonly number[],
@@ -75,7 +75,7 @@ function metaLine(report: RunReport): string {
 
 function headline(r: RunResult): string[] {
   const l = r.latency_ms;
-  return table(
+  return markdownTable(
     ['Requests', 'Failed', 'Requests/sec', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
     [
       [
@@ -97,7 +97,7 @@ function thresholds(summary: ThresholdSummary): string[] {
   return [
     `### Thresholds: ${summary.passed}/${summary.total} passed`,
     '',
-    ...table(
+    ...markdownTable(
       ['', 'Threshold', 'Actual', ...(baseline ? ['Baseline'] : []), 'Expected'],
       summary.results.map((t) => [
         t.pass ? '✅' : '❌',
@@ -128,7 +128,7 @@ function scenarios(r: RunResult): string[] {
   return [
     '### Scenarios',
     '',
-    ...table(
+    ...markdownTable(
       ['Scenario', 'Iterations', 'Dropped', 'Requests', 'Failed', 'p50 ms', 'p95 ms', 'p99 ms'],
       Object.entries(r.scenarios).map(([name, s]) => [
         escapeMarkdown(name),
@@ -148,7 +148,7 @@ function endpoints(r: RunResult): string[] {
   return [
     '### Endpoints',
     '',
-    ...table(
+    ...markdownTable(
       ['Endpoint', 'Requests', 'Failed', 'p50 ms', 'p95 ms', 'p99 ms'],
       r.endpoints.map((e) => [
         escapeMarkdown(e.name),
@@ -169,7 +169,7 @@ function counts(title: string, head: string, entries: [string, number][], whole:
     formatCount(n),
     formatShare(n, Math.max(whole, sum)),
   ]);
-  return [`### ${title}`, '', ...table([head, 'Count', 'Share'], rows, [1, 2])];
+  return [`### ${title}`, '', ...markdownTable([head, 'Count', 'Share'], rows, [1, 2])];
 }
 
 function checks(r: RunResult): string[] {
@@ -180,7 +180,7 @@ function checks(r: RunResult): string[] {
     formatCount(c.passes),
     formatCount(c.fails),
   ]);
-  return ['### Checks', '', ...table(['', 'Check', 'Passes', 'Fails'], rows, [2, 3])];
+  return ['### Checks', '', ...markdownTable(['', 'Check', 'Passes', 'Fails'], rows, [2, 3])];
 }
 
 function websocket(r: RunResult): string[] {
@@ -189,7 +189,7 @@ function websocket(r: RunResult): string[] {
   return [
     '### WebSocket',
     '',
-    ...table(
+    ...markdownTable(
       ['Sessions', 'Failed', 'Sent', 'Received', 'Connecting p95 ms', 'Round trip p95 ms'],
       [
         [
@@ -232,7 +232,7 @@ function streams(r: RunResult): string[] {
   return [
     '### Streamed responses',
     '',
-    ...table(
+    ...markdownTable(
       ['', 'Received', 'First p50 ms', 'First p95 ms', 'Gap p50 ms', 'Gap p95 ms'],
       rows,
       [1, 2, 3, 4, 5],
@@ -249,7 +249,7 @@ function customMetrics(r: RunResult): string[] {
       type,
       escapeMarkdown(figures),
     ]);
-    out.push('### Custom metrics', '', ...table(['Metric', 'Type', 'Figures'], rows, []));
+    out.push('### Custom metrics', '', ...markdownTable(['Metric', 'Type', 'Figures'], rows, []));
   }
   for (const warning of r.warnings ?? []) out.push('', `> ⚠️ ${escapeMarkdown(warning)}`);
   return out;

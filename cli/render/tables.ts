@@ -28,7 +28,7 @@ const PADDING = 2;
 type Align = 'left' | 'right';
 
 /** A plain table: no colors in heads or borders; every column but the first right-aligned. */
-function plainTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+export function plainTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
   const colAligns: Align[] = head.map((_, i) => (i === 0 ? 'left' : 'right'));
   const table = new Table({
     head: [...head],
