@@ -34,7 +34,7 @@ import type { LiveState } from './live-state.js';
 import { startDeadlineSweep } from './deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
 import { startVuSampler } from './vu-sampler.js';
-import { importHtmlQuery, readsCss } from '../vars/extract.js';
+import { importHtmlQuery, importJsonPath, readsCss, readsJsonPath } from '../vars/extract.js';
 import { ScenarioRun } from './scenario-run.js';
 import { createSegmentServices, importServiceModules } from './segment-services.js';
 import type { SegmentSpec } from './segment-spec.js';
@@ -74,12 +74,13 @@ export async function runSegment(
 ): Promise<SegmentOutcome> {
   const { plan } = spec;
   // What only some plans use (WebSocket sessions, a TypeScript scenario's bridge, the HTML
-  // parser, the event stream parser) is imported for those alone, before dispatch can begin: each costs a start
+  // parser, JSONPath, the event stream parser) is imported for those alone, before dispatch can begin: each costs a start
   // milliseconds to load.
   const [modules, scripting] = await Promise.all([
     importServiceModules(plan),
     plan.script === undefined ? undefined : import('../script/script-runner.js'),
     readsCss(plan) ? importHtmlQuery() : undefined,
+    readsJsonPath(plan) ? importJsonPath() : undefined,
     readsSse(plan) ? importSseReader() : undefined,
   ]);
   await control.ready?.();

@@ -16,33 +16,55 @@
  * past the bounds of html-query.ts) makes the request a failure of kind `extract_error` instead
  * of a bug that stops the workers.
  */
-import { JSONPath } from 'jsonpath-plus';
+import type * as JsonPathPlus from 'jsonpath-plus';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
 import type * as HtmlQuery from './html-query.js';
 import type { VariableStore } from './variable-store.js';
 
 // html-query.ts (htmlparser2, css-select, and the entity tables htmlparser2 decodes at load:
-// about 8 ms of a start) is imported only for a plan that reads HTML: importHtmlQuery().
+// about 8 ms of a start) is imported only for a plan that reads HTML: importHtmlQuery(). So is
+// jsonpath-plus for a plan that reads JSON by a path (its parser registers its plugins at load,
+// about 5 ms): importJsonPath().
 let htmlQuery: typeof HtmlQuery | undefined;
+let jsonPathPlus: typeof JsonPathPlus | undefined;
 
 /** Imports html-query.ts; a segment whose plan readsCss() does so before dispatch. */
 export async function importHtmlQuery(): Promise<void> {
   htmlQuery ??= await import('./html-query.js');
 }
 
-/**
- * True when a plan (or any part of one) has a css extractor or check anywhere: an object with
- * `from: 'css'` (endpoints, WebSocket steps, checks). Walks with a stack: a plan is plain data.
- */
+/** Imports jsonpath-plus; a segment whose plan readsJsonPath() does so before dispatch. */
+export async function importJsonPath(): Promise<void> {
+  jsonPathPlus ??= await import('jsonpath-plus');
+}
+
+/** True when a plan has a css extractor or check anywhere: `from: 'css'` (endpoints, WebSocket steps, checks). */
 export function readsCss(plan: unknown): boolean {
+  return planHolds(plan, (node) => (node as { from?: unknown }).from === 'css');
+}
+
+/**
+ * True when a plan may read JSON by a path: a JSONPath anywhere (an extractor, a check or a
+ * WebSocket match, each spelled for jsonpath-plus as `evaluatorPath`), or a TypeScript scenario,
+ * whose `res.json(path)` picks its paths as it runs.
+ */
+export function readsJsonPath(plan: object): boolean {
+  return (
+    (plan as { script?: unknown }).script !== undefined ||
+    planHolds(plan, (node) => 'evaluatorPath' in node)
+  );
+}
+
+/** True when some object anywhere in a plan passes `test`. Walks with a stack: a plan is plain data. */
+function planHolds(plan: unknown, test: (node: object) => boolean): boolean {
   const pending: unknown[] = [plan];
   while (pending.length > 0) {
     const node = pending.pop();
     // Typed arrays (feeder records, shared data) hold no extractors: walking them would make an
     // array of every byte.
     if (node === null || typeof node !== 'object' || ArrayBuffer.isView(node)) continue;
-    if ((node as { from?: unknown }).from === 'css') return true;
+    if (test(node)) return true;
     for (const item of Object.values(node)) pending.push(item);
   }
   return false;
@@ -52,6 +74,12 @@ export function readsCss(plan: unknown): boolean {
 function html(): typeof HtmlQuery {
   if (htmlQuery === undefined) throw new Error('bug: CSS read before importHtmlQuery()');
   return htmlQuery;
+}
+
+/** jsonpath-plus's evaluator; a JSONPath read without it is a bug of importJsonPath. */
+function jsonPathEvaluator(): typeof JsonPathPlus.JSONPath {
+  if (jsonPathPlus === undefined) throw new Error('bug: JSONPath read before importJsonPath()');
+  return jsonPathPlus.JSONPath;
 }
 
 /** Raw response headers as undici gives them: name, value, name, value… */
@@ -217,6 +245,7 @@ export function jsonText(value: unknown): string | undefined {
  * not even an empty list, and would index into a string's characters.
  */
 export function firstJsonValue(json: unknown, path: string): unknown {
+  const JSONPath = jsonPathEvaluator();
   if (json === null || typeof json !== 'object')
     return JSONPath.toPathArray(path).every((part) => part === '$') ? json : undefined;
   return (JSONPath({ path, json, eval: false, wrap: true }) as unknown[])[0];

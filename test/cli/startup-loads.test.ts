@@ -125,7 +125,7 @@ t.test('validate loads css-select when a check has a CSS selector', async (t) =>
 });
 
 t.test(
-  'a one-request run loads undici Client, not its index, nor the HTML, YAML, ws, SSE or HTTP/2 stacks',
+  'a one-request run loads undici Client, not its index, nor the HTML, YAML, JSONPath, ws, SSE or HTTP/2 stacks',
   async (t) => {
     const server = createServer((_req, res) => res.end('{"ok":true}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,7 +135,7 @@ t.test(
     t.ok(loads.modules.has('undici/lib/dispatcher/client.js'), "undici's Client");
     t.notOk(loads.modules.has('undici/index.js'), "undici's index");
     t.notOk(loads.modules.has('hdr-histogram-js/dist/index.js'), "hdr-histogram-js's index");
-    for (const unused of ['htmlparser2', 'css-select', 'entities', 'yaml', 'ws'])
+    for (const unused of ['htmlparser2', 'css-select', 'entities', 'yaml', 'jsonpath-plus', 'ws'])
       t.notOk(loads.packages.has(unused), unused);
     t.notOk(loads.builtins.has('child_process'), 'node:child_process');
     t.notOk(

@@ -7,10 +7,12 @@ import { parseThreshold } from '../../dsl/grammar/threshold.js';
 import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
 import { parseTemplate } from '../../dsl/grammar/placeholder.js';
 import { parseJsonPath } from '../../dsl/grammar/json-path.js';
-import { firstJsonValue } from '../../runtime/vars/extract.js';
+import { firstJsonValue, importJsonPath } from '../../runtime/vars/extract.js';
 import type { Result } from '../../dsl/result.js';
 import type { Template, TemplatePart } from '../../dsl/plan/template.js';
 import type { ThresholdOperator } from '../../dsl/plan/threshold-spec.js';
+
+await importJsonPath();
 
 /** Pieces of the three grammars, so random strings reach past the first character often. */
 const TOKENS = [

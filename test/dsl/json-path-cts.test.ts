@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
 import { parseJsonPath } from '../../dsl/grammar/json-path.js';
-import { firstJsonValue } from '../../runtime/vars/extract.js';
+import { firstJsonValue, importJsonPath } from '../../runtime/vars/extract.js';
+
+await importJsonPath();
 
 interface CtsCase {
   readonly name: string;

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { parseJsonPath } from '../../dsl/grammar/json-path.js';
-import { firstJsonValue } from '../../runtime/vars/extract.js';
+import { firstJsonValue, importJsonPath } from '../../runtime/vars/extract.js';
+
+await importJsonPath();
 
 const DOC = {
   items: [{ id: 1 }, { id: 2 }, { id: 3 }],

@@ -5,10 +5,11 @@ import t from 'tap';
 import type { CheckPredicate, CheckSubject } from '../../dsl/plan/check-plan.js';
 import { inStatusSet, parseStatusEntry, showStatusSet } from '../../dsl/plan/status-set.js';
 import { checksReadBody, evaluateCheck } from '../../runtime/checks/evaluate-check.js';
-import { importHtmlQuery, ParsedBody } from '../../runtime/vars/extract.js';
+import { importHtmlQuery, importJsonPath, ParsedBody } from '../../runtime/vars/extract.js';
 
 // A segment imports the HTML parser for a plan with css extractors or checks; these read CSS.
 await importHtmlQuery();
+await importJsonPath();
 
 /** A json subject, its path as the plan keeps it (written, and as jsonpath-plus reads it). */
 const json = (path: string): CheckSubject => ({

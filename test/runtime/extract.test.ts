@@ -2,13 +2,34 @@ import t from 'tap';
 import {
   firstJsonValue,
   headerValue,
+  importJsonPath,
   queryJson,
+  readsJsonPath,
   runExtractors,
 } from '../../runtime/vars/extract.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
 import { DEEP_ARRAYS, EXTRACT_ERROR, ODD_BODIES, ODD_PATHS } from '../helpers/odd-bodies.js';
 import { jsonExtractor } from '../helpers/json-extractor.js';
+
+t.test(
+  'a plan reads JSONPath when a path is anywhere in it, or a scenario may pick one',
+  async (t) => {
+    t.equal(readsJsonPath({ endpoints: [{ extract: [{ from: 'header' }] }] }), false);
+    t.equal(
+      readsJsonPath({ graph: { endpoints: [{ extract: [jsonExtractor('v', '$.a')] }] } }),
+      true,
+    );
+    t.equal(
+      readsJsonPath({ ws: [{ steps: [{ match: { path: '$.x', evaluatorPath: '$.x' } }] }] }),
+      true,
+    );
+    t.equal(readsJsonPath({ script: { file: 'scenario.ts' } }), true);
+    t.equal(readsJsonPath({ records: new Uint8Array(4) }), false);
+  },
+);
+
+await importJsonPath();
 
 t.test('JSONPath extractors read the body; non-strings are stored as JSON', async (t) => {
   const vars = new VariableStore();

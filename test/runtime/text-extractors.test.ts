@@ -2,7 +2,13 @@
 // they read, what leaves a variable unset, large, malformed and hostile bodies.
 import t from 'tap';
 import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import { importHtmlQuery, readsBody, readsCss, runExtractors } from '../../runtime/vars/extract.js';
+import {
+  importHtmlQuery,
+  importJsonPath,
+  readsBody,
+  readsCss,
+  runExtractors,
+} from '../../runtime/vars/extract.js';
 import {
   compileSelector,
   MAX_HTML_DEPTH,
@@ -15,6 +21,7 @@ import { jsonExtractor } from '../helpers/json-extractor.js';
 
 // A segment imports the HTML parser for a plan with css extractors or checks; these read CSS.
 await importHtmlQuery();
+await importJsonPath();
 
 const FORM = `<!doctype html>
 <html><head><title>  Sign in  </title></head>
