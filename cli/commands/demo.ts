@@ -29,6 +29,11 @@ export class DemoCommand extends BaseCommand {
 
   /** Serves, runs, stops. */
   async run(): Promise<number> {
+    // The proxy takes every argument, --help too: the demo's own help, not run's parse error.
+    if (this.rest.length === 1 && (this.rest[0] === '--help' || this.rest[0] === '-h')) {
+      this.context.stdout.write(this.cli.usage(DemoCommand, { detailed: true }));
+      return ExitCode.Ok;
+    }
     const scenario = join(PACKAGE_ROOT, 'scenarios', 'demo.yaml');
     // The extra arguments are run's: a misspelt flag is reported before the server starts.
     const argv = ['run', scenario, '--target', 'http://127.0.0.1', ...this.rest];

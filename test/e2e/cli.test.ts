@@ -1,4 +1,6 @@
 import t from 'tap';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -17,8 +19,26 @@ t.test('--version and --help', async (t) => {
   for (const command of ['run', 'validate', 'serve', 'demo', 'merge', 'compare'])
     t.match(help.stdout, new RegExp(`barrage ${command}`), command);
   const runHelp = await runCli(['run', '--help']);
+  t.match(runHelp.stdout, /\$ barrage run \[CONFIG\]/);
   t.match(runHelp.stdout, /--threshold/);
   t.match(runHelp.stdout, /--json-output/);
+  const demoHelp = await runCli(['demo', '--help']);
+  t.equal(demoHelp.code, 0, demoHelp.stderr);
+  t.match(demoHelp.stdout, /Run a showcase load test against the embedded target/);
+});
+
+t.test('run is the default command: a configuration without a command name runs', async (t) => {
+  // main.ts registers a named command by its name alone; with no name, run keeps its default path.
+  const server = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const { port } = server.address() as AddressInfo;
+  const dir = t.testdir({ 'load.yaml': `target: http://127.0.0.1:${port}/\nrequests: 3\n` });
+  for (const argv of [['load.yaml'], ['run', 'load.yaml']]) {
+    const result = await runCli([...argv, '--json-output'], { cwd: dir });
+    t.equal(result.code, 0, result.stderr);
+    t.equal((JSON.parse(result.stdout) as { total: number }).total, 3, argv.join(' '));
+  }
 });
 
 t.test('demo runs its load through run: a named command brings the commands it runs', async (t) => {
