@@ -179,17 +179,62 @@ export function meanMs(histogram: MicrosHistogram): number {
   return sum / total / 1000;
 }
 
+/**
+ * The values at several percentiles in ms, each what getValueAtPercentile gives (its rounding of
+ * the count, the lowest equivalent value at percentile 0 and the highest at any other), read in
+ * one walk over the counters: the library walks from the first counter for every percentile, and a
+ * report reads dozens (the distribution's 29 points, a summary's six) in cold code at the end of a
+ * run, which cost a one-request run's report about 10 ms.
+ */
+export function percentilesMs(
+  histogram: MicrosHistogram,
+  percentiles: readonly number[],
+): number[] {
+  const total = histogram.totalCount;
+  const wanted = percentiles
+    .map((percentile, at) => ({ percentile, at, count: countAtPercentile(percentile, total) }))
+    .sort((a, b) => a.count - b.count);
+  const values = percentiles.map(() => 0);
+  let next = 0;
+  let seen = 0;
+  for (let i = 0; next < wanted.length && i < histogram.countsArrayLength; i++) {
+    seen += histogram.getCountAtIndex(i);
+    for (; next < wanted.length && seen >= wanted[next]!.count; next++) {
+      const { percentile, at } = wanted[next]!;
+      const value = histogram.valueFromIndex(i);
+      values[at] =
+        (percentile === 0
+          ? histogram.lowestEquivalentValue(value)
+          : histogram.highestEquivalentValue(value)) / 1000;
+    }
+  }
+  return values;
+}
+
+/**
+ * The count a percentile reaches, as getValueAtPercentile rounds it: up, less one unit in the last
+ * place of the product (whose float may be one ulp over the whole count), and at least 1.
+ */
+function countAtPercentile(percentile: number, total: number): number {
+  const fpCount = (Math.min(percentile, 100) / 100) * total;
+  return Math.max(Math.ceil(fpCount - 2 ** (Math.floor(Math.log2(fpCount)) - 52)), 1);
+}
+
+/** The percentiles of a summary, in LatencySummary's order: min, p50, p90, p95, p99, max. */
+const SUMMARY_PERCENTILES = [0, 50, 90, 95, 99, 100];
+
 /** Min, max, mean and the usual percentiles in ms; undefined when the histogram is empty. */
 export function summarizeHistogram(histogram: MicrosHistogram): LatencySummary | undefined {
   if (histogram.totalCount === 0) return undefined;
+  const [min, p50, p90, p95, p99, max] = percentilesMs(histogram, SUMMARY_PERCENTILES);
   return {
-    min: minMs(histogram),
-    max: maxMs(histogram),
+    min: min!,
+    max: max!,
     mean: meanMs(histogram),
-    p50: percentileMs(histogram, 50),
-    p90: percentileMs(histogram, 90),
-    p95: percentileMs(histogram, 95),
-    p99: percentileMs(histogram, 99),
+    p50: p50!,
+    p90: p90!,
+    p95: p95!,
+    p99: p99!,
   };
 }
 

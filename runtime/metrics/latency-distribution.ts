@@ -7,7 +7,7 @@
  * Each point is the highest value equivalent to that percentile, within the histogram's 0.1 %.
  */
 import type { PercentilePoint } from '../run-result.js';
-import { percentileMs, type MicrosHistogram } from './histogram.js';
+import { percentilesMs, type MicrosHistogram } from './histogram.js';
 
 /** The percentiles read, in increasing order. */
 export const DISTRIBUTION_PERCENTILES: readonly number[] = [
@@ -18,8 +18,6 @@ export const DISTRIBUTION_PERCENTILES: readonly number[] = [
 /** The histogram at every DISTRIBUTION_PERCENTILES entry, in ms; empty for an empty histogram. */
 export function latencyDistribution(histogram: MicrosHistogram): PercentilePoint[] {
   if (histogram.totalCount === 0) return [];
-  return DISTRIBUTION_PERCENTILES.map((percentile) => ({
-    percentile,
-    ms: percentileMs(histogram, percentile),
-  }));
+  const values = percentilesMs(histogram, DISTRIBUTION_PERCENTILES);
+  return DISTRIBUTION_PERCENTILES.map((percentile, i) => ({ percentile, ms: values[i]! }));
 }

@@ -27,7 +27,7 @@ import { mergeEndpoints } from './merge-stats.js';
 import { customResults, metricWarnings } from './summarize-custom.js';
 import {
   decodeHistogram,
-  percentileMs,
+  percentilesMs,
   summarizeEncoded,
   summarizeHistogram,
 } from './histogram.js';
@@ -198,13 +198,8 @@ function optionalSummary<K extends string>(
 function seriesPoint(s: SecondSnapshot): SeriesPoint {
   const base = { second: s.second, requests: s.requests, failures: s.failures };
   if (s.latency === '') return { ...base, p50_ms: undefined, p95_ms: undefined, p99_ms: undefined };
-  const histogram = decodeHistogram(s.latency);
-  return {
-    ...base,
-    p50_ms: percentileMs(histogram, 50),
-    p95_ms: percentileMs(histogram, 95),
-    p99_ms: percentileMs(histogram, 99),
-  };
+  const [p50, p95, p99] = percentilesMs(decodeHistogram(s.latency), [50, 95, 99]);
+  return { ...base, p50_ms: p50, p95_ms: p95, p99_ms: p99 };
 }
 
 function wsResult(ws: WsSnapshot): WsResult {

@@ -15,6 +15,7 @@ import {
   meanMs,
   minMs,
   percentileMs,
+  percentilesMs,
   recordMicros,
   summarizeEncoded,
   summarizeHistogram,
@@ -117,6 +118,33 @@ t.test("meanMs is the library's mean, to the last bit", async (t) => {
   );
   t.equal(meanMs(createHistogram()), 0);
 });
+
+t.test(
+  "percentilesMs reads the library's getValueAtPercentile at every percentile, in one walk",
+  async (t) => {
+    const micros = fc.oneof(fc.integer({ min: 1, max: 5_000 }), fc.integer({ min: 1, max: 1e10 }));
+    const percentile = fc.oneof(
+      fc.constantFrom(0, 50, 90, 95, 99, 99.9, 99.99, 100, 150),
+      fc.double({ min: 0, max: 100, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(micros, { minLength: 0, maxLength: 300 }),
+        fc.array(percentile, { minLength: 1, maxLength: 30 }),
+        (values, percentiles) => {
+          const h = histogramOf(values);
+          const library = percentiles.map((p) => h.getValueAtPercentile(p) / 1000);
+          return percentilesMs(h, percentiles).every((ms, i) => ms === library[i]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // A product one ulp over the whole count: 14 % of 50 values is 7.000000000000001, the 7th.
+    const fifty = histogramOf(Array.from({ length: 50 }, (_, i) => 1_000 * (i + 1)));
+    t.equal(percentilesMs(fifty, [14])[0], fifty.getValueAtPercentile(14) / 1000);
+    t.ok(Math.abs(percentilesMs(fifty, [14])[0]! - 7) < 0.01, 'the 7th value, 7 ms');
+  },
+);
 
 t.test('values above the range are clamped, not thrown', async (t) => {
   const h = histogramOf([1e12, HIGHEST_US * 2]);
