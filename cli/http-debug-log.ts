@@ -23,8 +23,11 @@ import { redactExchange } from './render/redact-exchange.js';
 export interface HttpDebugLogDeps {
   readonly cwd: string;
   readonly redactor: Redactor;
-  /** Writes a line on stderr (held while the dashboard owns the terminal). */
-  readonly stderr: (line: string) => void;
+  /**
+   * Writes a line on stderr, or holds it while the dashboard owns the terminal; false when the
+   * line was dropped instead (the lines held are bounded).
+   */
+  readonly stderr: (line: string) => boolean;
   /** A line for the user, once, when the file stops taking lines. */
   readonly warn: (text: string) => void;
   readonly nowMs: () => number;
@@ -83,8 +86,12 @@ export class HttpDebugLog {
       this.#dropped++;
       return;
     }
-    if (this.plan.file === HTTP_DEBUG_STDERR) this.deps.stderr(line);
-    else if (!this.#append(line)) return;
+    if (this.plan.file === HTTP_DEBUG_STDERR) {
+      if (!this.deps.stderr(line)) {
+        this.#dropped++;
+        return;
+      }
+    } else if (!this.#append(line)) return;
     this.#bytes += bytes;
     this.#written++;
   }

@@ -65,12 +65,19 @@ export async function runLoadTest(
   // wait below it; a line on stderr would tear it. MAX_HELD_LINES of them at most.
   const held: string[] = [];
   let heldOver = 0;
-  const toStderr = (line: string): void => {
+  /** Writes or holds a line; false when it was dropped (past MAX_HELD_LINES held). */
+  const toStderr = (line: string): boolean => {
     if (view?.ownsTerminal !== true) context.stderr.write(line);
     else if (held.length < MAX_HELD_LINES) held.push(line);
-    else heldOver++;
+    else {
+      heldOver++;
+      return false;
+    }
+    return true;
   };
-  const warn = (text: string): void => toStderr(`barrage: ${redactor.text(text)}\n`);
+  const warn = (text: string): void => {
+    toStderr(`barrage: ${redactor.text(text)}\n`);
+  };
   // A file it cannot open is a problem of the configuration (exit 1), before any traffic.
   const debugLog =
     plan.httpDebug === undefined
