@@ -60,10 +60,12 @@ const OPERATOR_HINTS: Readonly<Record<string, string>> = {
   '=<': '<=',
 };
 const OPERATOR_CHARS = '<>=!';
-const VALUE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+/** A number without its sign: digits, a fraction, an exponent. */
+const UNSIGNED = String.raw`\d+(?:\.\d+)?(?:[eE][+-]?\d+)?`;
+const VALUE = new RegExp(`^-?${UNSIGNED}$`);
 const BASELINE = 'baseline';
 /** What may follow `baseline`: a factor, or a number added or taken away. */
-const MODIFIER = /^([*+-])\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)$/;
+const MODIFIER = new RegExp(String.raw`^([*+-])\s*(${UNSIGNED})$`);
 const PERCENTILE = /^p(\d+(?:\.\d+)?)$/;
 const EXAMPLE = 'http_req_duration:p95 < 300';
 
