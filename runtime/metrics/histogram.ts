@@ -238,9 +238,22 @@ export function summarizeHistogram(histogram: MicrosHistogram): LatencySummary |
   };
 }
 
+/**
+ * The last summaries of encodings, by encoding: a report summarizes the same counts under several
+ * names (a one-endpoint run's endpoint and its total, the waiting time of both), and each decode
+ * and walk is cold code at the end of a run. Bounded: cleared when full.
+ */
+const summaries = new Map<EncodedHistogram, LatencySummary | undefined>();
+const MAX_SUMMARIES = 64;
+
 /** summarizeHistogram() of an encoding. */
 export function summarizeEncoded(encoded: EncodedHistogram): LatencySummary | undefined {
-  return encoded === '' ? undefined : summarizeHistogram(decodeHistogram(encoded));
+  if (encoded === '') return undefined;
+  if (summaries.has(encoded)) return summaries.get(encoded);
+  if (summaries.size >= MAX_SUMMARIES) summaries.clear();
+  const summary = summarizeHistogram(decodeHistogram(encoded));
+  summaries.set(encoded, summary);
+  return summary;
 }
 
 /** A live histogram whose encoding is cached until the next record (snapshots every 500 ms). */

@@ -25,12 +25,7 @@ import type {
 import type { CustomMetric } from '../../dsl/plan/metrics.js';
 import { mergeEndpoints } from './merge-stats.js';
 import { customResults, metricWarnings } from './summarize-custom.js';
-import {
-  decodeHistogram,
-  percentilesMs,
-  summarizeEncoded,
-  summarizeHistogram,
-} from './histogram.js';
+import { decodeHistogram, percentilesMs, summarizeEncoded } from './histogram.js';
 import { latencyDistribution } from './latency-distribution.js';
 import type {
   AuthSnapshot,
@@ -64,7 +59,7 @@ export function summarize(
     iterations: snapshot.iterations,
     duration_ms: snapshot.elapsedMs,
     requests_per_sec: perSecond(snapshot.requests, snapshot.elapsedMs),
-    latency_ms: summarizeHistogram(latency),
+    latency_ms: summarizeEncoded(snapshot.latency),
     intended_latency_ms: summarizeEncoded(snapshot.intended),
     ...optionalSummary('waiting_ms', snapshot.waiting),
     ...optionalSummary('connecting_ms', snapshot.connecting),
