@@ -80,6 +80,20 @@ t.test('empty histograms encode to "" and "" decodes to an empty one', async (t)
   t.equal(summarizeEncoded(''), undefined);
 });
 
+t.test('summarizeEncoded gives each encoding its own summary, asked once or again', async (t) => {
+  // Summaries are kept by encoding (at most 64): 100 encodings, read twice in turn.
+  const encodings = Array.from({ length: 100 }, (_, i) =>
+    encodeHistogram(histogramOf([1_000 * (i + 1)])),
+  );
+  for (const round of [1, 2])
+    for (const [i, encoded] of encodings.entries())
+      t.equal(
+        summarizeEncoded(encoded)!.max,
+        summarizeHistogram(decodeHistogram(encoded))!.max,
+        `${round}: ${i}`,
+      );
+});
+
 t.test('encode and decode keep every count; the encoding is canonical', async (t) => {
   const h = histogramOf([1, 5, 5, 999, 2048, 2049, 123_456, 7_000_000, 1e10]);
   const encoded = encodeHistogram(h);
