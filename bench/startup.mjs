@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BANNER, lazyHttp2 } from '../scripts/bundle-options.mjs';
+import { BANNER, PLUGINS } from '../scripts/bundle-options.mjs';
 import { BIN, measure } from './processes.mjs';
 import { startBarrageTarget } from './targets.mjs';
 
@@ -46,7 +46,7 @@ async function bundleFloor(dir) {
     target: 'node22',
     logLevel: 'warning',
     banner: BANNER,
-    plugins: [lazyHttp2],
+    plugins: PLUGINS,
   });
   return outfile;
 }

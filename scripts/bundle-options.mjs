@@ -12,7 +12,7 @@ export const BANNER = {
 // opens an HTTP/2 session. client-h2.js gets this stand-in instead: the constants, read from
 // node:http2 here (the same on Node 22, 24 and 26), and anything else (`connect`) from node:http2
 // itself, loaded on that first use.
-export const lazyHttp2 = {
+const lazyHttp2 = {
   name: 'lazy-http2',
   setup(plugin) {
     plugin.onResolve({ filter: /^node:http2$/ }, ({ importer }) =>
@@ -30,3 +30,27 @@ module.exports = new Proxy({ constants }, {
     }));
   },
 };
+
+// hdr-histogram-js's encoding requires pako at load, for a browser: on Node it deflates and
+// inflates with node:zlib (its findDeflateFunction), and pako's 160 KB are evaluated at every
+// run's start for nothing. The encoding module gets a stand-in that loads the bundled pako on its
+// first use, which on Node never comes.
+const lazyPako = {
+  name: 'lazy-pako',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^pako$/ }, ({ importer, resolveDir }) =>
+      /hdr-histogram-js[\\/]dist[\\/]JsHistogram\.encoding\.js$/.test(importer)
+        ? { path: 'lazy-pako', namespace: 'lazy-pako', pluginData: resolveDir }
+        : undefined,
+    );
+    plugin.onLoad({ filter: /.*/, namespace: 'lazy-pako' }, ({ pluginData }) => ({
+      loader: 'js',
+      resolveDir: pluginData,
+      contents: `let pako;
+module.exports = new Proxy({}, { get: (_, key) => (pako ??= require('pako'))[key] });`,
+    }));
+  },
+};
+
+/** The plugins of every bundle. */
+export const PLUGINS = [lazyHttp2, lazyPako];

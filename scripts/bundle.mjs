@@ -6,7 +6,7 @@
 // then finds it from whichever chunk it ended up in. Types are checked by `npm run typecheck`.
 import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
-import { BANNER, lazyHttp2 } from './bundle-options.mjs';
+import { BANNER, PLUGINS } from './bundle-options.mjs';
 
 const ENTRIES = [
   'cli/bin.ts',
@@ -31,7 +31,7 @@ const result = await build({
   sourcesContent: false,
   metafile: true,
   logLevel: 'warning',
-  plugins: [lazyHttp2],
+  plugins: PLUGINS,
   // Native modules load their binaries from their own folders; esbuild's API runs its binary.
   // bufferutil and utf-8-validate are optional speed-ups ws requires when installed. TypeScript
   // reads its lib files from its own folder, and is 9 MB that only a scenario's type check loads.
