@@ -71,7 +71,7 @@ export async function main(argv: readonly string[], context: BarrageContext): Pr
   for (const command of commands) cli.register(command);
   // The list of commands needs no parser: what Builtins.HelpCommand prints, without building it.
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
-    context.stdout.write(cli.usage());
+    context.stdout.write((await import('./command-list.js')).commandList(cli, commands));
     return ExitCode.Ok;
   }
   let command;
