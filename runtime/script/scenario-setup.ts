@@ -7,7 +7,6 @@
  * iteration. teardown() gets at most the run's grace (`timeout` and GRACE_MARGIN_MS) to end;
  * then it is cut.
  */
-import { ProxyRoutes } from '../http/proxy-route.js';
 import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
@@ -17,7 +16,7 @@ import { HardStopError } from '../http/exchange.js';
 import { startDeadlineSweep } from '../segment/deadline-sweep.js';
 import { GRACE_MARGIN_MS } from '../segment/scenario-run.js';
 import { RequestPath } from '../worker/request-path.js';
-import { VirtualUser } from '../worker/virtual-user.js';
+import { clientOptionsOf, VirtualUser } from '../worker/virtual-user.js';
 import { ConsoleLines } from './console-lines.js';
 import { Sandbox, type SandboxOutcome } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';
@@ -96,13 +95,7 @@ async function runHook(
     cookies: plan.cookies,
     hosts,
   });
-  const vu = new VirtualUser(0, seededRandom(plan.seed), {
-    timeoutMs: plan.timeoutMs,
-    insecure: plan.insecure,
-    proxy: plan.proxy === undefined ? undefined : new ProxyRoutes(plan.proxy),
-    tls: plan.tls,
-    http2: plan.http2,
-  });
+  const vu = new VirtualUser(0, seededRandom(plan.seed), clientOptionsOf(plan));
   const user = new ScriptUser(vu, { path, recorder, exec: '' });
   const ops = new ScriptOps({
     plan,

@@ -6,7 +6,6 @@
  * graceful stop (plus GRACE_MARGIN_MS, so that a request's own deadline fires first and counts as
  * `timeout`) it cuts what is still under way, as a hard stop does.
  */
-import { ProxyRoutes } from '../http/proxy-route.js';
 import type { Plan } from '../../dsl/plan/plan.js';
 import type { ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
@@ -24,7 +23,7 @@ import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import type { PermitSource } from '../schedule/permit-source.js';
 import { IterationRunner, type SessionRunner } from '../worker/iteration.js';
 import { RequestPath } from '../worker/request-path.js';
-import { VirtualUser } from '../worker/virtual-user.js';
+import { clientOptionsOf, VirtualUser, type ClientOptions } from '../worker/virtual-user.js';
 import { work, type Iterations } from '../worker/worker-loop.js';
 import type { ScenarioShare } from './segment-spec.js';
 
@@ -67,15 +66,15 @@ export class ScenarioRun {
   readonly #deps: ScenarioRunDeps;
   readonly #executor: Executor;
   readonly #users: VirtualUser[] = [];
-  /** Where its workers' connections go through a proxy (built once, shared by them). */
-  readonly #proxy: ProxyRoutes | undefined;
+  /** Its workers' client options, the proxy's routes with them (built once, shared by them). */
+  readonly #clientOptions: ClientOptions;
   #grace: LongTimeout | undefined;
   #ended = false;
 
   constructor(deps: ScenarioRunDeps) {
     const { plan, share, now } = deps;
     this.#deps = deps;
-    this.#proxy = plan.proxy === undefined ? undefined : new ProxyRoutes(plan.proxy);
+    this.#clientOptions = clientOptionsOf(plan);
     this.scenario = plan.scenarios[share.scenario]!;
     this.recorder = new Recorder({
       endpointCount: plan.graph.endpoints.length,
@@ -179,13 +178,7 @@ export class ScenarioRun {
   #startWorker(source: PermitSource): { vu: VirtualUser; done: Promise<void> } {
     const { plan, share } = this.#deps;
     const id = share.firstWorkerId + this.#users.length;
-    const vu = new VirtualUser(id, seededRandom(deriveSeed(plan.seed, id)), {
-      timeoutMs: plan.timeoutMs,
-      insecure: plan.insecure,
-      proxy: this.#proxy,
-      tls: plan.tls,
-      http2: plan.http2,
-    });
+    const vu = new VirtualUser(id, seededRandom(deriveSeed(plan.seed, id)), this.#clientOptions);
     this.#users.push(vu);
     this.#deps.users.push(vu);
     this.recorder.recordVuStarted();

@@ -7,13 +7,14 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import buildConnector from 'undici/lib/core/connect.js';
 import Client from 'undici/lib/dispatcher/client.js';
+import type { Plan } from '../../dsl/plan/plan.js';
 import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
 import { connectOptions, type TransportOptions } from '../http/connect-options.js';
 import { protocolOf } from '../http/http-protocol.js';
 import { UserCookies } from '../http/cookie-jar.js';
 import { Exchange } from '../http/exchange.js';
-import type { ProxyRoutes } from '../http/proxy-route.js';
+import { ProxyRoutes } from '../http/proxy-route.js';
 import { ProxyTunnels, tunnelConnector } from '../http/proxy-tunnel.js';
 import { VariableStore } from '../vars/variable-store.js';
 
@@ -22,6 +23,22 @@ export interface ClientOptions extends TransportOptions {
   readonly timeoutMs: number;
   /** The run's proxies; undefined when every connection is direct. */
   readonly proxy?: ProxyRoutes | undefined;
+}
+
+/**
+ * The client options of a plan's workers, its proxy routes built: build them once and share them
+ * among the workers, as one proxy's routes are.
+ */
+export function clientOptionsOf(
+  plan: Pick<Plan, 'timeoutMs' | 'insecure' | 'tls' | 'http2' | 'proxy'>,
+): ClientOptions {
+  return {
+    timeoutMs: plan.timeoutMs,
+    insecure: plan.insecure,
+    proxy: plan.proxy === undefined ? undefined : new ProxyRoutes(plan.proxy),
+    tls: plan.tls,
+    http2: plan.http2,
+  };
 }
 
 /** Something in flight that a deadline or a hard stop can cut (a WebSocket session). */
