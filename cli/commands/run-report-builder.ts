@@ -17,6 +17,7 @@ import {
 } from '../../runtime/raw-result.js';
 import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
+import { sumChecksByName } from '../../runtime/metrics/merge-stats.js';
 import { tagBreakdown } from '../../runtime/metrics/tag-summary.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { endpointTable } from '../endpoint-table.js';
@@ -137,21 +138,10 @@ function redactChecks(
   text: (s: string) => string,
   tags: (of: Tags) => Tags,
 ): ChecksSnapshot {
-  const byName: Record<string, { passes: number; fails: number }> = {};
-  for (const [name, counts] of Object.entries(checks.byName)) {
-    const shown = text(name);
-    const known = Object.hasOwn(byName, shown) ? byName[shown] : undefined;
-    // Defined, not assigned: a check named __proto__ stays a plain key.
-    Object.defineProperty(byName, shown, {
-      value: {
-        passes: counts.passes + (known?.passes ?? 0),
-        fails: counts.fails + (known?.fails ?? 0),
-      },
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
+  // fromEntries defines its keys: a check named __proto__ stays a plain key.
+  const byName = Object.fromEntries(
+    sumChecksByName(Object.entries(checks.byName).map(([name, counts]) => [text(name), counts])),
+  );
   const tagged = checks.tagged?.map((c) => ({ ...c, name: text(c.name), tags: tags(c.tags) }));
   return { ...checks, byName, ...(tagged === undefined ? {} : { tagged }) };
 }

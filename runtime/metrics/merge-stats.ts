@@ -368,14 +368,26 @@ function mergeWs(all: readonly WsSnapshot[]): WsSnapshot {
   };
 }
 
-function mergeChecks(all: readonly ChecksSnapshot[]): ChecksSnapshot {
-  const byName = new Map<string, { passes: number; fails: number }>();
-  for (const checks of all) {
-    for (const [name, c] of Object.entries(checks.byName)) {
-      const total = byName.get(name) ?? { passes: 0, fails: 0 };
-      byName.set(name, { passes: total.passes + c.passes, fails: total.fails + c.fails });
-    }
+/** A check's counts. */
+type CheckCounts = ChecksSnapshot['byName'][string];
+
+/**
+ * Pass and fail counts summed by check name: a name that comes more than once (from several
+ * segments, or two names that redaction made one) is one entry. In the order first seen.
+ */
+export function sumChecksByName(
+  entries: Iterable<readonly [string, CheckCounts]>,
+): Map<string, CheckCounts> {
+  const byName = new Map<string, CheckCounts>();
+  for (const [name, c] of entries) {
+    const total = byName.get(name) ?? { passes: 0, fails: 0 };
+    byName.set(name, { passes: total.passes + c.passes, fails: total.fails + c.fails });
   }
+  return byName;
+}
+
+function mergeChecks(all: readonly ChecksSnapshot[]): ChecksSnapshot {
+  const byName = sumChecksByName(all.flatMap((checks) => Object.entries(checks.byName)));
   const names = [...byName.keys()].sort();
   const tagged = new Map<string, TaggedCheckSnapshot>();
   for (const c of all.flatMap((checks) => checks.tagged ?? [])) {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createHistogram, encodeHistogram, recordMicros } from '../../runtime/metrics/histogram.js';
-import { MergeMemo, mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
+import { MergeMemo, mergeSnapshots, sumChecksByName } from '../../runtime/metrics/merge-stats.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { SecondSnapshot, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 
@@ -176,3 +176,24 @@ t.test('a MergeMemo gives the same merges and notices changes', async (t) => {
   t.strictSame(mergeSnapshots([A, B2, C], memo), mergeSnapshots([A, B2, C]));
   t.equal(mergeSnapshots([A, B2, C], memo).series[0]!.requests, 100);
 });
+
+t.test(
+  'check counts sum by name, in the order first seen; __proto__ is a name like any',
+  async (t) => {
+    const summed = sumChecksByName([
+      ['b', { passes: 1, fails: 0 }],
+      ['__proto__', { passes: 2, fails: 1 }],
+      ['b', { passes: 3, fails: 4 }],
+      ['a', { passes: 0, fails: 1 }],
+    ]);
+    t.same(
+      [...summed],
+      [
+        ['b', { passes: 4, fails: 4 }],
+        ['__proto__', { passes: 2, fails: 1 }],
+        ['a', { passes: 0, fails: 1 }],
+      ],
+    );
+    t.same(Object.keys(Object.fromEntries(summed)), ['b', '__proto__', 'a']);
+  },
+);
