@@ -307,32 +307,30 @@ export class ScriptOps implements SandboxOps {
   readonly #batchDeps: BatchDeps = {
     now: () => this.deps.now(),
     response: (lane, startUs) => {
-      const exchange = lane.exchange;
-      return [
-        exchange.status,
-        exchange.headers?.length ?? 0,
-        this.#text.encode(lane.url(), exchange.headers, exchange.kept),
-        exchange.error === undefined ? '' : classifyError(exchange.error),
-        (this.deps.now() - startUs) / 1000,
-        ...streamFigures(lane),
-      ];
+      const r = this.#response(lane, startUs);
+      return [r.status, r.fields, r.text, r.error, r.durationMs, r.events, r.firstEventMs];
     },
   };
 
   /** The response of the user's http call, as it crosses into the isolate. */
   #responded(user: ScriptUser): void {
-    const exchange = user.vu.exchange;
-    const [events, firstEventMs] = streamFigures(user.vu);
-    this.#settled(user, {
+    this.#settled(user, this.#response(user.vu, user.startUs));
+  }
+
+  /** The response a lane's request got, sent at `startUs` (a call's, or one of a batch's). */
+  #response(lane: VirtualUser, startUs: number): Extract<Settled, { kind: 'response' }> {
+    const exchange = lane.exchange;
+    const [events, firstEventMs] = streamFigures(lane);
+    return {
       kind: 'response',
       status: exchange.status,
       fields: exchange.headers?.length ?? 0,
-      text: this.#text.encode(user.vu.url(), exchange.headers, exchange.kept),
+      text: this.#text.encode(lane.url(), exchange.headers, exchange.kept),
       error: exchange.error === undefined ? '' : classifyError(exchange.error),
-      durationMs: (this.deps.now() - user.startUs) / 1000,
+      durationMs: (this.deps.now() - startUs) / 1000,
       events,
       firstEventMs,
-    });
+    };
   }
 
   /** The request a call's arguments (JSON text) describe, compiled once per distinct call. */
