@@ -39,19 +39,31 @@ function pacedStream(kind: StreamKind): Route {
     if (count === undefined || every === undefined) return sendPrebuilt(res, bad);
     res.writeHead(200, { 'content-type': kind.contentType, 'cache-control': 'no-cache' });
     if (count === 0) return void res.end();
-    res.flushHeaders();
-    let sent = 0;
-    const timer = setInterval(() => {
-      sent++;
-      const piece = kind.piece(sent);
-      if (sent < count) res.write(piece);
-      else {
-        clearInterval(timer);
-        res.end(piece);
-      }
-    }, every);
-    res.on('close', () => clearInterval(timer));
+    writePaced(res, count, every, kind.piece);
   };
+}
+
+/**
+ * Writes `count` pieces (at least one) after the headers, one every `everyMs` ms, the last with
+ * the response's end; a client that leaves stops the timer. /drip writes its bytes this way too.
+ */
+export function writePaced(
+  res: ServerResponse,
+  count: number,
+  everyMs: number,
+  piece: (n: number) => string | Buffer,
+): void {
+  res.flushHeaders();
+  let sent = 0;
+  const timer = setInterval(() => {
+    sent++;
+    if (sent < count) res.write(piece(sent));
+    else {
+      clearInterval(timer);
+      res.end(piece(sent));
+    }
+  }, everyMs);
+  res.on('close', () => clearInterval(timer));
 }
 
 /** /sse: Server-Sent Events at a set pace. */

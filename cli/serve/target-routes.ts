@@ -10,7 +10,7 @@ import { parseBoundedInt } from './bounded-int.js';
 import { oauthTokenRoute } from './oauth-token-route.js';
 import { productRoute, productsRoute } from './product-routes.js';
 import { readBody } from './read-body.js';
-import { chunksRoute, sseRoute } from './paced-stream-routes.js';
+import { chunksRoute, sseRoute, writePaced } from './paced-stream-routes.js';
 import {
   PAYLOAD_TOO_LARGE,
   prebuild,
@@ -131,17 +131,7 @@ function drip(_req: IncomingMessage, res: ServerResponse, _param: string, query:
   // The length is announced up front so a client waits for the whole (slow) body.
   res.writeHead(200, { ...BYTES_HEADERS, 'content-length': bytes });
   if (bytes === 0) return void res.end();
-  res.flushHeaders();
-  let sent = 0;
-  const timer = setInterval(() => {
-    sent++;
-    if (sent < bytes) res.write(ONE_BYTE);
-    else {
-      clearInterval(timer);
-      res.end(ONE_BYTE);
-    }
-  }, interval);
-  res.on('close', () => clearInterval(timer));
+  writePaced(res, bytes, interval, () => ONE_BYTE);
 }
 
 function bytes(_req: IncomingMessage, res: ServerResponse, param: string): void {
