@@ -17,9 +17,8 @@ export async function runBarrage({
   extra = [],
   scenario,
 }) {
+  // As the bin's shebang starts it: plain node (a scenario's isolates run in child processes).
   const args = [
-    // As the bin's shebang starts node (isolated-vm needs it for scenarios).
-    '--no-node-snapshot',
     BIN,
     'run',
     '--target',
@@ -46,6 +45,18 @@ export async function runBarrage({
     maxRssMb: run.maxRssMb,
     result,
   };
+}
+
+/**
+ * barrage under each of `configs` ([name, extra flags]), `rounds` times, the configurations
+ * alternating within each round so that a noisy spell falls on all of them; the runs of each.
+ */
+export async function alternateBarrage(configs, rounds, options) {
+  const runs = configs.map(() => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, [, extra]] of configs.entries())
+      runs[i].push(await runBarrage({ ...options, extra: [...extra, ...(options.extra ?? [])] }));
+  return runs;
 }
 
 /** autocannon (devDependency), same concurrency and duration. */

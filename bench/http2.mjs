@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBarrage, runUndiciLoop } from './generators.mjs';
+import { alternateBarrage, runUndiciLoop } from './generators.mjs';
 import { has, measure } from './processes.mjs';
 import { startH2Target } from './targets.mjs';
 import { table } from './table.mjs';
@@ -85,18 +85,12 @@ export async function http2Phase({ seconds, generatorCore, targetCore, fmt }) {
         ['barrage, HTTP/1.1 (http2 off)', ['--insecure']],
         ['barrage, HTTP/2 (http2: true)', ['--config', join(dir, 'h2.yaml')]],
       ];
-      const runs = configs.map(() => []);
-      for (let round = 0; round < ROUNDS; round++)
-        for (const [i, [, extra]] of configs.entries())
-          runs[i].push(
-            await runBarrage({
-              url: `${target.url}/`,
-              concurrency: CONCURRENCY,
-              seconds,
-              core: generatorCore,
-              extra,
-            }),
-          );
+      const runs = await alternateBarrage(configs, ROUNDS, {
+        url: `${target.url}/`,
+        concurrency: CONCURRENCY,
+        seconds,
+        core: generatorCore,
+      });
       const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
       const rows = configs.map(([name], i) => ({
         name,

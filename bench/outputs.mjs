@@ -3,7 +3,7 @@
 // refuses everything and to one that never answers, flushing every second; rounds alternate so a
 // noisy machine's drift falls on every row alike. Goal: every row ≥ 0.95 × no output.
 import { createServer } from 'node:http';
-import { runBarrage } from './generators.mjs';
+import { alternateBarrage } from './generators.mjs';
 import { startBarrageTarget } from './targets.mjs';
 import { table } from './table.mjs';
 
@@ -39,21 +39,16 @@ export async function outputsPhase({ seconds, generatorCore, targetCore, fmt }) 
     ['prometheus-rw, receiver never answers', ['--out', `prometheus-rw=${silent.url}`]],
   ];
   try {
-    const rps = configs.map(() => []);
-    for (let round = 0; round < ROUNDS; round++)
-      for (const [i, [, extra]] of configs.entries()) {
-        const run = await runBarrage({
-          url: `${target.url}/json`,
-          concurrency: 50,
-          seconds,
-          core: generatorCore,
-          extra: [...extra, '--out-period', '1s'],
-        });
-        rps[i].push(run.rps);
-      }
+    const runs = await alternateBarrage(configs, ROUNDS, {
+      url: `${target.url}/json`,
+      concurrency: 50,
+      seconds,
+      core: generatorCore,
+      extra: ['--out-period', '1s'],
+    });
     const rows = configs.map(([name], i) => ({
       name,
-      rps: rps[i].reduce((a, b) => a + b, 0) / ROUNDS,
+      rps: runs[i].reduce((a, run) => a + run.rps, 0) / ROUNDS,
     }));
     const base = rows[0].rps;
     table(rows, [

@@ -81,7 +81,6 @@ async function barrageAt(url, rate, seconds, core) {
     core,
     process.execPath,
     [
-      '--no-node-snapshot',
       BIN,
       'run',
       '--target',
@@ -160,7 +159,7 @@ async function ramp(url, seconds, core) {
     const run = await runSampled(
       core,
       process.execPath,
-      ['--no-node-snapshot', BIN, 'run', config, '--json-output'],
+      [BIN, 'run', config, '--json-output'],
       seconds,
     );
     const result = run.json();
