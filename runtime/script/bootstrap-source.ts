@@ -406,8 +406,10 @@ const request = (method, url, body, opts) => {
   room('http');
   return requested(method, url, body, opts);
 };
-// http.batch(): one host call carrying every request's arguments; it settles with each response
-// as [status, fields, text, error, duration, events, first event], in order.
+// http.batch(): one host call carrying every request's arguments, one JSON text a line (JSON text
+// holds no raw line break), so that the host keys each by the text a single call would send; it
+// settles with each response as [status, fields, text, error, duration, events, first event], in
+// order.
 const batchArgs = (entry) => {
   if (typeof entry === 'string') return requestArgs('GET', entry, undefined, undefined);
   if (Array.isArray(entry))
@@ -423,7 +425,7 @@ const batch = (requests) => {
   if (requests.length > ${MAX_WAITING_CALLS})
     throw new RangeError('http.batch(): at most ${MAX_WAITING_CALLS} requests, got ' + requests.length);
   room('http');
-  return batched('[' + requests.map(batchArgs).join(',') + ']');
+  return batched(requests.map(batchArgs).join('\\n'));
 };
 const slept = async (seconds) => settled(await wait('sleep', stringify(Number(seconds))));
 const session = async (url, opts) => {

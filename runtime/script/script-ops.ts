@@ -290,13 +290,14 @@ export class ScriptOps implements SandboxOps {
     user.lane.path.send(vu, request, request.endpoint.index, intended, user.sent, user.broken);
   }
 
-  /** An http.batch(): its requests compiled (one refused refuses the batch), then sent. */
-  #batch(user: ScriptUser, json: string): void {
+  /**
+   * An http.batch(): its requests, one JSON text a line as a single call sends each, compiled (one
+   * refused refuses the batch), then sent.
+   */
+  #batch(user: ScriptUser, lines: string): void {
     let requests: CompiledRequest[];
     try {
-      requests = (JSON.parse(json) as unknown[]).map((args) =>
-        this.#compiled(JSON.stringify(args)),
-      );
+      requests = lines === '' ? [] : lines.split('\n').map((json) => this.#compiled(json));
     } catch (error) {
       this.#settled(user, refusal(error));
       return;

@@ -29,14 +29,15 @@ async function countingTarget(t: Test): Promise<CountingTarget> {
     hits.set(url.pathname, [...(hits.get(url.pathname) ?? []), url.search]);
     inFlight++;
     most = Math.max(most, inFlight);
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     const answer = (): void => {
       inFlight--;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ path: url.pathname, query: url.search, headers: req.headers }));
+      res.end(JSON.stringify({ path: url.pathname, query: url.search, headers: req.headers, body }));
     };
-    // /delay/100 answers after 100 ms, as `barrage serve`'s does.
-    if (url.pathname === '/delay/100') setTimeout(answer, 100);
-    else answer();
+    // Once the body is in; /delay/100 answers after 100 ms, as `barrage serve`'s does.
+    req.on('end', () => (url.pathname === '/delay/100' ? setTimeout(answer, 100) : answer()));
   });
   server.keepAliveTimeout = 100;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -202,10 +203,14 @@ export default async function (): Promise<void> {
     'all 200': (rs) => rs.every((r) => r.status === 200),
   });
   const mixed = await http.batch([
-    ['POST', '/echo', 'a body'],
+    ['POST', '/echo', 'a body\\nof two lines'],
     { method: 'GET', url: '/json', params: { name: 'named' } },
   ]);
-  check(mixed, { 'mixed 200': (rs) => rs.length === 2 && rs.every((r) => r.status === 200) });
+  check(mixed, {
+    'mixed 200': (rs) => rs.length === 2 && rs.every((r) => r.status === 200),
+    'a body of two lines': (rs) => rs[0].json('$.body') === 'a body\\nof two lines',
+  });
+  check(await http.batch([]), { 'no request, no response': (rs) => rs.length === 0 });
 }
 `);
   const r = await run(file, target.url, '-n', '1', '-c', '1');
@@ -217,6 +222,8 @@ export default async function (): Promise<void> {
     'five in order': { passes: 1, fails: 0 },
     'all 200': { passes: 1, fails: 0 },
     'mixed 200': { passes: 1, fails: 0 },
+    'a body of two lines': { passes: 1, fails: 0 },
+    'no request, no response': { passes: 1, fails: 0 },
   });
   t.same(Object.fromEntries(result.endpoints.map((e) => [e.name, e.requests])), {
     'GET /delay/100': 5,
