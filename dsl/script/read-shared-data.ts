@@ -6,14 +6,13 @@
  * array (of any values), or a CSV file with a header row, read by the feeders' CSV reader
  * (csv-parse). Every problem is a ConfigIssue naming the file as the scenario wrote it.
  */
-import { isUtf8 } from 'node:buffer';
 import { join, resolve } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
 import { MAX_FEEDER_BYTES, readFeeder } from '../feeder/read-feeder.js';
 import type { FeederTable } from '../plan/plan.js';
 import type { OpenedData, SharedData } from '../plan/shared-data.js';
 import { err, ok, type Result } from '../result.js';
-import { readBoundedBytes } from '../sources/bounded-file.js';
+import { readBoundedFile } from '../sources/bounded-file.js';
 import { isInsideFolder } from './scenario-folder.js';
 import { SharedDataBuilder } from './shared-data-builder.js';
 
@@ -63,16 +62,14 @@ function readOne(file: OpenedData, where: DataFolder): Result<SharedData, Config
     if (!read.ok) return err(read.error.map((e) => ({ ...e, path: ['scenario', 'data.csv'] })));
     return ok(csvTable(file.name, read.value.records));
   }
-  const bytes = readBoundedBytes(path, 'data file', MAX_SHARED_DATA_BYTES);
-  if (!bytes.ok) {
-    const first = bytes.error[0]!;
+  const text = readBoundedFile(path, 'data file', MAX_SHARED_DATA_BYTES);
+  if (!text.ok) {
+    const first = text.error[0]!;
     return issue(first.code, first.expected, first.actual);
   }
-  if (!isUtf8(bytes.value))
-    return issue('script_error', 'a JSON file in UTF-8', 'bytes that are not UTF-8');
   let value: unknown;
   try {
-    value = JSON.parse(bytes.value.toString('utf8'));
+    value = JSON.parse(text.value);
   } catch (error) {
     return issue('script_error', 'a JSON array of records', (error as Error).message);
   }
@@ -80,7 +77,7 @@ function readOne(file: OpenedData, where: DataFolder): Result<SharedData, Config
     return issue('script_error', 'a JSON array of records', value === null ? 'null' : typeof value);
   const records: unknown[] = value;
   if (records.length === 0) return issue('script_error', 'at least one record', 'an empty array');
-  const builder = new SharedDataBuilder(bytes.value.length, records.length);
+  const builder = new SharedDataBuilder(Buffer.byteLength(text.value), records.length);
   for (const record of records) builder.add(record);
   return ok(builder.finish(file.name, 'json', []));
 }

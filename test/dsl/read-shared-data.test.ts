@@ -29,6 +29,7 @@ writeFileSync(join(folder, 'users.json'), JSON.stringify(values));
 writeFileSync(join(folder, 'cities.csv'), '\ufeffcity,zip\n"Köln, DE",50667\n"a\nb",1\n');
 writeFileSync(join(folder, 'object.json'), '{"users":[]}');
 writeFileSync(join(folder, 'empty.json'), '[]');
+writeFileSync(join(folder, 'latin1.json'), Buffer.from('["K\xf6ln"]', 'latin1'));
 const where = { folder, shownDir: 'scenarios' };
 
 t.test('JSON and CSV records decode to what the file holds', async (t) => {
@@ -62,6 +63,7 @@ t.test('every bad file is refused at once, named as the scenario wrote it', asyn
       { name: 'missing.json', kind: 'json' },
       { name: 'object.json', kind: 'json' },
       { name: 'empty.json', kind: 'json' },
+      { name: 'latin1.json', kind: 'json' },
       { name: '.', kind: 'json' },
     ],
     where,
@@ -76,6 +78,7 @@ t.test('every bad file is refused at once, named as the scenario wrote it', asyn
       ['scenarios/missing.json', 'an existing data file'],
       ['scenarios/object.json', 'a JSON array of records'],
       ['scenarios/empty.json', 'at least one record'],
+      ['scenarios/latin1.json', 'a data file in UTF-8'],
       ['scenarios', 'a regular data file'],
     ],
   );
