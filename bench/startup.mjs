@@ -5,7 +5,9 @@
 // Goals: --version and --help within 2 × node -e 0, validate of a 20-endpoint YAML within 3 ×, a
 // one-request run (against `barrage serve` on the other core) within 5 ×. Beside them, the floor
 // of barrage's own stack (bench/startup-floor.mjs, bundled here as barrage is): yaml and zod
-// reading the same file, then undici sending the same request.
+// reading the same file, then undici sending the same request; and what the one-request run needs
+// of each library it is built on (clipanion, zod, tough-cookie, undici, hdr-histogram-js,
+// cli-table3), each used once.
 //   BENCH_STARTUP_ROUNDS  runs of each command (default 15)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +75,11 @@ export async function startupPhase({ core, targetCore }) {
       name: 'floor: that, then one undici request',
       goal: undefined,
       args: [floor, 'run', config, `${target.url}/json`],
+    },
+    {
+      name: "floor: run -n 1's libraries, used once",
+      goal: undefined,
+      args: [floor, 'libraries', `${target.url}/json`],
     },
   ].map((row) => ({ ...row, wall: [], cpu: [] }));
   try {
