@@ -34,7 +34,9 @@ async function countingTarget(t: Test): Promise<CountingTarget> {
     const answer = (): void => {
       inFlight--;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ path: url.pathname, query: url.search, headers: req.headers, body }));
+      res.end(
+        JSON.stringify({ path: url.pathname, query: url.search, headers: req.headers, body }),
+      );
     };
     // Once the body is in; /delay/100 answers after 100 ms, as `barrage serve`'s does.
     req.on('end', () => (url.pathname === '/delay/100' ? setTimeout(answer, 100) : answer()));
