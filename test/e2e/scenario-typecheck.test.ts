@@ -41,6 +41,7 @@ for (const command of ['validate', 'run'] as const) {
     const dir = t.testdir({ 'load.ts': TYPE_ERROR });
     const r = await runCli([command, '--scenario', 'load.ts', '--target', target.url, '-n', '2'], {
       cwd: dir,
+      typecheck: true,
     });
     t.equal(r.code, 1, r.stderr);
     t.match(r.stderr, `error: load.ts:4:9: expected a scenario that type-checks, got ${PROPERTY}`);
@@ -54,6 +55,7 @@ for (const command of ['validate', 'run'] as const) {
     const dir = t.testdir({ 'load.ts': MISSING_AWAIT });
     const r = await runCli([command, '--scenario', 'load.ts', '--target', target.url, '-n', '2'], {
       cwd: dir,
+      typecheck: true,
     });
     t.equal(r.code, 1, r.stderr);
     t.match(r.stderr, 'error: load.ts:3:3: expected every promise awaited');
@@ -101,7 +103,7 @@ export default async function (): Promise<void> {
   });
   const r = await runCli(
     ['validate', '--scenario', 'scenario/load.ts', '--target', 'http://127.0.0.1:9'],
-    { cwd: dir },
+    { cwd: dir, typecheck: true },
   );
   t.equal(r.code, 1, r.stderr);
   t.match(

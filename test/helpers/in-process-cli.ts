@@ -5,6 +5,7 @@
 import { PassThrough } from 'node:stream';
 import type { BarrageContext, UserSignal } from '../../cli/context.js';
 import { main } from '../../cli/main.js';
+import { skippingTypecheck } from './run-cli.js';
 
 /** What a run printed and returned. */
 export interface CliResult {
@@ -35,6 +36,8 @@ export interface InProcessOptions {
   readonly tty?: { readonly columns: number; readonly rows: number };
   /** Receives the pretend terminal's controls (with `tty`). */
   readonly onTerminal?: (terminal: FakeTerminal) => void;
+  /** Type-check a TypeScript scenario (off in tests, as in run-cli.ts's runCli). */
+  readonly typecheck?: boolean;
 }
 
 /** Runs `barrage <argv>` in process. */
@@ -92,7 +95,7 @@ export async function runInProcess(
       for (const handler of [...resizeHandlers]) handler();
     },
   });
-  const code = await main(argv, context);
+  const code = await main(skippingTypecheck(argv, options.typecheck), context);
   await new Promise((resolve) => setImmediate(resolve));
   return {
     code: exitCode ?? code,

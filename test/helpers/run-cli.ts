@@ -32,17 +32,40 @@ export interface SpawnOptions {
    * SIGXFSZ ignored), so a larger write fails with EFBIG as on a full disk, without root or mounts.
    */
   readonly fileSizeLimitBlocks?: number;
+  /**
+   * Type-check a TypeScript scenario as the CLI does by default. Off in tests (`--no-typecheck` is
+   * added to `run` and `validate`): the check starts a TypeScript compiler per run, and
+   * test/e2e/scenario-typecheck.test.ts, the tests of the check itself, turn it on.
+   */
+  readonly typecheck?: boolean;
+}
+
+/** The commands that type-check a scenario, and so take `--no-typecheck`. */
+const CHECKING_COMMANDS = new Set(['run', 'validate']);
+
+/**
+ * `argv` with `--no-typecheck` after a `run` or `validate` command name (or first, for the default
+ * command running a scenario: `barrage --scenario f.ts`), unless `typecheck` asks for the check or
+ * argv already says either way.
+ */
+export function skippingTypecheck(argv: readonly string[], typecheck = false): string[] {
+  const said = argv.includes('--typecheck') || argv.includes('--no-typecheck');
+  if (typecheck || said) return [...argv];
+  if (CHECKING_COMMANDS.has(argv[0] ?? '')) return [argv[0]!, '--no-typecheck', ...argv.slice(1)];
+  const scripted = argv.includes('--scenario') || argv.some((arg) => arg.endsWith('.ts'));
+  return (argv[0] ?? '').startsWith('-') && scripted ? ['--no-typecheck', ...argv] : [...argv];
 }
 
 /** Runs the binary directly (its shebang starts node) and collects its output. */
 export function runCli(argv: readonly string[], options: SpawnOptions = {}): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     const limit = options.fileSizeLimitBlocks;
-    const [command, args] =
+    const args = skippingTypecheck(argv, options.typecheck);
+    const [command, commandArgs] =
       limit === undefined
-        ? [BIN, [...argv]]
-        : ['sh', ['-c', `trap '' XFSZ; ulimit -f ${limit}; exec "$0" "$@"`, BIN, ...argv]];
-    const child = spawn(command, args, {
+        ? [BIN, args]
+        : ['sh', ['-c', `trap '' XFSZ; ulimit -f ${limit}; exec "$0" "$@"`, BIN, ...args]];
+    const child = spawn(command, commandArgs, {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
