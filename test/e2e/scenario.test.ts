@@ -1,72 +1,25 @@
-import t, { type Test } from 'tap';
+// TypeScript scenarios as users run them (the CLI in process, or spawned): scripted flows equal
+// their YAML, responses read, calls in turn, hosts allowed, the shipped example, compile errors,
+// setup() failures and ws.session. What depends on the isolate itself (escapes, the watchdog,
+// memory, signals to the child) is in scenario-isolate.test.ts.
+import t from 'tap';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
-import { runInProcess, type CliResult } from '../helpers/in-process-cli.js';
-import { eventually } from '../helpers/eventually.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
-
-const FIXTURES = fileURLToPath(new URL('../fixtures/scenarios/', import.meta.url));
-const EXAMPLES = fileURLToPath(new URL('../../scenarios/', import.meta.url));
-
-interface JsonResult {
-  total: number;
-  iterations_failed: number;
-  iteration_errors: Record<string, number>;
-  successes: number;
-  failures: number;
-  status_codes: Record<string, number>;
-  errors: Record<string, number>;
-  endpoints: { name: string; requests: number; failures: number }[];
-  checks?: {
-    passes: number;
-    fails: number;
-    by_name: Record<string, { passes: number; fails: number }>;
-  };
-  thresholds?: { passed: number; failed: number };
-}
-
-const json = (r: { stdout: string }): JsonResult => JSON.parse(r.stdout) as JsonResult;
-
-/** checks.by_name when every named check passed `times` times and never failed. */
-const passedAll = (times: number, ...names: string[]) =>
-  Object.fromEntries(names.map((name) => [name, { passes: times, fails: 0 }]));
-
-async function target(t: Test): Promise<TargetServer> {
-  const server = await startTargetServer();
-  t.teardown(() => server.close());
-  return server;
-}
-
-/** `barrage run --json-output` in process, with a short timeout so that limits bite fast. */
-function run(args: readonly string[]): Promise<CliResult> {
-  return runInProcess(['run', '--json-output', '--no-dashboard', ...args]);
-}
-
-/** A fixture scenario against `server`, `requests` iterations on `concurrency` virtual users. */
-function runFixture(
-  file: string,
-  server: Pick<TargetServer, 'url'>,
-  requests: number,
-  concurrency: number,
-  ...extra: string[]
-): Promise<CliResult> {
-  return run([
-    '--scenario',
-    join(FIXTURES, file),
-    '--target',
-    server.url,
-    '-n',
-    String(requests),
-    '-c',
-    String(concurrency),
-    ...extra,
-  ]);
-}
+import { runInProcess } from '../helpers/in-process-cli.js';
+import { runCli } from '../helpers/run-cli.js';
+import {
+  EXAMPLES,
+  FIXTURES,
+  json,
+  passedAll,
+  run,
+  runFixture,
+  target,
+  type JsonResult,
+} from '../helpers/scripted-run.js';
 
 t.test('a scripted flow gives the same totals as the equivalent YAML', async (t) => {
   const server = await target(t);
@@ -147,83 +100,6 @@ t.test(
     );
   },
 );
-
-t.test('each escape attempt is refused', async (t) => {
-  const server = await target(t);
-  const result = await runFixture('escape.ts', server, 1, 1);
-  t.equal(result.code, 0, result.stderr);
-  const checks = json(result).checks;
-  t.ok(checks !== undefined);
-  for (const [name, count] of Object.entries(checks?.by_name ?? {}))
-    t.same(count, { passes: 1, fails: 0 }, name);
-  t.equal(Object.keys(checks?.by_name ?? {}).length, 13, 'every attempt ran');
-  t.equal(json(result).successes, 1, 'the iteration went on to its request');
-});
-
-t.test(
-  'throws, rejections never awaited and infinite loops are counted; the run carries on',
-  async (t) => {
-    const server = await target(t);
-    const result = await runFixture('misbehave.ts', server, 8, 1, '--timeout', '300ms');
-    t.equal(result.code, 0, result.stderr);
-    const r = json(result);
-    t.equal(r.status_codes['200'], 8, 'every iteration sent its request');
-    t.same(r.errors, {}, 'failed iterations are not requests');
-    t.equal(r.total, 8, 'the 8 requests sent, no more');
-    t.equal(r.iterations_failed, 6);
-    t.same(r.iteration_errors, { script_error: 4, script_timeout: 2 });
-    t.notOk(
-      r.endpoints.some((e) => e.name === '(iteration)'),
-      'no pseudo-request line',
-    );
-    t.match(
-      result.stderr,
-      /script_error: .*misbehave\.ts:7:\d+: TypeError: thrown on purpose/,
-      'the .ts position',
-    );
-    t.match(result.stderr, /script_timeout/);
-  },
-);
-
-t.test(
-  'misbehaving iterations of several virtual users, sharing batches, are contained',
-  async (t) => {
-    const server = await target(t);
-    const result = await runFixture('misbehave.ts', server, 16, 4, '--timeout', '300ms');
-    t.equal(result.code, 0, result.stderr);
-    const r = json(result);
-    // A cut batch also cuts the other iterations it carried (before or after their request), and
-    // rejections never handled that surface in one batch count once: so at least the four loops
-    // and the four throws are counted, and each iteration either sent its request or was cut.
-    const cut = r.iteration_errors.script_timeout ?? 0;
-    const thrown = r.iteration_errors.script_error ?? 0;
-    t.ok(cut >= 4, `script_timeout ${cut}`);
-    t.ok(thrown >= 4, `script_error ${thrown}`);
-    // Requests in flight while a loop held the event loop may time out: sent counts them too.
-    const sent = r.endpoints.find((e) => e.name === 'GET /json')?.requests ?? 0;
-    t.ok(sent + cut >= 16, `${sent} sent, ${cut} cut: no iteration vanished`);
-  },
-);
-
-t.test('an await that never settles is cut by the host watchdog', async (t) => {
-  const server = await target(t);
-  const result = await runFixture('awaits.ts', server, 3, 1, '--timeout', '300ms');
-  t.equal(result.code, 0, result.stderr);
-  t.same(json(result).iteration_errors, { script_timeout: 1 });
-  t.same(json(result).errors, {});
-  t.equal(json(result).successes, 3);
-});
-
-t.test('unbounded allocation is contained: the run ends cleanly with its report', async (t) => {
-  const server = await target(t);
-  const result = await runFixture('memory.ts', server, 2, 1, '--timeout', '5s');
-  // Either the isolate is disposed (script_memory) or V8 aborts the child (a lost segment, exit 1);
-  // never a crash of barrage itself, and the report is printed either way.
-  t.ok(result.code === 0 || result.code === 1, `exit ${result.code}`);
-  const r = json(result);
-  if (result.code === 0) t.equal(r.iteration_errors.script_memory, 2);
-  else t.match(result.stderr, /was lost/);
-});
 
 t.test('http reaches only the target and allowed_hosts', async (t) => {
   const server = await target(t);
@@ -312,40 +188,6 @@ t.test('a setup() that throws fails the run before any load, with its report', a
     /was lost: setup\(\) failed: script_error: .*setup\.ts:2:9: Error: no catalogue/,
   );
   t.equal(server.stats().total, 0);
-});
-
-t.test('Ctrl+C reaching the whole process group stops a scripted run cleanly', async (t) => {
-  const server = await target(t);
-  const { spawn } = await import('node:child_process');
-  const child = spawn(
-    BIN,
-    [
-      '--scenario',
-      join(FIXTURES, 'flow.ts'),
-      '--target',
-      server.url,
-      '-d',
-      '20s',
-      '-c',
-      '1',
-      '--json-output',
-    ],
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  // Signal the group once requests flow, as a terminal does.
-  await eventually(() => server.stats().total >= 3);
-  process.kill(-child.pid!, 'SIGINT');
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  t.equal(code, 0, stderr);
-  const r = JSON.parse(stdout) as { interrupted: boolean; total: number; failures: number };
-  t.equal(r.interrupted, true);
-  t.ok(r.total > 0);
-  t.equal(r.failures, 0);
-  t.notMatch(stderr, /was lost/);
 });
 
 t.test(
