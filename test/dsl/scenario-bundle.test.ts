@@ -36,6 +36,8 @@ async function load(cwd: string, flags: Record<string, unknown>, configFile?: st
     flagIssues: [],
     userAgent: 'barrage/test',
     fallbackSeed: 1,
+    // The type check is test/dsl/type-check.test.ts's; it starts a TypeScript compiler per load.
+    typecheck: false,
   };
   return loadPlan(inputs);
 }

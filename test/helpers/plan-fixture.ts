@@ -20,6 +20,7 @@ export async function loadFixture(
     flagIssues: [],
     userAgent: 'barrage/test',
     fallbackSeed: 1,
+    typecheck: false,
   });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.error.issues));
   return loaded.value;
