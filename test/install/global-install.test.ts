@@ -2,8 +2,10 @@
  * As a user installs barrage: `npm pack`, then `npm i -g` of that tarball into a fresh prefix with
  * the Node running this test first on PATH (npm's install scripts then run on it), then the
  * installed `barrage --help`, `barrage demo`, and a TypeScript scenario validated (isolated-vm
- * loads on this Node). It fetches the dependencies from the npm registry, so it is not part of
- * `npm test` (.taprc excludes test/install/); .ci/run runs it once per Node. Needs dist/ built.
+ * loads), on this Node and on each Node whose bin folder BARRAGE_OTHER_NODES lists (colon
+ * separated): the installed package carries both isolated-vm releases, and each Node must find
+ * one it can load. It fetches the dependencies from the npm registry, so it is not part of
+ * `npm test` (.taprc excludes test/install/); .ci/run runs it once, on Node 24. Needs dist/ built.
  */
 import t from 'tap';
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
@@ -69,23 +71,32 @@ t.test(`npm i -g of the packed tarball on Node ${process.version} (ABI ${abi})`,
   }
 });
 
-t.test('the installed barrage runs: --help, demo, a TypeScript scenario', async (t) => {
-  const help = run(barrage, ['--help']);
-  t.equal(help.code, 0, 'barrage --help', { stderr: help.stderr });
-  t.match(help.stdout, /barrage demo/);
-  const demo = run(barrage, ['demo', '--duration', '1s', '--json-output']);
-  t.notMatch(demo.stderr, /internal error/, 'barrage demo');
-  const result = JSON.parse(demo.stdout) as { total: number; failures: number };
-  t.ok(result.total > 0, 'the demo sent requests');
-  t.equal(result.failures, 0);
-  const scenario = join(prefix, 'lib', 'node_modules', 'barrage', 'scenarios', 'checkout.ts');
-  const validate = run(barrage, [
-    'validate',
-    '--scenario',
-    scenario,
-    '--target',
-    'http://127.0.0.1:9',
-  ]);
-  t.equal(validate.code, 0, 'barrage validate --scenario', { stderr: validate.stderr });
-  t.match(validate.stdout, /Configuration is valid/);
-});
+/** The bin folders of the Nodes the installed barrage is run on: this one first. */
+const nodes = [
+  dirname(process.execPath),
+  ...(process.env.BARRAGE_OTHER_NODES ?? '').split(':').filter((dir) => dir !== ''),
+];
+
+for (const bin of nodes) {
+  const version = spawnSync(join(bin, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim();
+  // The bin's shebang (`#!/usr/bin/env node`) runs the first node on PATH.
+  const onNode = { env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` } };
+  t.test(`the installed barrage runs on Node ${version}: --help, demo, a scenario`, async (t) => {
+    const help = run(barrage, ['--help'], onNode);
+    t.equal(help.code, 0, 'barrage --help', { stderr: help.stderr });
+    t.match(help.stdout, /barrage demo/);
+    const demo = run(barrage, ['demo', '--duration', '1s', '--json-output'], onNode);
+    t.notMatch(demo.stderr, /internal error/, 'barrage demo');
+    const result = JSON.parse(demo.stdout) as { total: number; failures: number };
+    t.ok(result.total > 0, 'the demo sent requests');
+    t.equal(result.failures, 0);
+    const scenario = join(prefix, 'lib', 'node_modules', 'barrage', 'scenarios', 'checkout.ts');
+    const validate = run(
+      barrage,
+      ['validate', '--scenario', scenario, '--target', 'http://127.0.0.1:9'],
+      onNode,
+    );
+    t.equal(validate.code, 0, 'barrage validate --scenario', { stderr: validate.stderr });
+    t.match(validate.stdout, /Configuration is valid/);
+  });
+}
