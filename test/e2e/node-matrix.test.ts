@@ -134,7 +134,9 @@ t.test('a TypeScript scenario in its child process: http and ws.connect', async 
   });
   const port = await listen(t, server, () => server.close());
   const sockets = new WebSocketServer({ server });
-  sockets.on('connection', (socket) => socket.on('message', (data) => socket.send(String(data))));
+  sockets.on('connection', (socket) =>
+    socket.on('message', (data, binary) => socket.send(data, { binary })),
+  );
   const wsUrl = `ws://127.0.0.1:${port}/socket`;
   const dir = t.testdir({ 'load.ts': SCENARIO.replace('WS_URL', wsUrl) });
   writeFileSync(join(dir, 'run.yaml'), `scenario: load.ts\ntarget: http://127.0.0.1:${port}\n`);
