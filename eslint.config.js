@@ -10,8 +10,9 @@ const noProcess = {
 };
 
 /**
- * Import patterns a room may not use: dependencies flow cli → dsl, runtime; runtime → dsl/plan only;
- * dsl and runtime → native (the isolated-vm loader), which imports none of them.
+ * Import patterns a room may not use (docs/architecture.md): dependencies flow cli → dsl, runtime;
+ * dsl and runtime → sandbox (what a scenario's isolate is given) → native (the isolated-vm
+ * loader); every room → model (plain data and pure functions), which imports none of them.
  */
 function forbid(patterns) {
   return {
@@ -54,7 +55,14 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts', 'native/**/*.ts'],
+    files: [
+      'cli/**/*.ts',
+      'dsl/**/*.ts',
+      'runtime/**/*.ts',
+      'native/**/*.ts',
+      'model/**/*.ts',
+      'sandbox/**/*.ts',
+    ],
     // The process entry points: the CLI, the child process of a scripted segment with its watch
     // thread, and the ones that read a scenario's options and type-check it.
     ignores: [
@@ -78,23 +86,9 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['dsl/plan/**/*.ts'],
-    rules: forbid([
-      { group: ['**/runtime/**', '**/cli/**'], message: 'dsl depends on neither runtime nor cli.' },
-      {
-        group: ['zod', 'yaml', 'esbuild', '../**'],
-        message: 'The Plan is plain data: no schema or parser imports.',
-      },
-    ]),
-  },
-  {
     files: ['runtime/**/*.ts'],
     rules: forbid([
-      { group: ['**/cli/**'], message: 'runtime does not depend on cli.' },
-      {
-        regex: '^(\\.\\./)+dsl/(?!plan/)',
-        message: 'runtime imports only the plain-data Plan types of dsl/plan/.',
-      },
+      { group: ['**/cli/**', '**/dsl/**'], message: 'runtime depends on neither dsl nor cli.' },
       {
         group: ['zod', 'yaml', 'esbuild'],
         message: 'runtime reads the compiled Plan, not the config.',
@@ -102,10 +96,39 @@ export default tseslint.config(
     ]),
   },
   {
+    // What a scenario's isolate is given, shared by the options reader (dsl) and the virtual users
+    // (runtime): the web globals and their host side, the metric classes, the removed globals.
+    files: ['sandbox/**/*.ts'],
+    rules: forbid([
+      {
+        group: ['**/cli/**', '**/dsl/**', '**/runtime/**'],
+        message: 'sandbox depends on model and native only.',
+      },
+    ]),
+  },
+  {
     // The native addon's loader, shared by dsl (reading a scenario's options) and runtime.
     files: ['native/**/*.ts'],
     rules: forbid([
-      { group: ['**/cli/**', '**/dsl/**', '**/runtime/**'], message: 'native depends on no room.' },
+      {
+        group: ['**/cli/**', '**/dsl/**', '**/runtime/**', '**/sandbox/**', '**/model/**'],
+        message: 'native depends on no room.',
+      },
+    ]),
+  },
+  {
+    // The ground floor: plain data and pure functions that dsl and runtime share (the Plan, the
+    // metric registry, error kinds, JSONPath, value encoding, the exchange record).
+    files: ['model/**/*.ts'],
+    rules: forbid([
+      {
+        group: ['**/cli/**', '**/dsl/**', '**/runtime/**', '**/sandbox/**', '**/native/**'],
+        message: 'model depends on no room: it is the floor the others stand on.',
+      },
+      {
+        regex: '^(?!\\.)',
+        message: 'model is plain data and pure functions: no package or node: module.',
+      },
     ]),
   },
   {

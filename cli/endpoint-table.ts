@@ -1,5 +1,5 @@
 /** What thresholds match a run's samples by: its endpoints' names and tags, its scenarios' tags. */
-import type { Plan } from '../dsl/plan/plan.js';
+import type { Plan } from '../model/plan/plan.js';
 import type { ShardSnapshot } from '../runtime/metrics/snapshot.js';
 import type { SampleTable } from '../runtime/metrics/sample-select.js';
 

@@ -4,8 +4,8 @@
  * final one, drained after the reports are delivered, and summed up on stderr when a receiver
  * lost samples. A receiver's failure is a warning, never the run's exit code.
  */
-import type { Plan } from '../dsl/plan/plan.js';
-import type { Tags } from '../dsl/plan/metrics.js';
+import type { Plan } from '../model/plan/plan.js';
+import type { Tags } from '../model/metrics/metric-registry.js';
 import { systemClock } from '../runtime/deps.js';
 import type { ShardSnapshot } from '../runtime/metrics/snapshot.js';
 import { openOutputs } from '../runtime/outputs/open-outputs.js';

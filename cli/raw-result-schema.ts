@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
-import { METRIC_KINDS, METRIC_UNITS } from '../dsl/plan/metrics.js';
+import { METRIC_KINDS, METRIC_UNITS } from '../model/metrics/metric-registry.js';
 import { trendEncodingProblem } from '../runtime/metrics/custom-histogram.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';
 import { OTHER_OUTCOME } from '../runtime/metrics/name-bound.js';
@@ -174,7 +174,7 @@ const customMetric = z
     path: ['series'],
   });
 
-/** A body of a request record (runtime/http/exchange-record.ts). */
+/** A body of a request record (model/exchange-record.ts). */
 const CAPTURED_BODY = {
   body: z.string({ error: 'a body as text, or null' }).nullable(),
   body_truncated: z.literal(true, { error: 'true (the body is cut)' }).exactOptional(),

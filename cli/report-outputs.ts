@@ -7,7 +7,7 @@
  * the HTML renderer, which brings yaml and node:crypto, is imported only when one is asked for
  * (importRenderers, before a run starts).
  */
-import type { ReportPlan } from '../dsl/plan/plan.js';
+import type { ReportPlan } from '../model/plan/plan.js';
 import type { RawResult } from '../runtime/raw-result.js';
 import { loadChartLibrary } from './render/chart-library.js';
 import type { renderHtmlReport } from './render/html-report.js';

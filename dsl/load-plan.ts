@@ -17,7 +17,7 @@ import {
   type Layer,
   type Provenance,
 } from './layers.js';
-import type { FeederPlan, Plan, ScriptBundle } from './plan/plan.js';
+import type { FeederPlan, Plan, ScenarioEnv, ScriptBundle } from '../model/plan/plan.js';
 import { err, ok, type Result } from './result.js';
 import { configSchemaFor, type Config } from './schema/config-schema.js';
 import { refineConfig, type Refinement } from './schema/refinements.js';
@@ -29,7 +29,6 @@ import { readEnvLayer } from './sources/env-source.js';
 import { readMultipartFiles } from './sources/multipart-files.js';
 import { interpolateEnv } from './sources/interpolate.js';
 import { scenarioEnv } from './sources/scenario-env-source.js';
-import type { ScenarioEnv } from './plan/scenario-env.js';
 
 /** What loading needs; the cli fills it from argv, the environment and the working directory. */
 export interface LoadInputs {

@@ -4,13 +4,13 @@
  * several run in worker threads (segment-host.ts), each with its own scheduler, workers and shard. Live views get a
  * merged snapshot every tick through onProgress.
  */
-import type { Plan } from '../dsl/plan/plan.js';
+import type { Plan } from '../model/plan/plan.js';
 import type { Clock } from './deps.js';
 import { alignEndpoints } from './metrics/align-endpoints.js';
 import { MergeMemo, mergeSnapshots } from './metrics/merge-stats.js';
 import { Recorder } from './metrics/recorder.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
-import type { ExchangeRecord } from './http/exchange-record.js';
+import type { ExchangeRecord } from '../model/exchange-record.js';
 import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import type { ChildHost } from './segment/child-host.js';

@@ -6,9 +6,9 @@
  * whether files belong to the same run.
  */
 import { createHash } from 'node:crypto';
-import type { CustomMetric, Tags } from '../dsl/plan/metrics.js';
-import type { Plan, SegmentRef } from '../dsl/plan/plan.js';
-import type { ThresholdSpec } from '../dsl/plan/threshold-spec.js';
+import type { CustomMetric, Tags } from '../model/metrics/metric-registry.js';
+import type { Plan, SegmentRef } from '../model/plan/plan.js';
+import type { ThresholdSpec } from '../model/plan/threshold-spec.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import type { ThresholdAbort } from './thresholds/abort-on-fail.js';
 

@@ -5,8 +5,8 @@
  * writes null where a figure has no data.
  */
 
-import type { MetricKind, MetricUnit, Tags } from '../dsl/plan/metrics.js';
-import type { ExchangeRecord } from './http/exchange-record.js';
+import type { MetricKind, MetricUnit, Tags } from '../model/metrics/metric-registry.js';
+import type { ExchangeRecord } from '../model/exchange-record.js';
 
 /** Latency summary in milliseconds. */
 export interface LatencySummary {

@@ -2,7 +2,7 @@
  * The work of `barrage merge` (merge.ts declares the command and imports this when it runs):
  * read and check every raw result, merge them, report, and turn the outcome into the exit code.
  */
-import type { ReportPlan } from '../../dsl/plan/plan.js';
+import type { ReportPlan } from '../../model/plan/plan.js';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import { mergeRawResults, type NamedRaw } from '../../runtime/merge-raw.js';
 import type { BarrageContext } from '../context.js';

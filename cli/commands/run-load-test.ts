@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Loaded } from '../../dsl/load-plan.js';
-import type { ReportPlan } from '../../dsl/plan/plan.js';
+import type { ReportPlan } from '../../model/plan/plan.js';
 import { systemClock } from '../../runtime/deps.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';

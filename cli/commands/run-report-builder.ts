@@ -4,7 +4,7 @@
  * or several segments' merged — becomes the RunReport every renderer reads.
  */
 import type { Loaded } from '../../dsl/load-plan.js';
-import type { Tags } from '../../dsl/plan/metrics.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { SampleTable } from '../../runtime/metrics/sample-select.js';
 import type { ChecksSnapshot, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
@@ -15,7 +15,7 @@ import {
   type HttpDebugCounts,
   type RawResult,
 } from '../../runtime/raw-result.js';
-import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import { sumChecksByName } from '../../runtime/metrics/merge-stats.js';
 import { tagBreakdown } from '../../runtime/metrics/tag-summary.js';

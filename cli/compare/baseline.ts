@@ -13,7 +13,7 @@
  */
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import type { Loaded } from '../../dsl/load-plan.js';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import type { RawResult } from '../../runtime/raw-result.js';
 import type { BaselineOverlay } from '../render/run-report.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';

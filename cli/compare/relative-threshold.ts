@@ -8,7 +8,7 @@
  */
 import type { ConfigIssue } from '../../dsl/issues.js';
 import { parseThreshold } from '../../dsl/grammar/threshold.js';
-import type { RelativeLimit, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { RelativeLimit, ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { thresholdHolds } from '../../runtime/thresholds/evaluate.js';
 import { figureKey, type FigureChange } from './comparison.js';
 

@@ -14,8 +14,8 @@
  *                 histogram and reading three percentiles costs ≈ 0.2 ms)
  *   thresholds    evaluated on the snapshot as if the run ended now
  */
-import type { Plan } from '../../dsl/plan/plan.js';
-import { scenarioEndMs, topLevelLoad } from '../../dsl/plan/scenario-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import { scenarioEndMs, topLevelLoad } from '../../model/plan/scenario-plan.js';
 import { byName } from '../render/report-figures.js';
 import { describeRunLoad } from '../render/scenario-view.js';
 import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';

@@ -7,7 +7,7 @@
  * again, the same path as the second. A resize redraws at once. close() restores the terminal.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import type { LiveState } from '../../runtime/segment/live-state.js';
 import { buildModel } from './dashboard-model.js';

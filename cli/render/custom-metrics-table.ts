@@ -6,7 +6,7 @@
  *   rate     the true share in %, and trues of total     gauge  value, min, max
  */
 import Table from 'cli-table3';
-import type { Tags } from '../../dsl/plan/metrics.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { CustomFigures, CustomMetricResult } from '../../runtime/run-result.js';
 
 /** Tag sets listed per metric in the text and Markdown reports. */

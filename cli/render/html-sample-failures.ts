@@ -4,11 +4,7 @@
  * timings and error, headers as tables and the bodies' first KiB as preformatted text. The records
  * come redacted (cli/render/redact-exchange.ts); every text is escaped here.
  */
-import type {
-  CapturedBody,
-  ExchangeRecord,
-  RecordedHeaders,
-} from '../../runtime/http/exchange-record.js';
+import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../../model/exchange-record.js';
 import type { RunResult } from '../../runtime/run-result.js';
 import { formatCount } from './report-figures.js';
 import { escapeHtml, section, table } from './html-markup.js';

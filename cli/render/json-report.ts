@@ -25,7 +25,7 @@ import type {
   WsResult,
 } from '../../runtime/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
-import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 

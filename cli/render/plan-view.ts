@@ -1,15 +1,15 @@
 /** `validate`'s view of the compiled Plan: the load, the endpoints and their shares, thresholds. */
 import { authNeeds, variableProviders } from '../../dsl/compile/lint-plan.js';
 import { formatDuration } from '../../dsl/grammar/duration.js';
-import type { CheckPlan } from '../../dsl/plan/check-plan.js';
-import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { Plan } from '../../dsl/plan/plan.js';
-import { topLevelLoad, type TopLevelLoad } from '../../dsl/plan/scenario-plan.js';
-import { showStatusSet } from '../../dsl/plan/status-set.js';
-import type { Template } from '../../dsl/plan/template.js';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { CheckPlan } from '../../model/plan/check-plan.js';
+import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import { topLevelLoad, type TopLevelLoad } from '../../model/plan/scenario-plan.js';
+import { showStatusSet } from '../../model/plan/status-set.js';
+import type { Template } from '../../model/plan/template.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { formatValue } from './report-figures.js';
-import type { WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
+import type { WsStepPlan } from '../../model/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
 import { describeRate, renderScenarios } from './scenario-view.js';
 

@@ -4,7 +4,7 @@
  * bar of eighth-blocks scaled to the peak.
  */
 import { formatDuration } from '../../dsl/grammar/duration.js';
-import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import type { PatternPlan } from '../../model/plan/rate-plan.js';
 import { patternDurationMs, patternPeak, rateAt } from '../../runtime/schedule/rate-function.js';
 
 const BLOCKS = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];

@@ -1,5 +1,5 @@
 /**
- * A request record (runtime/http/exchange-record.ts) as it may be shown, in the HTTP debug log,
+ * A request record (model/exchange-record.ts) as it may be shown, in the HTTP debug log,
  * the JSON result and the HTML report: the values of credential headers (Authorization,
  * Proxy-Authorization, Cookie, Set-Cookie) and of every header whose name the configuration would
  * hide (dsl/secrets.ts, token-like names) replaced; every other text (url, header values, bodies,
@@ -9,11 +9,7 @@
  */
 import { REDACTED, isTokenLikeName } from '../../dsl/secrets.js';
 import { cutText, SHOWN_BODY_BYTES } from '../../runtime/http/body-capture.js';
-import type {
-  CapturedBody,
-  ExchangeRecord,
-  RecordedHeaders,
-} from '../../runtime/http/exchange-record.js';
+import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../../model/exchange-record.js';
 import type { Redactor } from './redact.js';
 
 /** The record with its secrets hidden and its bodies cut to what is shown. */

@@ -4,8 +4,8 @@
  * it runs, and the sums of its VU and arrival-rate scenarios.
  */
 import { formatDuration } from '../../dsl/grammar/duration.js';
-import type { Plan } from '../../dsl/plan/plan.js';
-import type { RatePlan } from '../../dsl/plan/rate-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import type { RatePlan } from '../../model/plan/rate-plan.js';
 import {
   maxVus,
   scenarioEndMs,
@@ -13,7 +13,7 @@ import {
   type ExecutorPlan,
   type ScenarioPlan,
   type StagePlan,
-} from '../../dsl/plan/scenario-plan.js';
+} from '../../model/plan/scenario-plan.js';
 import { patternPeak, rateAt } from '../../runtime/schedule/rate-function.js';
 import { renderChart } from './rate-chart.js';
 

@@ -5,8 +5,8 @@
 import { basename } from 'node:path';
 import { closest } from '../grammar/did-you-mean.js';
 import type { Refinement } from '../schema/refinements.js';
-import type { Plan } from '../plan/plan.js';
-import type { Template } from '../plan/template.js';
+import type { Plan } from '../../model/plan/plan.js';
+import type { Template } from '../../model/plan/template.js';
 import { templateVariables } from '../grammar/placeholder.js';
 
 /** Where a variable can come from: endpoint names (extractors) and "feeder". */

@@ -7,7 +7,7 @@
  */
 import { basicCredentials, basicFromUserinfo } from '../grammar/url-userinfo.js';
 import type { Config } from '../schema/config-schema.js';
-import type { OutputPlan, OutputsPlan } from '../plan/output-plan.js';
+import type { OutputPlan, OutputsPlan } from '../../model/plan/output-plan.js';
 
 type OutputConfig = NonNullable<Config['outputs']>[number];
 

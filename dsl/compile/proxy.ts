@@ -5,7 +5,7 @@
  * lower-case name wins, an empty value is unset. A malformed variable is an issue naming it.
  */
 import type { ConfigIssue } from '../issues.js';
-import type { ProxyPlan, ProxyServer } from '../plan/proxy-plan.js';
+import type { ProxyPlan, ProxyServer } from '../../model/plan/proxy-plan.js';
 import { err, ok, type Result } from '../result.js';
 import type { Config } from '../schema/config-schema.js';
 import { noProxyEntries, parseProxyUrl, PROXY_URL_EXPECTED } from '../schema/proxy-schema.js';

@@ -1,6 +1,6 @@
 /**
  * An endpoint's url, `query:` and body compiled into templates whose variables carry their
- * Encoding (dsl/plan/template.ts), fixed by where each placeholder sits:
+ * Encoding (model/plan/template.ts), fixed by where each placeholder sits:
  *
  *   url path and query      uri         ("A&B=C" → A%26B%3DC; literal text as written)
  *   url's first placeholder raw         (the url itself: resolved at request time)
@@ -13,9 +13,9 @@
  * {{$raw name}} stays raw everywhere.
  */
 import { startsWithVariable } from '../grammar/placeholder.js';
-import { encoderOf, formEncode } from '../plan/encode-value.js';
-import type { BodyPlan, MultipartPart } from '../plan/endpoint-plan.js';
-import type { Template, TemplatePart, VariablePart } from '../plan/template.js';
+import { encoderOf, formEncode } from '../../model/request/encode-value.js';
+import type { BodyPlan, MultipartPart } from '../../model/plan/endpoint-plan.js';
+import type { Template, TemplatePart, VariablePart } from '../../model/plan/template.js';
 import type { Config } from '../schema/config-schema.js';
 import { multipartFileKey, type MultipartFiles } from '../sources/multipart-files.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';

@@ -1,9 +1,9 @@
 /**
  * Parses a schema-checked template, replaces its {{$env NAME}} parts with their values and fixes
- * how each {{name}} is encoded by where the template sits (Encoding, dsl/plan/template.ts).
+ * how each {{name}} is encoded by where the template sits (Encoding, model/plan/template.ts).
  */
 import { parseTemplate } from '../grammar/placeholder.js';
-import type { Encoding, Template, TemplatePart } from '../plan/template.js';
+import type { Encoding, Template, TemplatePart } from '../../model/plan/template.js';
 
 /**
  * Looks up an environment variable for {{$env NAME}}; reports a problem at `path` when unset, or

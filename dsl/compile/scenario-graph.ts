@@ -14,9 +14,9 @@ import {
   type EndpointPlan,
   type ExtractorPlan,
   type HeaderPlan,
-} from '../plan/endpoint-plan.js';
-import type { PickItem, PickTable, ScenarioGraph } from '../plan/scenario-graph.js';
-import type { Template } from '../plan/template.js';
+} from '../../model/plan/endpoint-plan.js';
+import type { PickItem, PickTable, ScenarioGraph } from '../../model/plan/scenario-graph.js';
+import type { Template } from '../../model/plan/template.js';
 
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
 type Extractor = NonNullable<EndpointConfig['extract']>[string];

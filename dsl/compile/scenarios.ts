@@ -1,14 +1,18 @@
 /**
- * The scenarios of a run (dsl/plan/scenario-plan.ts): each `scenarios` entry with its executor
+ * The scenarios of a run (model/plan/scenario-plan.ts): each `scenarios` entry with its executor
  * mapped onto the runtime's three kinds and its pick table over the flows or endpoints it names,
  * or the top-level form as the one scenario `default`.
  */
 import type { Config } from '../schema/config-schema.js';
 import type { ScenarioConfig } from '../schema/scenarios-schema.js';
 import { endpointName } from '../schema/refinements.js';
-import type { RatePlan } from '../plan/rate-plan.js';
-import type { PickItem, ScenarioGraph } from '../plan/scenario-graph.js';
-import { DEFAULT_SCENARIO, type ExecutorPlan, type ScenarioPlan } from '../plan/scenario-plan.js';
+import type { RatePlan } from '../../model/plan/rate-plan.js';
+import type { PickItem, ScenarioGraph } from '../../model/plan/scenario-graph.js';
+import {
+  DEFAULT_SCENARIO,
+  type ExecutorPlan,
+  type ScenarioPlan,
+} from '../../model/plan/scenario-plan.js';
 import { pickTable } from './scenario-graph.js';
 
 /** What the top-level form gives the `default` scenario. */

@@ -1,7 +1,7 @@
 /** An endpoint's `expect` (or the run's) and `checks` → the VerifyPlan the runtime reads. */
 import { evaluatorJsonPath } from '../grammar/json-path.js';
-import type { CheckPlan, CheckPredicate, VerifyPlan } from '../plan/check-plan.js';
-import type { StatusSet } from '../plan/status-set.js';
+import type { CheckPlan, CheckPredicate, VerifyPlan } from '../../model/plan/check-plan.js';
+import type { StatusSet } from '../../model/plan/status-set.js';
 import type { CheckConfig } from '../schema/check-schema.js';
 
 /** What verify() reads of an endpoint. */

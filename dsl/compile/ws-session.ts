@@ -5,15 +5,15 @@
  * [send a, reply any, pause t, send b, reply any, pause t].
  */
 import { evaluatorJsonPath } from '../grammar/json-path.js';
-import type { ExtractorPlan } from '../plan/endpoint-plan.js';
-import type { Template } from '../plan/template.js';
+import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
+import type { Template } from '../../model/plan/template.js';
 import {
   messageSteps,
   type FrameMatchPlan,
   type WsMessagePlan,
   type WsPlan,
   type WsStepPlan,
-} from '../plan/ws-session-plan.js';
+} from '../../model/plan/ws-session-plan.js';
 import type { FrameMatchConfig, WsStepConfig } from '../schema/ws-session-schema.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 

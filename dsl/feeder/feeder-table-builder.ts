@@ -1,5 +1,5 @@
 /**
- * Builds a FeederTable (dsl/plan/plan.ts) one record at a time, so a feeder never exists as an
+ * Builds a FeederTable (model/plan/plan.ts) one record at a time, so a feeder never exists as an
  * object and a string per value: each value is written as UTF-8 straight into a SharedArrayBuffer
  * sized from the file (values are at most as long as the file, give or take a JSON number written
  * back longer, as 1e21 → "1e+21"; the buffer then grows by half), and its end offset into a
@@ -7,7 +7,7 @@
  * NDJSON). Both are over-sized rather than grown and copied: pages never written are never
  * touched, so they cost address space, not memory.
  */
-import { VALUE_MISSING, VALUE_TYPED, type FeederTable } from '../plan/plan.js';
+import { VALUE_MISSING, VALUE_TYPED, type FeederTable } from '../../model/plan/plan.js';
 
 /** Accumulates records whose fields are known in advance. */
 export class FeederTableBuilder {

@@ -10,7 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
-import type { FeederPlan, FeederTable } from '../plan/plan.js';
+import type { FeederPlan, FeederTable } from '../../model/plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 import { readBoundedBytes, withBoundedFile } from '../sources/bounded-file.js';
 import { FeederTableBuilder } from './feeder-table-builder.js';

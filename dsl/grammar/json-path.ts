@@ -1,8 +1,8 @@
 /**
  * JSONPath expressions of extractors, checked before any traffic: RFC 9535 syntax exactly (its
- * BNF is above the reader in dsl/plan/json-path-syntax.ts), minus what the evaluator cannot do as
+ * BNF is above the reader in model/json-path/json-path-syntax.ts), minus what the evaluator cannot do as
  * the RFC does. jsonpath-plus evaluates them, with `eval: false`, from the spelling
- * dsl/plan/json-path-query.ts gives each query, which is what the Plan carries. Refused, with a
+ * model/json-path/json-path-query.ts gives each query, which is what the Plan carries. Refused, with a
  * message saying what to write instead:
  *
  * - anything RFC 9535 refuses: `$.1`, `$['a'` , `$[01]`, `$[-0]`, `$.a-b` (write `$['a-b']`),
@@ -10,7 +10,7 @@
  * - filter selectors `[?…]`: jsonpath-plus evaluates them with eval only;
  * - the few names jsonpath-plus's tokenizer would cut or read as a function (json-path-query.ts).
  */
-import { compileJsonPath } from '../plan/json-path-query.js';
+import { compileJsonPath } from '../../model/json-path/json-path-query.js';
 import { grammarError, type GrammarError } from './grammar-error.js';
 import { err, ok, type Result } from '../result.js';
 

@@ -1,6 +1,6 @@
 /**
  * Placeholder templates (DESIGN.md §4) for urls, headers and bodies, parsed once at load time into
- * a Template (dsl/plan/template.ts) that the per-request path only fills.
+ * a Template (model/plan/template.ts) that the per-request path only fills.
  *
  *   template    := (escape | placeholder | literal)*
  *   escape      := "\{{"                               → the literal text "{{"
@@ -22,12 +22,12 @@
  * since that backslash and the opening braces read as the escape "\{{".
  *
  * A {{name}} is encoded by where it sits (percent-encoded in a url, JSON-escaped in a JSON body:
- * the Encoding of dsl/plan/template.ts, set at compile time); {{$raw name}} inserts the value as
+ * the Encoding of model/plan/template.ts, set at compile time); {{$raw name}} inserts the value as
  * it is anywhere, for a value that already is a path or a query (an extracted Location).
  *
  * Scan, then judge: the scanner finds each "{{…}}" and its body, parseBody() judges the body.
  */
-import type { Template, TemplatePart } from '../plan/template.js';
+import type { Template, TemplatePart } from '../../model/plan/template.js';
 import { closest } from './did-you-mean.js';
 import { grammarError, type GrammarError } from './grammar-error.js';
 import { err, ok, type Result } from '../result.js';

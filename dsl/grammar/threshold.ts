@@ -39,13 +39,13 @@ import {
   isBuiltinTag,
   TAG_KEY,
   type MetricDeclaration,
-} from '../plan/metrics.js';
+} from '../../model/metrics/metric-registry.js';
 import type {
   RelativeLimit,
   ThresholdAlias,
   ThresholdOperator,
   ThresholdSpec,
-} from '../plan/threshold-spec.js';
+} from '../../model/plan/threshold-spec.js';
 import { closest } from './did-you-mean.js';
 import { charAt, grammarError, type GrammarError } from './grammar-error.js';
 import { aggregateAlias, k6OnlyMetric, metricAlias } from './k6-threshold-names.js';

@@ -13,7 +13,7 @@
  * its subject takes, at most one of them, so each problem is named by its key.
  */
 import * as z from 'zod';
-import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../plan/status-set.js';
+import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../model/plan/status-set.js';
 import { duration, nonEmpty } from './fields.js';
 import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
 

@@ -8,8 +8,8 @@
 import type { GrammarError } from '../grammar/grammar-error.js';
 import { parseThreshold, type DeclaredMetrics } from '../grammar/threshold.js';
 import type { z } from 'zod';
-import { customDeclaration, type CustomMetric } from '../plan/metrics.js';
-import type { ThresholdSpec } from '../plan/threshold-spec.js';
+import { customDeclaration, type CustomMetric } from '../../model/metrics/metric-registry.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { ok, type Result } from '../result.js';
 import type { Config } from './config-schema.js';
 

@@ -15,7 +15,7 @@ import {
   thinkTime,
   userTags,
 } from './fields.js';
-import { STREAM_KINDS } from '../plan/endpoint-plan.js';
+import { STREAM_KINDS } from '../../model/plan/endpoint-plan.js';
 import { extractMap } from './extractor-schema.js';
 import { endpointMetricsMap } from './metrics-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';

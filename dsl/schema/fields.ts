@@ -6,8 +6,8 @@ import * as z from 'zod';
 import { parseDuration } from '../grammar/duration.js';
 import { lineBreaksIn } from '../grammar/line-breaks.js';
 import { parseTemplate } from '../grammar/placeholder.js';
-import type { ThinkRange } from '../plan/endpoint-plan.js';
-import { BUILTIN_TAGS, isBuiltinTag, TAG_KEY } from '../plan/metrics.js';
+import type { ThinkRange } from '../../model/plan/endpoint-plan.js';
+import { BUILTIN_TAGS, isBuiltinTag, TAG_KEY } from '../../model/metrics/metric-registry.js';
 
 /** The zod issue params our refinements attach: a stable issue code and, optionally, a hint. */
 export interface IssueParams {

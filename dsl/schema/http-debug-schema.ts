@@ -4,7 +4,7 @@
  * file; flags win over the key, as everywhere.
  */
 import * as z from 'zod';
-import { HTTP_DEBUG_REQUESTS } from '../plan/http-debug-plan.js';
+import { HTTP_DEBUG_REQUESTS } from '../../model/plan/http-debug-plan.js';
 import { nonEmpty, positiveInt } from './fields.js';
 
 /** Default `max_bytes`: 10 MiB. */

@@ -19,7 +19,7 @@ import {
   METRIC_KINDS,
   METRIC_UNITS,
   type CustomMetric,
-} from '../plan/metrics.js';
+} from '../../model/metrics/metric-registry.js';
 import { extractorSchema } from './extractor-schema.js';
 
 const NAME =

@@ -5,7 +5,7 @@
  */
 import { basicFromUserinfo } from '../grammar/url-userinfo.js';
 import * as z from 'zod';
-import { OUTPUT_KINDS } from '../plan/output-plan.js';
+import { OUTPUT_KINDS } from '../../model/plan/output-plan.js';
 import { absoluteUrl, duration, headerMap, nonEmpty } from './fields.js';
 
 const KINDS_TEXT = 'prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE';

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { basicFromUserinfo } from '../grammar/url-userinfo.js';
-import type { ProxyServer } from '../plan/proxy-plan.js';
+import type { ProxyServer } from '../../model/plan/proxy-plan.js';
 import { err, ok, type Result } from '../result.js';
 
 /** What a proxy URL must be (the `expected` of its issues). */

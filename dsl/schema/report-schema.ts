@@ -1,6 +1,6 @@
 /** Report files written after the run. */
 import * as z from 'zod';
-import { TAG_KEY } from '../plan/metrics.js';
+import { TAG_KEY } from '../../model/metrics/metric-registry.js';
 import { nonEmpty } from './fields.js';
 
 /** The `report` key. */

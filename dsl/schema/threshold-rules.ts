@@ -7,9 +7,14 @@
  * what cannot occur anywhere (status, expected_response, error_kind, scenario) is checked.
  */
 import { closest } from '../grammar/did-you-mean.js';
-import { ERROR_KINDS } from '../plan/error-kinds.js';
-import { BUILTIN_METRICS, CUSTOM_TAGS, isBuiltinMetric, isBuiltinTag } from '../plan/metrics.js';
-import { DEFAULT_SCENARIO } from '../plan/scenario-plan.js';
+import { ERROR_KINDS } from '../../model/errors/error-kinds.js';
+import {
+  BUILTIN_METRICS,
+  CUSTOM_TAGS,
+  isBuiltinMetric,
+  isBuiltinTag,
+} from '../../model/metrics/metric-registry.js';
+import { DEFAULT_SCENARIO } from '../../model/plan/scenario-plan.js';
 import type { Config } from './config-schema.js';
 import { configuredThresholds } from './configured-thresholds.js';
 import { endpointName, type Refinement } from './refinements.js';

@@ -19,8 +19,8 @@ import type { core } from 'zod';
 import { parseDuration } from '../grammar/duration.js';
 import type { GrammarError } from '../grammar/grammar-error.js';
 import { parseThreshold } from '../grammar/threshold.js';
-import { CUSTOM_METRIC_NAME } from '../plan/metrics.js';
-import type { AbortOnFail } from '../plan/threshold-spec.js';
+import { CUSTOM_METRIC_NAME } from '../../model/metrics/metric-registry.js';
+import type { AbortOnFail } from '../../model/plan/threshold-spec.js';
 import { ok, type Result } from '../result.js';
 import { flag, type IssueParams } from './fields.js';
 

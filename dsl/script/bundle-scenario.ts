@@ -15,7 +15,7 @@ import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigIssue, Source } from '../issues.js';
-import type { ScriptBundle } from '../plan/plan.js';
+import type { ScriptBundle } from '../../model/plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 import { folderBoundary, type Refusal } from './folder-boundary.js';
 import { scenarioFolder } from './scenario-folder.js';

@@ -6,9 +6,8 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
 import { isPlainObject, type Layer, type Provenance } from '../layers.js';
-import type { ScriptBundle } from '../plan/plan.js';
-import type { ScenarioEnv } from '../plan/scenario-env.js';
-import type { OpenedData, SharedData } from '../plan/shared-data.js';
+import type { ScenarioEnv, ScriptBundle } from '../../model/plan/plan.js';
+import type { OpenedData, SharedData } from '../../model/plan/shared-data.js';
 import { err, ok, type Result } from '../result.js';
 import type { Config } from '../schema/config-schema.js';
 import { interpolateEnv, type Interpolated } from '../sources/interpolate.js';

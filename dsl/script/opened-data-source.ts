@@ -7,7 +7,7 @@
  * Defines `opened` (the [{ name, kind }] noted, once each) and `openData`.
  */
 
-import { READ_AT_TOP_LEVEL } from '../plan/shared-data.js';
+import { READ_AT_TOP_LEVEL } from '../../model/plan/shared-data.js';
 
 /** Source defining `opened` and `openData` (see the file comment). */
 export const OPENED_DATA_SOURCE = `

@@ -7,14 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { isolatedVm } from '../../native/isolated-vm.js';
-import type { ScriptBundle } from '../plan/plan.js';
-import type { OpenedData } from '../plan/shared-data.js';
+import type { ScenarioEnv, ScriptBundle } from '../../model/plan/plan.js';
+import type { OpenedData } from '../../model/plan/shared-data.js';
 import { OPENED_DATA_SOURCE } from './opened-data-source.js';
-import { METRIC_CLASSES_SOURCE } from '../plan/metric-classes.js';
-import { REMOVE_GLOBALS_SOURCE } from '../plan/removed-globals.js';
-import { ENV_SOURCE, type ScenarioEnv } from '../plan/scenario-env.js';
-import { WEB_GLOBALS_SOURCE } from '../plan/web-globals.js';
-import { webHost } from '../plan/web-host.js';
+import { METRIC_CLASSES_SOURCE } from '../../sandbox/metric-classes.js';
+import { REMOVE_GLOBALS_SOURCE } from '../../sandbox/removed-globals.js';
+import { ENV_SOURCE } from '../../sandbox/scenario-env.js';
+import { WEB_GLOBALS_SOURCE } from '../../sandbox/web-globals.js';
+import { webHost } from '../../sandbox/web-host.js';
 
 /** A metric the scenario's top level declared (`new Trend('name', true)`): its kind and unit. */
 export interface ScriptMetric {
@@ -48,7 +48,7 @@ export interface OptionsRequest extends ScriptBundle {
 /**
  * Runs the bundle's top level with an API that refuses calls (but for env, crypto and the web
  * globals, which work there as in an iteration), and returns `options` and the metrics declared
- * (dsl/plan/metric-classes.ts) as JSON texts.
+ * (sandbox/metric-classes.ts) as JSON texts.
  */
 const READ_OPTIONS = `
 ${REMOVE_GLOBALS_SOURCE}

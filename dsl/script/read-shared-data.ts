@@ -9,8 +9,8 @@
 import { join, resolve } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
 import { MAX_FEEDER_BYTES, readFeeder } from '../feeder/read-feeder.js';
-import type { FeederTable } from '../plan/plan.js';
-import type { OpenedData, SharedData } from '../plan/shared-data.js';
+import type { FeederTable } from '../../model/plan/plan.js';
+import type { OpenedData, SharedData } from '../../model/plan/shared-data.js';
 import { err, ok, type Result } from '../result.js';
 import { readBoundedFile } from '../sources/bounded-file.js';
 import { isInsideFolder } from './scenario-folder.js';

@@ -7,10 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ConfigIssue } from '../issues.js';
-import type { ScriptBundle } from '../plan/plan.js';
-import type { OpenedData } from '../plan/shared-data.js';
+import type { ScenarioEnv, ScriptBundle } from '../../model/plan/plan.js';
+import type { OpenedData } from '../../model/plan/shared-data.js';
 import { err, ok, type Result } from '../result.js';
-import type { ScenarioEnv } from '../plan/scenario-env.js';
 import type { OptionsReply, OptionsRequest, ScriptMetric } from './options-entry.js';
 
 /**

@@ -1,10 +1,10 @@
 /**
- * Builds a SharedData table (dsl/plan/shared-data.ts) one record at a time: each record's JSON text,
+ * Builds a SharedData table (model/plan/shared-data.ts) one record at a time: each record's JSON text,
  * its non-ASCII characters escaped, written into a SharedArrayBuffer sized from the file and grown
  * by half when a record would not fit (escapes can make a record longer than its source), and its
  * end into a shared Uint32Array sized for the most records the file can hold.
  */
-import type { SharedData, SharedDataKind } from '../plan/shared-data.js';
+import type { SharedData, SharedDataKind } from '../../model/plan/shared-data.js';
 
 /** Anything JSON.stringify would write outside ASCII (DEL included, harmlessly). */
 const NOT_ASCII = /[\u007f-\uffff]/g;

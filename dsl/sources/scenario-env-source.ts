@@ -10,7 +10,7 @@
  */
 import type { ConfigIssue } from '../issues.js';
 import { ENV_NAME } from '../grammar/placeholder.js';
-import type { ScenarioEnv } from '../plan/scenario-env.js';
+import type { ScenarioEnv } from '../../model/plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 
 /** The scenario's environment from the allow-list and the `--env` flags. */

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import type { ConfigIssue } from '../issues.js';
 import type { Provenance } from '../layers.js';
-import type { TlsOptions, TlsPlan } from '../plan/tls-plan.js';
+import type { TlsOptions, TlsPlan } from '../../model/plan/tls-plan.js';
 import { err, ok, type Result } from '../result.js';
 import type { Config } from '../schema/config-schema.js';
 import type { TlsSettings } from '../schema/tls-schema.js';

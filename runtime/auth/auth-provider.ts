@@ -7,7 +7,7 @@
  * without Authorization. NO_TOKEN means the OAuth 2.0 provider gave up and the run is stopping
  * (the request is not sent and not counted).
  */
-import type { AuthPlan } from '../../dsl/plan/plan.js';
+import type { AuthPlan } from '../../model/plan/plan.js';
 import type { Random } from '../random.js';
 import { compileTemplate, render } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';

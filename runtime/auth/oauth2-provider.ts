@@ -24,8 +24,8 @@
  *   Requests still waiting get NO_TOKEN and are not sent.
  * - Token fetches are recorded apart (`recordFetch`), never as requests to the target.
  */
-import type { ProxyPlan } from '../../dsl/plan/proxy-plan.js';
-import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
+import type { ProxyPlan } from '../../model/plan/proxy-plan.js';
+import type { TlsPlan } from '../../model/plan/tls-plan.js';
 import type { Random } from '../random.js';
 import { backoffMs } from '../failure/retry.js';
 import { NO_TOKEN, type AuthProvider } from './auth-provider.js';

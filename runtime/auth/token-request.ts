@@ -8,8 +8,8 @@
  * A failure is described by safe text only: the status, an RFC 6749 §5.2 error code, or the kind
  * of network error. Response bodies, secrets and tokens never reach a failure's text.
  */
-import type { AuthPlan } from '../../dsl/plan/plan.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { AuthPlan } from '../../model/plan/plan.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { ConnectionSettings } from '../http/connect-options.js';
 import type { TokenPool } from './token-pool.js';

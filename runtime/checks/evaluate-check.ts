@@ -1,5 +1,5 @@
 /**
- * One check on one response (dsl/plan/check-plan.ts): read its subject the way extractors read
+ * One check on one response (model/plan/check-plan.ts): read its subject the way extractors read
  * theirs (runtime/vars/extract.ts, sharing the parsed body), then test its predicate.
  *
  *   subject    value                                           missing when
@@ -17,8 +17,8 @@
  * deep for jsonpath-plus) fails the check, never the run.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { CheckPlan, CheckPredicate } from '../../dsl/plan/check-plan.js';
-import { inStatusSet } from '../../dsl/plan/status-set.js';
+import type { CheckPlan, CheckPredicate } from '../../model/plan/check-plan.js';
+import { inStatusSet } from '../../model/plan/status-set.js';
 import {
   compiledPattern,
   cssValue,

@@ -13,11 +13,11 @@
  *      `checks` metric. A failed check fails the request (`check_failed`) only with
  *      `checksFailRequest`, and only a request that succeeded so far.
  */
-import type { CheckPlan, VerifyPlan } from '../../dsl/plan/check-plan.js';
-import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { Tags } from '../../dsl/plan/metrics.js';
-import { inStatusSet, type StatusSet } from '../../dsl/plan/status-set.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { CheckPlan, VerifyPlan } from '../../model/plan/check-plan.js';
+import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
+import { inStatusSet, type StatusSet } from '../../model/plan/status-set.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { ParsedBody, runExtractors } from '../vars/extract.js';

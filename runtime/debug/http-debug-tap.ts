@@ -5,8 +5,8 @@
  * process's. What the bound refuses is counted; the count travels in the segment's snapshots
  * (`httpDebugDropped`), so the reports can say it.
  */
-import type { HttpDebugPlan } from '../../dsl/plan/http-debug-plan.js';
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { HttpDebugPlan } from '../../model/plan/http-debug-plan.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { PerSecondBound } from './per-second-bound.js';
 
 /** Where a segment's selected requests go. */

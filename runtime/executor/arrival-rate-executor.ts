@@ -7,7 +7,7 @@
  * iterations), or, in the top-level form (a fixed pool, `waitMs` = the timeout), waits late.
  * With `arrivals: poisson` the permits' times are a seeded Poisson process (poisson-pacer.ts).
  */
-import type { ExecutorPlan } from '../../dsl/plan/scenario-plan.js';
+import type { ExecutorPlan } from '../../model/plan/scenario-plan.js';
 import { ConstantPacer, type Pacer } from '../schedule/pacer.js';
 import { PatternPacer } from '../schedule/pattern-pacer.js';
 import { PoissonPacer } from '../schedule/poisson-pacer.js';

@@ -7,7 +7,7 @@
  *   ramping-vus-executor.ts   a pool whose active size follows the stages
  *   arrival-rate-executor.ts  iterations on a schedule, by a pool that grows up to max_vus
  */
-import type { ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
+import type { ScenarioPlan } from '../../model/plan/scenario-plan.js';
 import type { Recorder } from '../metrics/recorder.js';
 import type { Random } from '../random.js';
 import type { PermitSource } from '../schedule/permit-source.js';

@@ -7,7 +7,7 @@
  * at the exact instants the target crosses an integer: the next one is computed, not polled.
  * The scenario ends with its last stage.
  */
-import type { StagePlan } from '../../dsl/plan/scenario-plan.js';
+import type { StagePlan } from '../../model/plan/scenario-plan.js';
 import { HardStopError } from '../http/exchange.js';
 import { setLongTimeout, sleepLong, type LongTimeout } from '../schedule/long-timer.js';
 import type { VirtualUser } from '../worker/virtual-user.js';

@@ -2,7 +2,7 @@
  * Why an iteration failed, as a stable code. Kinds come from undici/ws/node error codes and HTTP
  * statuses, never from message text (STYLE.md: undici's errors carry a stable `code`).
  */
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 
 const BY_CODE: Readonly<Record<string, ErrorKind>> = {
   BARRAGE_TIMEOUT: 'timeout',

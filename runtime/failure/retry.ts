@@ -8,7 +8,7 @@
  * so with j = 0.5 each wait is between half and all of the exponential value ("equal jitter").
  */
 import type { Random } from '../random.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 
 /** True when a failure of this kind (and status) may succeed if tried again. */
 export function isRetryable(kind: ErrorKind, status: number): boolean {

@@ -13,7 +13,7 @@ import {
   VALUE_TYPED,
   type FeederPlan,
   type FeederTable,
-} from '../../dsl/plan/plan.js';
+} from '../../model/plan/plan.js';
 import type { Random } from '../random.js';
 
 /** A segment's records: table rows first, first + stride, … below table.count. */

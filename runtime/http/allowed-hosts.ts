@@ -4,7 +4,7 @@
  * the user's `allowed_hosts`: a host name allows every port of it, host:port only that port.
  */
 
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 
 /** The hosts a run may reach. */
 export class AllowedHosts {

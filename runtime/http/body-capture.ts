@@ -5,7 +5,7 @@
  * what is shown: the edge redacts the text before it cuts it to SHOWN_BODY_BYTES, so that a
  * secret across the cut (up to a KiB long) is still seen whole, and hidden.
  */
-import type { CapturedBody } from './exchange-record.js';
+import type { CapturedBody } from '../../model/exchange-record.js';
 
 /** Bytes of each body shown in a record. */
 export const SHOWN_BODY_BYTES = 1024;

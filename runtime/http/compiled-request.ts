@@ -9,10 +9,10 @@
  * request, asynchronously: fill() then answers BODY_PENDING and finishBody() completes it.
  */
 import type { Dispatcher } from 'undici';
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { EndpointPlan } from '../../model/plan/endpoint-plan.js';
 import { checksReadBody } from '../checks/evaluate-check.js';
 import { ResponseVerifier } from '../checks/response-verifier.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { Random } from '../random.js';
 import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';

@@ -1,14 +1,14 @@
 /**
  * What connections are opened with for one origin: certificate verification (`insecure`), the
- * origin's `tls:` settings (dsl/plan/tls-plan.ts) and, for undici's connector, the ALPN offer
+ * origin's `tls:` settings (model/plan/tls-plan.ts) and, for undici's connector, the ALPN offer
  * (`http2`). undici reads its ALPN list from the connector, not from the Client, so `allowH2` goes
  * here as well: left to its default, the connector offers h2 and a server that prefers it gets
  * HTTP/2. Target requests, token requests (runtime/auth/token-pool.ts) and WebSocket sessions
  * (runtime/ws/ws-transport.ts) all read an origin's TLS settings here.
  */
 import type buildConnector from 'undici/lib/core/connect.js';
-import type { Plan } from '../../dsl/plan/plan.js';
-import { tlsFor, type TlsPlan } from '../../dsl/plan/tls-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import { tlsFor, type TlsPlan } from '../../model/plan/tls-plan.js';
 
 /**
  * The run's settings every connection it opens follows (target requests, WebSocket sessions, the

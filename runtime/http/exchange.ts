@@ -25,10 +25,10 @@
  * A compressed stream cannot be read as it comes: it fails as decode_error at once.
  */
 import type { Dispatcher } from 'undici';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
-import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
+import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import type * as SseReaderModule from './sse-reader.js';
 import type { SseReader } from './sse-reader.js';
 import type { StreamListener } from './stream-listener.js';

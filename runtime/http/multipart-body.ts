@@ -7,7 +7,7 @@
  * once), encode() turns it into bytes and the Content-Type that names the boundary. A body
  * without placeholders is encoded once and kept.
  */
-import type { MultipartPart } from '../../dsl/plan/endpoint-plan.js';
+import type { MultipartPart } from '../../model/plan/endpoint-plan.js';
 import type { Random } from '../random.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';

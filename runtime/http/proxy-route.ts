@@ -9,7 +9,7 @@
  *   port    when given, only that port matches (curl ignores ports; undici and Go read them)
  */
 import { BlockList, isIP } from 'node:net';
-import type { ProxyPlan, ProxyServer } from '../../dsl/plan/proxy-plan.js';
+import type { ProxyPlan, ProxyServer } from '../../model/plan/proxy-plan.js';
 
 type Bypass = (host: string, port: number) => boolean;
 

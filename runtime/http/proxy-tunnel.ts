@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import connect from 'undici/lib/api/api-connect.js';
 import type { buildConnector as undiciConnector } from 'undici';
 import Client from 'undici/lib/dispatcher/client.js';
-import type { ProxyServer } from '../../dsl/plan/proxy-plan.js';
+import type { ProxyServer } from '../../model/plan/proxy-plan.js';
 import { defaultPort, type ProxyRoutes } from './proxy-route.js';
 
 /**

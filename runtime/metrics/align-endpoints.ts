@@ -4,7 +4,7 @@
  * sorted, with empty figures where a shard never met one. Shards with the plan's endpoints (no
  * names) are returned unchanged.
  */
-import type { Tags } from '../../dsl/plan/metrics.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { EndpointSnapshot, ShardSnapshot } from './snapshot.js';
 
 const EMPTY: EndpointSnapshot = {

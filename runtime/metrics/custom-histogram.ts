@@ -14,7 +14,7 @@
 import { decompress, doDecode } from 'hdr-histogram-js/dist/JsHistogram.encoding.js';
 import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
 import { constructorFromBucketSize } from 'hdr-histogram-js/dist/JsHistogramFactory.js';
-import { MAX_TREND_VALUE } from '../../dsl/plan/metrics.js';
+import { MAX_TREND_VALUE } from '../../model/metrics/metric-registry.js';
 import { layoutProblem, type HistogramLayout } from './histogram.js';
 import type { EncodedHistogram } from './snapshot.js';
 

@@ -3,7 +3,7 @@
  * Samples come from a scenario's add() or an endpoint's extractor, never per request of the hot
  * path, so a sample may allocate its tag key; a metric keeps at most MAX_SERIES tag sets.
  */
-import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
+import type { MetricKind, Tags } from '../../model/metrics/metric-registry.js';
 import {
   createTrendHistogram,
   encodeTrend,

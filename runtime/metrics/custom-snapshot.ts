@@ -9,7 +9,7 @@
  * A thread keeps at most MAX_SERIES tag sets a metric; later ones are counted in the series
  * tagged OTHER_SERIES_TAGS, and `folded` counts the samples that went there.
  */
-import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
+import type { MetricKind, Tags } from '../../model/metrics/metric-registry.js';
 import type { EncodedHistogram } from './snapshot.js';
 
 /** Distinct tag sets a metric keeps apart, per thread (and per scenario). */

@@ -4,7 +4,7 @@
  * WebSocket sessions, time to first byte, connection set-up, protocols and streams. Counters are
  * plain fields and typed arrays, on recordRequest()'s path: nothing here allocates per request.
  */
-import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../model/errors/error-kinds.js';
 import { addEncoded, CachedHistogram } from './histogram.js';
 import { MAX_OUTCOMES, OTHER_OUTCOME } from './name-bound.js';
 import type { Counts, EndpointSnapshot, OutcomeSnapshot } from './snapshot.js';

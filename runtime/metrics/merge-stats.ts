@@ -5,7 +5,7 @@
  * commutative: any grouping or order of the same shards gives a deep-equal snapshot.
  */
 import { alignEndpoints } from './align-endpoints.js';
-import type { SegmentRef } from '../../dsl/plan/plan.js';
+import type { SegmentRef } from '../../model/plan/plan.js';
 import { addEncoded } from './histogram.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
 import { mergeCustom } from './merge-custom.js';
@@ -24,7 +24,7 @@ import type {
   WsSnapshot,
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
-import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
+import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { STREAM_FIELDS, type StreamTrendField } from './stream-figures.js';
 
 /**

@@ -25,16 +25,16 @@
  * endpoint's latency histogram but not to the run's, which stays HTTP service time; the
  * WebSocket histograms and counters are kept for the run and for each endpoint.
  */
-import type { SegmentRef } from '../../dsl/plan/plan.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { SegmentRef } from '../../model/plan/plan.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
 import { endpointKey } from './align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from './name-bound.js';
 import type { AuthSnapshot, ChecksSnapshot, ShardSnapshot } from './snapshot.js';
-import type { MetricKind, Tags } from '../../dsl/plan/metrics.js';
-import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
+import type { MetricKind, Tags } from '../../model/metrics/metric-registry.js';
+import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { CustomSeries } from './custom-series.js';
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { SampleFailures } from './sample-failures.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
 import { recordPiece, streamFields, type StreamSet } from './stream-figures.js';

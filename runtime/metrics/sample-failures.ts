@@ -5,9 +5,9 @@
  * each endpoint name and kind and the first MAX_SAMPLES in all, so threads, segments and `merge`
  * keep them alike. Asking costs a lookup only for a failed request, and nothing once all are kept.
  */
-import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../model/errors/error-kinds.js';
 import { byCodePoint } from './endpoint-figures.js';
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 
 /** Records kept per endpoint and error kind. */
 export const SAMPLES_PER_KEY = 3;

@@ -6,8 +6,8 @@
  * are summed. Without an `endpoint` tag WebSocket endpoints are left out of the HTTP figures, as
  * the run's own HTTP latency leaves them out.
  */
-import type { Tags } from '../../dsl/plan/metrics.js';
-import { DEFAULT_SCENARIO } from '../../dsl/plan/scenario-plan.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
+import { DEFAULT_SCENARIO } from '../../model/plan/scenario-plan.js';
 import { addEncoded } from './histogram.js';
 import type { StreamCountField, StreamTrendField } from './stream-figures.js';
 import { mergeEndpoints } from './merge-stats.js';

@@ -4,10 +4,10 @@
  * Latencies are HDR histograms in microseconds (1 µs … 1 h, 3 significant digits), encoded as
  * compressed base64. Snapshots are closed under merge: merging two gives a snapshot again.
  */
-import type { Tags } from '../../dsl/plan/metrics.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
-import type { SegmentRef } from '../../dsl/plan/plan.js';
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { SegmentRef } from '../../model/plan/plan.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 
 /** An HDR histogram of microseconds, compressed and base64-encoded ("" when empty). */
 export type EncodedHistogram = string;

@@ -4,7 +4,7 @@
  * (stream_time_to_first_chunk, stream_chunk_gap, stream_chunks). Each kind's are made on its first
  * event or chunk, so an endpoint that is no stream costs nothing.
  */
-import type { StreamKind } from '../../dsl/plan/endpoint-plan.js';
+import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { CachedHistogram } from './histogram.js';
 import type { StreamSnapshot } from './snapshot.js';
 

@@ -7,7 +7,7 @@
  *   gauge    value (the latest set), min, max
  *   trend    count, avg, min, max (as recorded), p50, p90, p95, p99 (highest equivalent values)
  */
-import type { CustomMetric, MetricKind } from '../../dsl/plan/metrics.js';
+import type { CustomMetric, MetricKind } from '../../model/metrics/metric-registry.js';
 import type { CustomFigures, CustomMetricResult } from '../run-result.js';
 import { decodeTrend, trendMean, trendPercentile } from './custom-histogram.js';
 import { MAX_SERIES, OTHER_SERIES_TAGS, type CustomSeriesSnapshot } from './custom-snapshot.js';

@@ -22,7 +22,7 @@ import type {
   VusResult,
   WsResult,
 } from '../run-result.js';
-import type { CustomMetric } from '../../dsl/plan/metrics.js';
+import type { CustomMetric } from '../../model/metrics/metric-registry.js';
 import { mergeEndpoints } from './merge-stats.js';
 import { customResults, metricWarnings } from './summarize-custom.js';
 import { decodeHistogram, percentilesMs, summarizeEncoded } from './histogram.js';

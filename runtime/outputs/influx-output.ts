@@ -20,7 +20,7 @@
  * Point and what its module runs at load (node:buffer, node:zlib), not the client's HTTP transport.
  */
 import { Point } from '@influxdata/influxdb-client';
-import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import type { OutputPlan } from '../../model/plan/output-plan.js';
 import { summarizeHistogram } from '../metrics/histogram.js';
 import type { Point as SeriesPoint } from './flush-window.js';
 import type { Flush, OutputSink } from './output-sink.js';

@@ -24,8 +24,8 @@ import {
   type MetricKind,
   type MetricUnit,
   type Tags,
-} from '../../dsl/plan/metrics.js';
-import { DEFAULT_SCENARIO } from '../../dsl/plan/scenario-plan.js';
+} from '../../model/metrics/metric-registry.js';
+import { DEFAULT_SCENARIO } from '../../model/plan/scenario-plan.js';
 import { decodeTrend } from '../metrics/custom-histogram.js';
 import { decodeHistogram, type MicrosHistogram } from '../metrics/histogram.js';
 import { endpointTagsOf, type SampleTable } from '../metrics/sample-select.js';

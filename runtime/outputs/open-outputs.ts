@@ -4,7 +4,7 @@
  * run uses it.
  */
 import { resolve } from 'node:path';
-import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import type { OutputPlan } from '../../model/plan/output-plan.js';
 import type { OutputSink } from './output-sink.js';
 
 /** Opens every output's sink; `cwd` resolves a json output's file. */

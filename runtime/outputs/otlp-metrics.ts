@@ -18,7 +18,11 @@
  * one dashboard reads both outputs. Built-in counters and gauges are integers (as_int); custom ones
  * may be fractional (as_double).
  */
-import { isBuiltinMetric, type MetricUnit, type Tags } from '../../dsl/plan/metrics.js';
+import {
+  isBuiltinMetric,
+  type MetricUnit,
+  type Tags,
+} from '../../model/metrics/metric-registry.js';
 import { exponentialBuckets } from './exponential-buckets.js';
 import type { Point } from './flush-window.js';
 import { TREND_SCALE } from './metric-series.js';

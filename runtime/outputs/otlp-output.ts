@@ -6,7 +6,7 @@
  * headers. The receiver's answer (an ExportMetricsServiceResponse) is not read: a 2xx took it.
  */
 import protobuf from 'protobufjs/light.js';
-import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import type { OutputPlan } from '../../model/plan/output-plan.js';
 import { otlpRequest } from './otlp-metrics.js';
 import type { OutputSink } from './output-sink.js';
 import { PostedSink } from './post-payload.js';

@@ -14,14 +14,14 @@
  * carries the totals again; a lost payload of a delta receiver (InfluxDB, the JSON stream) is a
  * gap in its period.
  */
-import type { CustomMetric, Tags } from '../../dsl/plan/metrics.js';
-import type { OutputKind } from '../../dsl/plan/output-plan.js';
+import type { CustomMetric, Tags } from '../../model/metrics/metric-registry.js';
+import type { OutputKind } from '../../model/plan/output-plan.js';
 import type { SampleTable } from '../metrics/sample-select.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { FlushWindow } from './flush-window.js';
 import { metricSeries } from './metric-series.js';
 import { thresholdSeries } from './threshold-series.js';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import type { OutputSink, Payload } from './output-sink.js';
 
 /** Payloads a sink keeps waiting while one is sent. */

@@ -3,7 +3,7 @@
  * what its receiver takes, then sends that. Encoding is synchronous and reads the points at once;
  * sending is the only wait, and the runner bounds it.
  */
-import type { OutputKind } from '../../dsl/plan/output-plan.js';
+import type { OutputKind } from '../../model/plan/output-plan.js';
 import type { Point } from './flush-window.js';
 
 /** A flush: its points, and when it was taken. */

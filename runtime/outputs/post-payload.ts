@@ -6,7 +6,7 @@
  * it, should the receiver echo the request.
  */
 
-import type { OutputKind } from '../../dsl/plan/output-plan.js';
+import type { OutputKind } from '../../model/plan/output-plan.js';
 import type { Flush, OutputSink, Payload } from './output-sink.js';
 
 /** Most of a refusal's answer quoted in its message. */

@@ -9,7 +9,7 @@
  */
 import protobuf from 'protobufjs/light.js';
 import { compress } from 'snappyjs';
-import type { OutputPlan } from '../../dsl/plan/output-plan.js';
+import type { OutputPlan } from '../../model/plan/output-plan.js';
 import type { OutputSink } from './output-sink.js';
 import { PostedSink } from './post-payload.js';
 import { prometheusSeries } from './prometheus-series.js';

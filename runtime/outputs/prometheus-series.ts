@@ -19,8 +19,8 @@
  * requires. Tags with an empty value are left out (Prometheus reads an empty label as none); of
  * two tags whose names sanitize alike, the one already valid wins, else the first by name.
  */
-import type { MetricUnit, Tags } from '../../dsl/plan/metrics.js';
-import type { TrendAs } from '../../dsl/plan/output-plan.js';
+import type { MetricUnit, Tags } from '../../model/metrics/metric-registry.js';
+import type { TrendAs } from '../../model/plan/output-plan.js';
 import { summarizeHistogram } from '../metrics/histogram.js';
 import { exponentialBuckets } from './exponential-buckets.js';
 import type { Point } from './flush-window.js';

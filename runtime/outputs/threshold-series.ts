@@ -4,7 +4,7 @@
  * on the run so far and `threshold_passed` 1 when it holds, 0 when it fails. A threshold whose
  * metric has no data yet has no series. The exit code is judged on the final figures alone.
  */
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import type { SampleTable } from '../metrics/sample-select.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import { evaluateThresholds } from '../thresholds/evaluate.js';

@@ -19,7 +19,7 @@
  * of after it); the discriminant, which rounding near the end of a falling piece may take below
  * 0, is held at 0; and τ is held within the piece, so intended times never decrease.
  */
-import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import type { PatternPlan } from '../../model/plan/rate-plan.js';
 import type { Pacer } from './pacer.js';
 import { patternPieces, rateAt } from './rate-function.js';
 

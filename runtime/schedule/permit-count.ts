@@ -7,7 +7,7 @@
  * here, instead of comparing floating-point intended times with D (60 / 20 per s came out
  * 2999999.9999999995 µs, under 3 s, and sent a 61st permit), makes the count exact for every rate.
  */
-import type { RatePlan } from '../../dsl/plan/rate-plan.js';
+import type { RatePlan } from '../../model/plan/rate-plan.js';
 import { patternDurationMs, permitsBy } from './rate-function.js';
 
 /** When a schedule's dispatch ends, ms after its start (Infinity when nothing bounds it in time). */

@@ -12,7 +12,7 @@
  *   permitsBy(t) = Σ over pieces (a, b) of (min(t, b) - a) · (r(a) + r(min(t, b))) / 2 / 1000
  * A pattern is complete at its total duration.
  */
-import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import type { PatternPlan } from '../../model/plan/rate-plan.js';
 
 /** A linear stretch of a pattern: the rate goes from `from` at `startMs` to `to` at `endMs`. */
 export interface Piece {

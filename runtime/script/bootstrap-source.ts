@@ -25,9 +25,9 @@
  *   $4 data          setup()'s data as JSON text (undefined when there is none): each iteration
  *                    gets its own copy
  *   $5 sharedTables  the data files' records, the hub's views of them (shared-data-source.ts)
- *   $6 web(op, …)    the web globals' host calls (dsl/plan/web-host.ts)
- *   $7 envJson       the scenario's environment as JSON text (dsl/plan/scenario-env.ts)
- * The metric classes (dsl/plan/metric-classes.ts) may be constructed only while the scenario's
+ *   $6 web(op, …)    the web globals' host calls (sandbox/web-host.ts)
+ *   $7 envJson       the scenario's environment as JSON text (sandbox/scenario-env.ts)
+ * The metric classes (sandbox/metric-classes.ts) may be constructed only while the scenario's
  * top level runs (init), as k6 requires; their add() is the host operation 'metric'.
  * Before anything else it deletes the globals a scenario must not see (removed-globals.ts).
  * It returns entry(kind, a, b, c, d, e, f, g, h), which takes the records the host sends:
@@ -57,12 +57,12 @@
  *   LOG    (a level, b text)  a console call (console-source.ts); at most MAX_LOGS_PER_TAKE a
  *          take, past them one LOG record (a '', c how many were dropped) counts the rest
  */
-import { METRIC_CLASSES_SOURCE } from '../../dsl/plan/metric-classes.js';
-import { REMOVE_GLOBALS_SOURCE } from '../../dsl/plan/removed-globals.js';
+import { METRIC_CLASSES_SOURCE } from '../../sandbox/metric-classes.js';
+import { REMOVE_GLOBALS_SOURCE } from '../../sandbox/removed-globals.js';
 import { SHARED_DATA_SOURCE } from './shared-data-source.js';
 import { consoleSource } from './console-source.js';
-import { ENV_SOURCE } from '../../dsl/plan/scenario-env.js';
-import { WEB_GLOBALS_SOURCE } from '../../dsl/plan/web-globals.js';
+import { ENV_SOURCE } from '../../sandbox/scenario-env.js';
+import { WEB_GLOBALS_SOURCE } from '../../sandbox/web-globals.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
 
 /**

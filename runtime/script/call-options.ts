@@ -2,9 +2,14 @@
  * The options every scenario call shares, read as the run allows them: its own tags (and group),
  * its timeout bounded by the run's, its redirects, and its expected statuses.
  */
-import type { VerifyPlan } from '../../dsl/plan/check-plan.js';
-import { BUILTIN_TAGS, isBuiltinTag, TAG_KEY, type Tags } from '../../dsl/plan/metrics.js';
-import type { StatusSet } from '../../dsl/plan/status-set.js';
+import type { VerifyPlan } from '../../model/plan/check-plan.js';
+import {
+  BUILTIN_TAGS,
+  isBuiltinTag,
+  TAG_KEY,
+  type Tags,
+} from '../../model/metrics/metric-registry.js';
+import type { StatusSet } from '../../model/plan/status-set.js';
 
 /**
  * A call's own tags: its group (`group()` names, joined by " › ") and its `tags` option, whose

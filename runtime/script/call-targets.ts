@@ -6,8 +6,8 @@
  * most MAX_NAMES of them: later ones are counted under OTHER_NAME (name-bound.ts; the recorder
  * bounds check names the same way), and the reports warn how many were folded.
  */
-import type { Tags } from '../../dsl/plan/metrics.js';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
+import type { Plan } from '../../model/plan/plan.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { endpointKey } from '../metrics/align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from '../metrics/name-bound.js';

@@ -21,8 +21,8 @@
  * data in END records), counted through onStray since it belongs to no iteration in particular.
  */
 import { isolatedVm, type IsolatedVm } from '../../native/isolated-vm.js';
-import type { ScriptPlan } from '../../dsl/plan/plan.js';
-import { webHost } from '../../dsl/plan/web-host.js';
+import type { ScriptPlan } from '../../model/plan/plan.js';
+import { webHost } from '../../sandbox/web-host.js';
 import {
   BOOTSTRAP_SOURCE,
   HUB_SOURCE,
@@ -30,7 +30,7 @@ import {
   RECORD,
   RECORD_WIDTH,
 } from './bootstrap-source.js';
-import type { SharedData } from '../../dsl/plan/shared-data.js';
+import type { SharedData } from '../../model/plan/shared-data.js';
 import { sharedMb, sharedTables } from './shared-data-tables.js';
 import { BUNDLE_NAME } from './source-position.js';
 
@@ -167,7 +167,7 @@ export class Sandbox {
   readonly #contexts = new Map<number, VuContext>();
   readonly #watchdog: NodeJS.Timeout;
   readonly #data: string | undefined;
-  /** The scenario's environment as JSON text (dsl/plan/scenario-env.ts). */
+  /** The scenario's environment as JSON text (sandbox/scenario-env.ts). */
   readonly #env: string;
   /** Records for the next pump (bootstrap-source.ts). */
   #inbox: (number | string | ArrayBuffer)[] = [];

@@ -7,7 +7,7 @@
  * iteration. teardown() gets at most the run's grace (`timeout` and GRACE_MARGIN_MS) to end;
  * then it is cut.
  */
-import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
+import type { Plan, ScriptPlan } from '../../model/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { Recorder } from '../metrics/recorder.js';
 import { seededRandom } from '../random.js';

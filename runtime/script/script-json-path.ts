@@ -2,7 +2,7 @@
  * `res.json(path)` of a scenario's response: the first value at an RFC 9535 JSONPath, spelled for
  * jsonpath-plus once per distinct path (script evaluation off), as YAML extractors read theirs.
  */
-import { compileJsonPath } from '../../dsl/plan/json-path-query.js';
+import { compileJsonPath } from '../../model/json-path/json-path-query.js';
 import { firstJsonValue } from '../vars/extract.js';
 
 /** Scenario JSONPaths already spelled for jsonpath-plus, by the scenario's text. */

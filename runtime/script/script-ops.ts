@@ -7,8 +7,8 @@
  * turn; http.batch() is one such call, whose requests go out together on lanes of the user
  * (script-batch.ts).
  */
-import { MAX_TREND_VALUE } from '../../dsl/plan/metrics.js';
-import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
+import { MAX_TREND_VALUE } from '../../model/metrics/metric-registry.js';
+import type { Plan, ScriptPlan } from '../../model/plan/plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Feeder } from '../feeder/feeder.js';

@@ -12,8 +12,8 @@ import {
   type MultipartPart,
   type StreamKind,
   type StreamPlan,
-} from '../../dsl/plan/endpoint-plan.js';
-import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../dsl/plan/status-set.js';
+} from '../../model/plan/endpoint-plan.js';
+import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../model/plan/status-set.js';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';

@@ -7,7 +7,7 @@
  * runs from the call to the settled result, failed or not. Each distinct error is reported
  * once through onError, with the position in the .ts source.
  */
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';

@@ -10,9 +10,9 @@ import {
   defaultHeaders,
   type EndpointPlan,
   type HeaderPlan,
-} from '../../dsl/plan/endpoint-plan.js';
-import type { Plan, ScriptPlan } from '../../dsl/plan/plan.js';
-import { messageSteps, type WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
+} from '../../model/plan/endpoint-plan.js';
+import type { Plan, ScriptPlan } from '../../model/plan/plan.js';
+import { messageSteps, type WsStepPlan } from '../../model/plan/ws-session-plan.js';
 import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
 import { CompiledSession } from '../ws/compiled-session.js';
 import { createSessionRunner } from '../ws/ws-session.js';

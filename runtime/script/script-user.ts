@@ -2,7 +2,7 @@
  * A scripted virtual user as the host operations see it (script-ops.ts): its virtual user, its
  * scenario's lane, its calls in turn, its sleeps and its ws.connect() sockets.
  */
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { EndpointPlan } from '../../model/plan/endpoint-plan.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { RequestPath } from '../worker/request-path.js';

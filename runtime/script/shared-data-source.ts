@@ -2,7 +2,7 @@
  * The sandbox's `data` API (docs/scenarios.md, "Shared data"), as source for a virtual user's
  * context (bootstrap-source.ts). The records of every data file are in the isolate once: the
  * hub's context holds a Uint8Array and a Uint32Array per file over the plan's SharedArrayBuffers
- * (dsl/plan/shared-data.ts), and each virtual user's bootstrap receives them as a closure argument
+ * (model/plan/shared-data.ts), and each virtual user's bootstrap receives them as a closure argument
  * and keeps them in closures, so user code never holds an object of the hub's realm (from which it
  * could climb to the hub's globals). Everything those closures call was taken before the
  * scenario's code ran (Reflect.apply rather than fn.apply, which a scenario could replace).
@@ -17,7 +17,7 @@
  * Expects in scope: `sharedTables` (the hub's [[key, fields, count, bytes, ends], …], key being
  * kind + ':' + name), `initializing`, `parse` and `stringify`; defines `sharedData`.
  */
-import { READ_AT_TOP_LEVEL } from '../../dsl/plan/shared-data.js';
+import { READ_AT_TOP_LEVEL } from '../../model/plan/shared-data.js';
 
 /** Code units turned into a string per call of String.fromCharCode (its arguments are bounded). */
 const CHUNK = 8192;

@@ -7,7 +7,7 @@
  * limit is raised by their size, so that the limit still bounds what the scenario itself holds.
  */
 import type { IsolatedVm } from '../../native/isolated-vm.js';
-import type { SharedData } from '../../dsl/plan/shared-data.js';
+import type { SharedData } from '../../model/plan/shared-data.js';
 
 /** Makes the views: [[key, fields, count, bytes, ends], …], key being kind + ':' + name. */
 const VIEWS_SOURCE = `

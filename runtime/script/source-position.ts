@@ -4,7 +4,7 @@
  * BUNDLE_NAME, so its frames are told apart from the bootstrap's.
  */
 import { SourceMap, type SourceMapPayload } from 'node:module';
-import type { ScriptPlan } from '../../dsl/plan/plan.js';
+import type { ScriptPlan } from '../../model/plan/plan.js';
 
 /** The file name the bundle is compiled under inside the isolate. */
 export const BUNDLE_NAME = 'barrage-scenario-bundle.js';

@@ -7,8 +7,8 @@
  * than there are workers (all scenarios', at their most), the rate being all arrival-rate
  * scenarios' peaks summed.
  */
-import type { Plan } from '../../dsl/plan/plan.js';
-import { maxVus } from '../../dsl/plan/scenario-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import { maxVus } from '../../model/plan/scenario-plan.js';
 import { patternPeak } from '../schedule/rate-function.js';
 
 /** Fixed rates up to this many permits per second run in one thread. */

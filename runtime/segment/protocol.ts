@@ -3,7 +3,7 @@
  * direction (STYLE.md, vitest's worker boundary). Snapshots travel batched and encoded, a few per
  * second, never one message per sample.
  */
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
 import type { SegmentOutcome } from './run-segment.js';

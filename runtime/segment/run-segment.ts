@@ -16,11 +16,11 @@
  * it is their merge, each scenario's own under `scenarios`.
  */
 import { alignEndpoints } from '../metrics/align-endpoints.js';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import type { Clock } from '../deps.js';
 import { RetryBudget } from '../failure/retry-budget.js';
 import { HttpDebugTap } from '../debug/http-debug-tap.js';
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { createFeeder } from '../feeder/feeder.js';
 import { HardStopError, importSseReader, readsSse } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';

@@ -6,8 +6,8 @@
  * graceful stop (plus GRACE_MARGIN_MS, so that a request's own deadline fires first and counts as
  * `timeout`) it cuts what is still under way, as a hard stop does.
  */
-import type { Plan } from '../../dsl/plan/plan.js';
-import type { ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import type { ScenarioPlan } from '../../model/plan/scenario-plan.js';
 import type { AuthProvider } from '../auth/auth-provider.js';
 import { createExecutor, type Executor } from '../executor/executor.js';
 import type { RetryBudget } from '../failure/retry-budget.js';

@@ -5,7 +5,7 @@
  * last snapshot carried. Subclasses start the segment and carry control messages to it.
  */
 import type { EventEmitter } from 'node:events';
-import type { ExchangeRecord } from '../http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
 import type { HostToSegment, SegmentToHost } from './protocol.js';

@@ -4,7 +4,7 @@
  * cross threads). Modules that implement a protocol or an auth scheme plug in here.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
 import { OAuth2Provider } from '../auth/oauth2-provider.js';
 import type { Recorder } from '../metrics/recorder.js';

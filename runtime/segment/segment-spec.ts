@@ -1,5 +1,5 @@
 /** What one segment (a worker thread, or the only one) runs: plain data, it crosses threads. */
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import type { FeederSlice } from '../feeder/feeder.js';
 
 /** One segment's exact share of one scenario (plan.scenarios[scenario]). */

@@ -9,7 +9,7 @@
  * isolate then shares, shared-data-tables.ts): the child holds the table once, nothing more.
  */
 import { readSync } from 'node:fs';
-import type { SharedData } from '../../dsl/plan/shared-data.js';
+import type { SharedData } from '../../model/plan/shared-data.js';
 import type { SegmentSpec } from './segment-spec.js';
 
 /** The child's file descriptor the arrays arrive on (stdin, stdout, stderr, IPC, then this). */

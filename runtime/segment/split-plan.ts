@@ -17,8 +17,8 @@
  * scenario's VUs ranked 0, 1, 2… go to segment (k, t) when rank = t·n + k modulo n·u, so the VUs
  * a ramp activates first are spread over the segments.
  */
-import type { Plan } from '../../dsl/plan/plan.js';
-import { maxVus, type ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import { maxVus, type ScenarioPlan } from '../../model/plan/scenario-plan.js';
 import { scheduledPermits } from '../schedule/permit-count.js';
 import type { ScenarioShare, SegmentSpec } from './segment-spec.js';
 

@@ -5,7 +5,7 @@
  * all cold starts), so the delay is the only guard against a warm-up stopping the run. A
  * threshold with no data yet (actual null) does not stop it: the end still judges that one.
  */
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { SampleTable } from '../metrics/sample-select.js';
 import { evaluateThresholds } from './evaluate.js';

@@ -36,8 +36,8 @@
  * Comparisons use the unrounded value; `==` holds within a relative 1e-9:
  *   |actual − expected| <= 1e-9 · max(|actual|, |expected|)
  */
-import { isBuiltinMetric, type Tags } from '../../dsl/plan/metrics.js';
-import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { isBuiltinMetric, type Tags } from '../../model/metrics/metric-registry.js';
+import type { ThresholdOperator, ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import {
   addEncoded,
   decodeHistogram,

@@ -8,8 +8,8 @@
  *   trend    pNN (the highest value equivalent to it), avg = mean, min, max (as recorded)
  * No matching sample gives null: the threshold fails, as a built-in one with no data.
  */
-import type { Tags } from '../../dsl/plan/metrics.js';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { Tags } from '../../model/metrics/metric-registry.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { decodeTrend, trendMean, trendPercentile } from '../metrics/custom-histogram.js';
 import type { CustomSeriesSnapshot } from '../metrics/custom-snapshot.js';
 import { sumSeries } from '../metrics/merge-custom.js';

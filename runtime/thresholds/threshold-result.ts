@@ -1,5 +1,5 @@
 /** The outcome of one threshold (spec §2.6), in the JSON result's field names. */
-import type { ThresholdOperator } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdOperator } from '../../model/plan/threshold-spec.js';
 
 /** One evaluated threshold. */
 export interface ThresholdResult {

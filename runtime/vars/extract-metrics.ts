@@ -8,8 +8,8 @@
  * Anything else (nothing found, another text, an object) is counted as rejected, and the reports
  * warn. The target writes the body: a throw while reading it rejects the value, never the run.
  */
-import type { EndpointMetricPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { MetricKind } from '../../dsl/plan/metrics.js';
+import type { EndpointMetricPlan } from '../../model/plan/endpoint-plan.js';
+import type { MetricKind } from '../../model/metrics/metric-registry.js';
 import { isTrendValue } from '../metrics/custom-histogram.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { extractedValue, ParsedBody, type RawHeaders } from './extract.js';

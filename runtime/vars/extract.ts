@@ -1,7 +1,7 @@
 /**
  * Extractors (spec §1.7): after a response, read values into the worker's variables from the JSON
  * body (jsonpath-plus with eval disabled, reading the spelling validation gave each RFC 9535 path:
- * dsl/plan/json-path-query.ts), from a header, from
+ * model/json-path/json-path-query.ts), from a header, from
  * the body as text (a regular expression's first match: its first group, else the whole match) or
  * from the body as HTML (the first element a CSS selector finds: an attribute, or its trimmed
  * text). Non-string JSON values are stored as JSON text, marked typed (variable-store.ts). Nothing found leaves the variable
@@ -17,8 +17,8 @@
  * of a bug that stops the workers.
  */
 import type * as JsonPathPlus from 'jsonpath-plus';
-import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type * as HtmlQuery from './html-query.js';
 import type { VariableStore } from './variable-store.js';
 

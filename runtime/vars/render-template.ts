@@ -3,11 +3,11 @@
  * variables: compile once, run many (STYLE.md rule 8). A static template compiles to its string.
  * A variable with no value makes the render return undefined: the request then fails with kind
  * missing_variable and is not sent. A variable's value is written with its part's Encoding
- * (dsl/plan/encode-value.ts), chosen here once; raw values are inserted as they are.
+ * (model/request/encode-value.ts), chosen here once; raw values are inserted as they are.
  */
 import { randomUUID } from 'node:crypto';
-import { encoderOf } from '../../dsl/plan/encode-value.js';
-import type { Template, VariablePart } from '../../dsl/plan/template.js';
+import { encoderOf } from '../../model/request/encode-value.js';
+import type { Template, VariablePart } from '../../model/plan/template.js';
 import type { Random } from '../random.js';
 import type { VariableStore } from './variable-store.js';
 

@@ -3,8 +3,8 @@
  * missing variable which one and in which part (`{{user_name}} in endpoint login, body`), so a
  * feeder column typo names itself. Computed only when a request is not sent.
  */
-import type { EndpointPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { Template } from '../../dsl/plan/template.js';
+import type { EndpointPlan } from '../../model/plan/endpoint-plan.js';
+import type { Template } from '../../model/plan/template.js';
 import type { VariableStore } from './variable-store.js';
 
 /** The cause of an unsent request of `endpoint` (the kind goes in front of it). */

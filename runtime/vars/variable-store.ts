@@ -20,7 +20,7 @@
  *
  * A value may be typed: JSON text of a number, boolean, null, object or array (a JSON extractor's
  * or a JSON feeder record's non-string, a scenario's vars.set of a non-string). A JSON body sends
- * a typed value as that type where its placeholder is a whole string value (dsl/plan/template.ts).
+ * a typed value as that type where its placeholder is a whole string value (model/plan/template.ts).
  * The typed keys are a subset of the keys, so the bounds cover them.
  */
 import type { FeederRecord } from '../feeder/feeder.js';

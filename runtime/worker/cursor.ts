@@ -3,7 +3,7 @@
  * kept in one object reused for every iteration, with its callbacks bound once. IterationRunner
  * moves it along; the request of each step is the request path's (request-path.ts).
  */
-import type { ThinkRange } from '../../dsl/plan/endpoint-plan.js';
+import type { ThinkRange } from '../../model/plan/endpoint-plan.js';
 import type { LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { IterationCallbacks } from './iteration.js';

@@ -5,10 +5,10 @@
  * or for every one when the log asks for all; a record is built only when one of the two takes
  * it, from the references the request left: its options, its exchange, the kept response body.
  */
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { HttpDebugTap } from '../debug/http-debug-tap.js';
 import { captureChunks, captureRequestBody } from '../http/body-capture.js';
-import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../http/exchange-record.js';
+import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../../model/exchange-record.js';
 import type { Recorder } from '../metrics/recorder.js';
 import type { InFlight } from './in-flight.js';
 

@@ -3,7 +3,7 @@
  * its callbacks bound once (docs/performance.md: the request path is written with callbacks, not
  * async functions). RequestPath moves it through the states request-path.ts lists.
  */
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { StreamListener } from '../http/stream-listener.js';
 import type { LongTimeout } from '../schedule/long-timer.js';

@@ -16,9 +16,9 @@
  *              the run's end (thinkWait, stopThinking)   ended
  *   ended      callbacks.ended()                         (the worker takes its next permit)
  */
-import type { FeederPlan } from '../../dsl/plan/plan.js';
-import type { ScenarioGraph } from '../../dsl/plan/scenario-graph.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { FeederPlan } from '../../model/plan/plan.js';
+import type { ScenarioGraph } from '../../model/plan/scenario-graph.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';

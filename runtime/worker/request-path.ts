@@ -34,9 +34,9 @@
  * Recording a failed request also offers it to the capture (exchange-capture.ts: the sample
  * failures, the HTTP debug log); a successful one only when the log asks for every request.
  */
-import type { RetryPlan } from '../../dsl/plan/plan.js';
+import type { RetryPlan } from '../../model/plan/plan.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError, classifyStatus } from '../failure/error-kind.js';
 import { backoffMs, isRetryable } from '../failure/retry.js';
 import type { RetryBudget } from '../failure/retry-budget.js';

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import buildConnector from 'undici/lib/core/connect.js';
 import Client from 'undici/lib/dispatcher/client.js';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import type { Random } from '../random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
 import { connectOptions, type TransportOptions } from '../http/connect-options.js';

@@ -3,7 +3,7 @@
  * item whose cumulative range [cumulative[i-1], cumulative[i]) holds it. Binary search: weights are
  * never expanded into arrays (STYLE.md "what to avoid").
  */
-import type { PickItem, PickTable } from '../../dsl/plan/scenario-graph.js';
+import type { PickItem, PickTable } from '../../model/plan/scenario-graph.js';
 import type { Random } from '../random.js';
 
 /** Index of the item whose cumulative range holds r (0 <= r < total). */

@@ -3,8 +3,8 @@
  * and header templates, its steps with their messages as constant strings, render functions or
  * bytes, and their frame matches. A session renders only the dynamic parts.
  */
-import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import type { WsMessagePlan, WsStepPlan } from '../../dsl/plan/ws-session-plan.js';
+import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
+import type { WsMessagePlan, WsStepPlan } from '../../model/plan/ws-session-plan.js';
 import type { Random } from '../random.js';
 import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';

@@ -1,5 +1,5 @@
 /**
- * Which frame a session's wait takes (dsl/plan/ws-session-plan.ts, FrameMatchPlan), as a test of
+ * Which frame a session's wait takes (model/plan/ws-session-plan.ts, FrameMatchPlan), as a test of
  * one frame. A binary frame is taken only by `any`. A text frame that is not JSON, or whose JSON
  * holds nothing at the path, is not taken by a json match; `equals` with a text value (rendered
  * from its template when the wait begins) takes a string equal to it, or a number or boolean whose
@@ -8,7 +8,7 @@
  * is simply not taken.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { FrameMatchPlan } from '../../dsl/plan/ws-session-plan.js';
+import type { FrameMatchPlan } from '../../model/plan/ws-session-plan.js';
 import type { Random } from '../random.js';
 import { compiledPattern, firstJsonValue, jsonText, ParsedBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';

@@ -26,7 +26,7 @@
  */
 import { WebSocket, type ClientOptions, type RawData } from 'ws';
 import type { IncomingMessage } from 'node:http';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
 import { MAX_KEPT_BODY } from '../http/response-body.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';

@@ -23,10 +23,10 @@
  * Compiled once per endpoint (compiled-session.ts); a session allocates its socket, its listeners
  * and one promise per wait, which is small beside the TCP connection and handshake it costs.
  */
-import type { EndpointPlan, ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
-import { stepLabel } from '../../dsl/plan/ws-session-plan.js';
+import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
+import { stepLabel } from '../../model/plan/ws-session-plan.js';
 import { NO_TOKEN, type Authorization, type AuthProvider } from '../auth/auth-provider.js';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { runExtractors } from '../vars/extract.js';

@@ -17,7 +17,7 @@ import { isIP, type Socket } from 'node:net';
 import { connect as connectTls, createSecureContext, type SecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { ClientOptions } from 'ws';
-import type { ProxyServer } from '../../dsl/plan/proxy-plan.js';
+import type { ProxyServer } from '../../model/plan/proxy-plan.js';
 import { tlsConnectOptions, type ConnectionSettings } from '../http/connect-options.js';
 import { defaultPort, ProxyRoutes, unbracket } from '../http/proxy-route.js';
 import { ProxyTunnels } from '../http/proxy-tunnel.js';

@@ -4,10 +4,10 @@ import t from 'tap';
 import type { Loaded } from '../../dsl/load-plan.js';
 import type { Provenance } from '../../dsl/layers.js';
 import { SecretSet } from '../../dsl/secret-set.js';
-import { HTTP_DEBUG_STDERR } from '../../dsl/plan/http-debug-plan.js';
+import { HTTP_DEBUG_STDERR } from '../../model/plan/http-debug-plan.js';
 import { HttpDebugLog } from '../../cli/http-debug-log.js';
 import { Redactor } from '../../cli/render/redact.js';
-import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 
 const provenance: Provenance = {
   sourceOf: () => ({ kind: 'default' }),

@@ -7,7 +7,7 @@ import type { Provenance } from '../../dsl/layers.js';
 import { SecretSet } from '../../dsl/secret-set.js';
 import { redactExchange } from '../../cli/render/redact-exchange.js';
 import { Redactor } from '../../cli/render/redact.js';
-import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 
 const SECRET = 'env-secret-value-42';
 const provenance: Provenance = {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { compilePlan } from '../../dsl/compile/compile-plan.js';
 import { checkPlaceholders } from '../../dsl/compile/lint-plan.js';
-import { topLevelLoad } from '../../dsl/plan/scenario-plan.js';
+import { topLevelLoad } from '../../model/plan/scenario-plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
 import { multipartFileKey } from '../../dsl/sources/multipart-files.js';
 

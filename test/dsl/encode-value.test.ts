@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { encoderOf, formEncode } from '../../dsl/plan/encode-value.js';
+import { encoderOf, formEncode } from '../../model/request/encode-value.js';
 
 const SAMPLES = ['A&B=C', 'c++', 'product 1', 'café', 'a/b?c#d', '100%', 'say "hi"\n', '😀'];
 

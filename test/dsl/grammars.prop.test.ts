@@ -4,13 +4,13 @@ import t from 'tap';
 import type { GrammarError } from '../../dsl/grammar/grammar-error.js';
 import { formatDuration, MAX_DURATION_MS, parseDuration } from '../../dsl/grammar/duration.js';
 import { parseThreshold } from '../../dsl/grammar/threshold.js';
-import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
+import { AGGREGATES, BUILTIN_METRICS } from '../../model/metrics/metric-registry.js';
 import { parseTemplate } from '../../dsl/grammar/placeholder.js';
 import { parseJsonPath } from '../../dsl/grammar/json-path.js';
 import { firstJsonValue, importJsonPath } from '../../runtime/vars/extract.js';
 import type { Result } from '../../dsl/result.js';
-import type { Template, TemplatePart } from '../../dsl/plan/template.js';
-import type { ThresholdOperator } from '../../dsl/plan/threshold-spec.js';
+import type { Template, TemplatePart } from '../../model/plan/template.js';
+import type { ThresholdOperator } from '../../model/plan/threshold-spec.js';
 
 await importJsonPath();
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Template } from '../../dsl/plan/template.js';
+import type { Template } from '../../model/plan/template.js';
 import { isStatic, parseTemplate, templateVariables } from '../../dsl/grammar/placeholder.js';
 
 const VALID: readonly (readonly [string, Template])[] = [

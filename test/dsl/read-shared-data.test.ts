@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SharedData } from '../../dsl/plan/shared-data.js';
+import type { SharedData } from '../../model/plan/shared-data.js';
 import { readSharedData } from '../../dsl/script/read-shared-data.js';
 
 /** Every record as the sandbox decodes it: its bytes as code units, then JSON.parse. */

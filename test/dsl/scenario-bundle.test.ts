@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadPlan, type LoadInputs } from '../../dsl/load-plan.js';
-import type { Plan } from '../../dsl/plan/plan.js';
-import { topLevelLoad, type TopLevelLoad } from '../../dsl/plan/scenario-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import { topLevelLoad, type TopLevelLoad } from '../../model/plan/scenario-plan.js';
 import { bundleScenario } from '../../dsl/script/bundle-scenario.js';
 
 /** The top-level load a plan's one scenario carries. */

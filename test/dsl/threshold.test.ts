@@ -1,7 +1,7 @@
 import t from 'tap';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { parseThreshold } from '../../dsl/grammar/threshold.js';
-import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
+import { AGGREGATES, BUILTIN_METRICS } from '../../model/metrics/metric-registry.js';
 
 type Parts = Omit<ThresholdSpec, 'expression'>;
 

@@ -1,13 +1,13 @@
 /**
- * The web globals of a scenario's context (dsl/plan/web-globals.ts) against their web behaviour,
+ * The web globals of a scenario's context (sandbox/web-globals.ts) against their web behaviour,
  * in an isolate set up as the sandbox sets up a virtual user's: the source evaluated with the
  * host's calls (web-host.ts) as an isolated-vm Callback. Each case runs in the isolate and its
  * result comes back as JSON.
  */
 import t from 'tap';
 import { isolatedVm } from '../../native/isolated-vm.js';
-import { WEB_GLOBALS_SOURCE } from '../../dsl/plan/web-globals.js';
-import { webHost } from '../../dsl/plan/web-host.js';
+import { WEB_GLOBALS_SOURCE } from '../../sandbox/web-globals.js';
+import { webHost } from '../../sandbox/web-host.js';
 
 const ivm = isolatedVm();
 const isolate = new ivm.Isolate({ memoryLimit: 32 });

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import t, { type Test } from 'tap';
 import type { JsonResult } from '../../cli/render/json-report.js';
-import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const TOKEN = 'tok-3f9a27c1d5e8b604';

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Test } from 'tap';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import type { AuthProvider } from '../../runtime/auth/auth-provider.js';
 import { RetryBudget } from '../../runtime/failure/retry-budget.js';
 import { AllowedHosts } from '../../runtime/http/allowed-hosts.js';

@@ -1,6 +1,6 @@
 /** Feeder tables from plain records and back, for tests of the feeder's compact storage. */
 import { FeederTableBuilder } from '../../dsl/feeder/feeder-table-builder.js';
-import type { FeederTable } from '../../dsl/plan/plan.js';
+import type { FeederTable } from '../../model/plan/plan.js';
 import { recordReader, type FeederRecord } from '../../runtime/feeder/feeder.js';
 
 /** A table of `records` (fields: the union of their keys, in order of appearance). */

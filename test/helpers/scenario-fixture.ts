@@ -1,5 +1,5 @@
 // The one scenario of a hand-built partial Plan, for tests of the split and the schedule.
-import type { ExecutorPlan, ScenarioPlan } from '../../dsl/plan/scenario-plan.js';
+import type { ExecutorPlan, ScenarioPlan } from '../../model/plan/scenario-plan.js';
 
 /** A scenario named default running `executor`, from the start, over no traffic. */
 export function scenarioFixture(executor: ExecutorPlan): ScenarioPlan {

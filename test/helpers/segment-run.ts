@@ -1,7 +1,7 @@
 // A configuration validated, compiled and run to its end in this thread, through a real segment
 // (scheduler, workers, deadline sweep), as `barrage run` would with one thread.
 import { compilePlan } from '../../dsl/compile/compile-plan.js';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
 import { refineConfig } from '../../dsl/schema/refinements.js';
 import { systemClock } from '../../runtime/deps.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { parseThreshold } from '../../dsl/grammar/threshold.js';
-import type { ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { SampleTable } from '../../runtime/metrics/sample-select.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';

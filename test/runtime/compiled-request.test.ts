@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import type { EndpointPlan, HeaderPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { EndpointPlan, HeaderPlan } from '../../model/plan/endpoint-plan.js';
 import { UserCookies } from '../../runtime/http/cookie-jar.js';
 import {
   BODY_PENDING,

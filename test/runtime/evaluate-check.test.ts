@@ -1,9 +1,9 @@
 // Checks of one response, table-driven (runtime/checks/evaluate-check.ts), and the status sets of
-// `expect` and status checks (dsl/plan/status-set.ts).
+// `expect` and status checks (model/plan/status-set.ts).
 import { evaluatorJsonPath } from '../../dsl/grammar/json-path.js';
 import t from 'tap';
-import type { CheckPredicate, CheckSubject } from '../../dsl/plan/check-plan.js';
-import { inStatusSet, parseStatusEntry, showStatusSet } from '../../dsl/plan/status-set.js';
+import type { CheckPredicate, CheckSubject } from '../../model/plan/check-plan.js';
+import { inStatusSet, parseStatusEntry, showStatusSet } from '../../model/plan/status-set.js';
 import { checksReadBody, evaluateCheck } from '../../runtime/checks/evaluate-check.js';
 import { importHtmlQuery, importJsonPath, ParsedBody } from '../../runtime/vars/extract.js';
 

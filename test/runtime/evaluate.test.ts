@@ -1,6 +1,6 @@
 import t from 'tap';
-import { AGGREGATES, BUILTIN_METRICS } from '../../dsl/plan/metrics.js';
-import type { ThresholdOperator, ThresholdSpec } from '../../dsl/plan/threshold-spec.js';
+import { AGGREGATES, BUILTIN_METRICS } from '../../model/metrics/metric-registry.js';
+import type { ThresholdOperator, ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';

@@ -8,7 +8,7 @@ import {
   runExtractors,
 } from '../../runtime/vars/extract.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
-import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import { DEEP_ARRAYS, EXTRACT_ERROR, ODD_BODIES, ODD_PATHS } from '../helpers/odd-bodies.js';
 import { jsonExtractor } from '../helpers/json-extractor.js';
 

@@ -5,7 +5,7 @@ import { createHistogram, recordMicros } from '../../runtime/metrics/histogram.j
 import type { Figures, Point } from '../../runtime/outputs/flush-window.js';
 import { encodeLines, openInfluxOutput } from '../../runtime/outputs/influx-output.js';
 import type { Series } from '../../runtime/outputs/metric-series.js';
-import type { MetricKind } from '../../dsl/plan/metrics.js';
+import type { MetricKind } from '../../model/metrics/metric-registry.js';
 
 const TIME_MS = 1_764_000_000_123;
 const NO_FIGURES: Figures = { count: 0, trues: 0 };

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import t from 'tap';
-import { ERROR_KINDS, type ErrorKind } from '../../dsl/plan/error-kinds.js';
+import { ERROR_KINDS, type ErrorKind } from '../../model/errors/error-kinds.js';
 import {
   createHistogram,
   decodeHistogram,

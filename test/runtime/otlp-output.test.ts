@@ -3,7 +3,7 @@
 // loopback receiver.
 import t, { type Test } from 'tap';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { BUILTIN_METRICS, type Tags } from '../../dsl/plan/metrics.js';
+import { BUILTIN_METRICS, type Tags } from '../../model/metrics/metric-registry.js';
 import { createHistogram, recordMicros } from '../../runtime/metrics/histogram.js';
 import type { Point } from '../../runtime/outputs/flush-window.js';
 import type { Series } from '../../runtime/outputs/metric-series.js';

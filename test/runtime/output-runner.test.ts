@@ -3,7 +3,7 @@
 // (real loopback servers) cost payloads, counted, with one warning each.
 import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { OutputKind } from '../../dsl/plan/output-plan.js';
+import type { OutputKind } from '../../model/plan/output-plan.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import { NO_RUN_TAGS, type SampleTable } from '../../runtime/metrics/sample-select.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';

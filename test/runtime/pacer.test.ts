@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import type { PatternPlan } from '../../model/plan/rate-plan.js';
 import { ConstantPacer } from '../../runtime/schedule/pacer.js';
 import { PatternPacer } from '../../runtime/schedule/pattern-pacer.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import type { PatternPlan } from '../../model/plan/rate-plan.js';
 import { PatternPacer } from '../../runtime/schedule/pattern-pacer.js';
 import {
   patternDurationMs,

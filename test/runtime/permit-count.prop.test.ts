@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { scenarioFixture } from '../helpers/scenario-fixture.js';
-import type { Plan } from '../../dsl/plan/plan.js';
-import type { PatternPlan, RatePlan } from '../../dsl/plan/rate-plan.js';
+import type { Plan } from '../../model/plan/plan.js';
+import type { PatternPlan, RatePlan } from '../../model/plan/rate-plan.js';
 import { ConstantPacer, type Pacer } from '../../runtime/schedule/pacer.js';
 import { PatternPacer } from '../../runtime/schedule/pattern-pacer.js';
 import { scheduleEndMs, scheduledPermits } from '../../runtime/schedule/permit-count.js';

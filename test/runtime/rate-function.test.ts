@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { PatternPlan } from '../../dsl/plan/rate-plan.js';
+import type { PatternPlan } from '../../model/plan/rate-plan.js';
 import { patternDurationMs, permitsBy, rateAt } from '../../runtime/schedule/rate-function.js';
 
 t.test('ramp: linear from → to', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { ErrorKind } from '../../dsl/plan/error-kinds.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { backoffMs, isRetryable } from '../../runtime/failure/retry.js';
 import { RetryBudget } from '../../runtime/failure/retry-budget.js';
 import { seededRandom } from '../../runtime/random.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import t from 'tap';
-import type { ExchangeRecord } from '../../runtime/http/exchange-record.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import {
   MAX_SAMPLES,
   mergeSampleFailures,

@@ -3,7 +3,7 @@
 // request path, the response the scenario gets has its status, headers and body, and the call is
 // counted under its request name.
 import t, { type Test } from 'tap';
-import type { ScriptPlan } from '../../dsl/plan/plan.js';
+import type { ScriptPlan } from '../../model/plan/plan.js';
 import type { Settled } from '../../runtime/script/sandbox.js';
 import { ScriptOps } from '../../runtime/script/script-ops.js';
 import type { HttpArgs } from '../../runtime/script/script-request.js';

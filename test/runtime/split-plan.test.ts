@@ -1,6 +1,6 @@
 import t from 'tap';
 import { scenarioFixture } from '../helpers/scenario-fixture.js';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import { sliceSize } from '../../runtime/feeder/feeder.js';
 import { share, splitPlan } from '../../runtime/segment/split-plan.js';
 import type { SegmentSpec } from '../../runtime/segment/segment-spec.js';

@@ -1,7 +1,7 @@
 // regex and css extractors (runtime/vars/extract.ts, html-query.ts) at the module level: what
 // they read, what leaves a variable unset, large, malformed and hostile bodies.
 import t from 'tap';
-import type { ExtractorPlan } from '../../dsl/plan/endpoint-plan.js';
+import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import {
   importHtmlQuery,
   importJsonPath,

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { Plan } from '../../dsl/plan/plan.js';
+import type { Plan } from '../../model/plan/plan.js';
 import { compilePlan } from '../../dsl/compile/compile-plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
 import { startTargetServer } from '../../cli/serve/target-server.js';

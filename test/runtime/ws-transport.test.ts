@@ -2,7 +2,7 @@
 // wss://host:port takes the `tls:` settings of https://host:port (the default port left out on
 // both sides), cleartext ws:// none, and the proxy routes ws:// as http:// and wss:// as https://.
 import t from 'tap';
-import type { TlsPlan } from '../../dsl/plan/tls-plan.js';
+import type { TlsPlan } from '../../model/plan/tls-plan.js';
 import { WsTransport } from '../../runtime/ws/ws-transport.js';
 
 const TLS: TlsPlan = {

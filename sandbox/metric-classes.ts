@@ -15,7 +15,11 @@
  * boolean counts as 1 or 0); a trend's value must be from 0 to MAX_TREND_VALUE; Rate counts
  * truthy values as true.
  */
-import { BUILTIN_METRICS, CUSTOM_METRIC_NAME, MAX_TREND_VALUE } from './metrics.js';
+import {
+  BUILTIN_METRICS,
+  CUSTOM_METRIC_NAME,
+  MAX_TREND_VALUE,
+} from '../model/metrics/metric-registry.js';
 
 /** The classes' source (see the file comment). */
 export const METRIC_CLASSES_SOURCE = `

@@ -9,12 +9,17 @@ import type { HeaderPlan } from './endpoint-plan.js';
 import type { ScenarioPlan } from './scenario-plan.js';
 import type { ScenarioGraph } from './scenario-graph.js';
 import type { SharedData } from './shared-data.js';
-import type { ScenarioEnv } from './scenario-env.js';
 import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
-import type { CustomMetric, Tags } from './metrics.js';
+import type { CustomMetric, Tags } from '../metrics/metric-registry.js';
 import type { ThresholdSpec } from './threshold-spec.js';
 import type { TlsPlan } from './tls-plan.js';
+
+/**
+ * A scenario's environment: only the variables the user named outside the scenario (`--env`,
+ * `scenario_env`), by name: what its `env` and `__ENV` hold (sandbox/scenario-env.ts).
+ */
+export type ScenarioEnv = Readonly<Record<string, string>>;
 
 /** Retry settings (spec §7.3), durations in ms. */
 export interface RetryPlan {

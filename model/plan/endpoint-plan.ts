@@ -1,5 +1,5 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
-import type { MetricKind, Tags } from './metrics.js';
+import type { MetricKind, Tags } from '../metrics/metric-registry.js';
 import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
 import type { WsPlan } from './ws-session-plan.js';

@@ -5,8 +5,6 @@
  * may reach. Shared by the options reader and the sandbox's bootstrap, beside removed-globals.ts.
  */
 
-/** Variable names, values: what `env` and `__ENV` hold. */
-export type ScenarioEnv = Readonly<Record<string, string>>;
 
 /**
  * An expression that defines the global `__ENV` (k6's name; read-only) and evaluates to the same

@@ -1,9 +1,9 @@
 /**
- * How a variable's value is written where its placeholder sits (Encoding, dsl/plan/template.ts).
+ * How a variable's value is written where its placeholder sits (Encoding, model/plan/template.ts).
  * Each is the platform's own encoder (encodeURIComponent, URLSearchParams, JSON.stringify); compile
  * uses them for literal text, the per-request path for values.
  */
-import type { Encoding } from './template.js';
+import type { Encoding } from '../plan/template.js';
 
 /** Writes a value; `typed` says the value is JSON text of a non-string (variable-store.ts). */
 export type Encode = (value: string, typed: boolean) => string;
