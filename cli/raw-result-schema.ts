@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
+import { FIGURES, isTrend, perEndpoint } from '../model/metrics/metric-figures.js';
 import { METRIC_KINDS, METRIC_UNITS } from '../model/metrics/metric-registry.js';
 import { trendEncodingProblem } from '../runtime/metrics/custom-histogram.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';
@@ -49,15 +50,20 @@ const histogram = z.string({ error: HISTOGRAM }).superRefine((s, ctx) => {
 });
 
 const counts = z.record(z.string(), count, { error: 'counts by key' });
-/** Streamed responses' fields (runtime/metrics/snapshot.ts StreamSnapshot), of an endpoint or the run. */
-const STREAM_SHAPE = {
-  sseFirstEvent: histogram.exactOptional(),
-  sseEventGap: histogram.exactOptional(),
-  sseEvents: count.exactOptional(),
-  streamFirstChunk: histogram.exactOptional(),
-  streamChunkGap: histogram.exactOptional(),
-  streamChunks: count.exactOptional(),
-};
+
+/**
+ * The figure families' fields (model/metrics/metric-figures.ts) of an endpoint, or of the run:
+ * each optional (absent until sampled, and in raw files written before it was measured).
+ */
+function figureShape(scope: 'endpoint' | 'run') {
+  const shape: Record<string, typeof histogram | typeof count> = {};
+  for (const f of FIGURES)
+    if (f.index >= 0 && (scope === 'run' || perEndpoint(f.family)))
+      shape[f.spec.field] = isTrend(f.family) ? histogram : count;
+  return Object.fromEntries(
+    Object.entries(shape).map(([field, type]) => [field, type.exactOptional()]),
+  ) as Record<string, z.ZodExactOptional<typeof histogram | typeof count>>;
+}
 
 /** What a custom trend's histogram is expected to be (custom-histogram.ts). */
 const TREND_HISTOGRAM = "a compressed HDR histogram of barrage's custom trend layout";
@@ -119,16 +125,12 @@ const endpoint = z.strictObject(
     // Raw files written before requests were kept by outcome have none.
     outcomes: z.array(outcome, { error: 'a list of outcomes' }).default([]),
     ws: ws.exactOptional(),
-    // Absent when no request got headers, and in raw files written before it was measured.
-    waiting: histogram.exactOptional(),
-    connecting: histogram.exactOptional(),
-    tlsHandshaking: histogram.exactOptional(),
     protocols: z
       .int({ error: 'protocol bits' })
       .min(1, { error: 'protocol bits' })
       .max(3, { error: 'protocol bits' })
       .exactOptional(),
-    ...STREAM_SHAPE,
+    ...figureShape('endpoint'),
   },
   { error: "an endpoint's figures" },
 );
@@ -238,11 +240,7 @@ const SNAPSHOT_FIELDS = {
   latency: histogram,
   intended: histogram,
   // Absent without samples, and in raw files written before these were measured.
-  waiting: histogram.exactOptional(),
-  connecting: histogram.exactOptional(),
-  tlsHandshaking: histogram.exactOptional(),
-  ...STREAM_SHAPE,
-  iterationDuration: histogram.exactOptional(),
+  ...figureShape('run'),
   vusMax: count.exactOptional(),
   vus: z
     .array(z.strictObject({ second: count, active: count }), {

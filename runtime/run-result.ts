@@ -7,6 +7,7 @@
 
 import type { MetricKind, MetricUnit, Tags } from '../model/metrics/metric-registry.js';
 import type { ExchangeRecord } from '../model/exchange-record.js';
+import type { EndpointFigureResults, RunFigureResults } from './figure-results.js';
 
 /** Latency summary in milliseconds. */
 export interface LatencySummary {
@@ -28,41 +29,21 @@ export interface PercentilePoint {
 /**
  * One endpoint's line in the reports. For a WebSocket endpoint, requests are sessions, latency is
  * the session duration, and `websocket` holds its WebSocket figures (absent for HTTP endpoints).
+ * The figure families' results (figure-results.ts: time to first byte, `sse`, `stream`…) follow.
  */
-export interface EndpointResult {
+export type EndpointResult = EndpointOwnResult & EndpointFigureResults;
+
+/** An endpoint's own figures, besides the figure families'. */
+export interface EndpointOwnResult {
   readonly name: string;
   readonly requests: number;
   readonly failures: number;
   readonly latency_ms: LatencySummary | undefined;
-  /** Time to first byte (http_req_waiting) of its requests that got headers. */
-  readonly waiting_ms?: LatencySummary;
   /** HTTP versions its responses came over, by ALPN name (`http/1.1`, `h2`); absent: none. */
   readonly protocols?: readonly string[];
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: WsResult;
-  /** Server-Sent Events of a stream endpoint; absent when none came. */
-  readonly sse?: SseResult;
-  /** Chunks of a chunked stream endpoint; absent when none came. */
-  readonly stream?: ChunkStreamResult;
-}
-
-/** Server-Sent Events of stream endpoints (sse_*). */
-export interface SseResult {
-  readonly events: number;
-  /** Each stream's time to its first event (sse_time_to_first_event). */
-  readonly time_to_first_event_ms: LatencySummary | undefined;
-  /** Gaps between a stream's events (sse_event_gap); undefined when no stream had two. */
-  readonly event_gap_ms: LatencySummary | undefined;
-}
-
-/** Chunks of chunked stream endpoints (stream_*). */
-export interface ChunkStreamResult {
-  readonly chunks: number;
-  /** Each stream's time to its first body bytes (stream_time_to_first_chunk). */
-  readonly time_to_first_chunk_ms: LatencySummary | undefined;
-  /** Gaps between a stream's chunks (stream_chunk_gap); undefined when no stream had two. */
-  readonly chunk_gap_ms: LatencySummary | undefined;
 }
 
 /** Requests with one value of a tag. */
@@ -159,8 +140,14 @@ export type CustomMetricResult = {
   readonly by_tags?: readonly ({ readonly tags: Tags } & CustomFigures)[];
 } & CustomFigures;
 
-/** A finished (or interrupted) run. */
-export interface RunResult {
+/**
+ * A finished (or interrupted) run: its own figures and the figure families' (figure-results.ts:
+ * waiting_ms, connecting_ms, tls_handshaking_ms, sse, stream, iteration_duration_ms…).
+ */
+export type RunResult = RunOwnResult & RunFigureResults;
+
+/** A run's own figures, besides the figure families'. */
+export interface RunOwnResult {
   readonly total: number;
   readonly successes: number;
   readonly failures: number;
@@ -171,18 +158,6 @@ export interface RunResult {
   readonly latency_ms: LatencySummary | undefined;
   /** Latency from the intended send time (open model); undefined in the closed model. */
   readonly intended_latency_ms: LatencySummary | undefined;
-  /** Time to first byte (http_req_waiting) of the requests that got headers. */
-  readonly waiting_ms?: LatencySummary;
-  /** TCP connect (http_req_connecting) of the requests that opened a connection. */
-  readonly connecting_ms?: LatencySummary;
-  /** TLS handshake (http_req_tls_handshaking) of the requests that opened an https connection. */
-  readonly tls_handshaking_ms?: LatencySummary;
-  /** Server-Sent Events of every stream endpoint; absent when none came. */
-  readonly sse?: SseResult;
-  /** Chunks of every chunked stream endpoint; absent when none came. */
-  readonly stream?: ChunkStreamResult;
-  /** Iterations' durations (iteration_duration), failed ones included. */
-  readonly iteration_duration_ms?: LatencySummary;
   /** Active virtual users (vus), sampled once a second; undefined when never sampled. */
   readonly vus?: VusResult;
   /** Virtual users allocated (vus_max); undefined in raw files written before it was counted. */

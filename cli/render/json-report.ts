@@ -16,11 +16,8 @@ import type {
   ChecksResult,
   CustomMetricResult,
   EndpointResult,
-  LatencySummary,
   PercentilePoint,
   SeriesPoint,
-  SseResult,
-  ChunkStreamResult,
   TagBreakdown,
   WsResult,
 } from '../../runtime/run-result.js';
@@ -28,52 +25,36 @@ import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
+import {
+  groupsJson,
+  ungroupedJson,
+  type JsonEndpointFigures,
+  type JsonRunFigures,
+} from './json-figures.js';
+import { latency, round3, type JsonLatency } from './json-latency.js';
 
-/** A latency summary as JSON: every field in ms, 3 decimals. */
-export interface JsonLatency {
-  readonly min: number;
-  readonly max: number;
-  readonly mean: number;
-  readonly p50: number;
-  readonly p90: number;
-  readonly p95: number;
-  readonly p99: number;
-}
+export { round3, type JsonLatency };
 
 /**
  * One endpoint as JSON. For a WebSocket endpoint requests are sessions, latency_ms is the session
  * duration, and `websocket` holds its own WebSocket figures (absent for HTTP endpoints).
  */
-export interface JsonEndpoint {
+export type JsonEndpoint = JsonEndpointOwn & JsonEndpointFigures;
+
+/**
+ * An endpoint's own figures as JSON; its figure families' (json-figures.ts: `waiting_ms` after
+ * `latency_ms`, the groups `sse` and `stream` after `websocket`) join them.
+ */
+export interface JsonEndpointOwn {
   readonly name: string;
   readonly requests: number;
   readonly failures: number;
   readonly latency_ms: JsonLatency | null;
-  /** Time to first byte (http_req_waiting); null when no request got headers. */
-  readonly waiting_ms: JsonLatency | null;
   /** HTTP versions its responses came over (`http/1.1`, `h2`); empty when none came. */
   readonly protocols: readonly string[];
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: JsonWs;
-  readonly sse?: JsonSse;
-  readonly stream?: JsonChunkStream;
-}
-
-/** Chunks of chunked stream endpoints as JSON (stream_chunks and the stream_* trends). */
-export interface JsonChunkStream {
-  readonly chunks: number;
-  readonly time_to_first_chunk_ms: JsonLatency | null;
-  /** null when no stream had two chunks. */
-  readonly chunk_gap_ms: JsonLatency | null;
-}
-
-/** Server-Sent Events of stream endpoints as JSON (sse_events and the sse_* trends). */
-export interface JsonSse {
-  readonly events: number;
-  readonly time_to_first_event_ms: JsonLatency | null;
-  /** null when no stream had two events. */
-  readonly event_gap_ms: JsonLatency | null;
 }
 
 /** Requests with one value of a tag, as JSON. */
@@ -154,8 +135,16 @@ export interface JsonAbort {
   readonly at_ms: number;
 }
 
-/** The JSON result, in its key order. */
-export interface JsonResult {
+/**
+ * The JSON result, in its key order: the run's own figures, and its figure families'
+ * (json-figures.ts): the ungrouped ones (`waiting_ms`, `connecting_ms`, `tls_handshaking_ms`,
+ * `iteration_duration_ms`…) after `intended_latency_ms`, the groups (`sse`, `stream`) after
+ * `websocket`.
+ */
+export type JsonResult = JsonRunOwn & JsonRunFigures;
+
+/** The run's own figures as JSON. */
+export interface JsonRunOwn {
   readonly total: number;
   readonly successes: number;
   readonly failures: number;
@@ -187,14 +176,6 @@ export interface JsonResult {
   readonly bytes_decoded: number;
   readonly bytes_sent: number;
   readonly intended_latency_ms: JsonLatency | null;
-  /** Time to first byte (http_req_waiting); null when no request got headers. */
-  readonly waiting_ms: JsonLatency | null;
-  /** TCP connect times (http_req_connecting); null when no request opened a connection. */
-  readonly connecting_ms: JsonLatency | null;
-  /** TLS handshake times (http_req_tls_handshaking); null when none was made. */
-  readonly tls_handshaking_ms: JsonLatency | null;
-  /** Iterations' durations (iteration_duration); null when none ended. */
-  readonly iteration_duration_ms: JsonLatency | null;
   /** Active virtual users (vus), sampled once a second; null when never sampled. */
   readonly vus: { readonly value: number; readonly min: number; readonly max: number } | null;
   /** Virtual users allocated (vus_max); null from raw files written before it was counted. */
@@ -202,8 +183,6 @@ export interface JsonResult {
   readonly interrupted: boolean;
   readonly started_at: string;
   readonly websocket?: JsonWs;
-  readonly sse?: JsonSse;
-  readonly stream?: JsonChunkStream;
   readonly checks?: JsonChecks;
   readonly auth?: JsonAuth;
   readonly series: readonly JsonSeriesPoint[];
@@ -224,55 +203,18 @@ export interface JsonResult {
 /** A custom metric as JSON: its figures rounded to 3 decimals. */
 export type JsonCustomMetric = Readonly<Record<string, unknown>>;
 
-/** `value` rounded to 3 decimals; null when there is no (finite) value. */
-export function round3(value: number | undefined | null): number | null {
-  if (value === undefined || value === null || !Number.isFinite(value)) return null;
-  return Math.round(value * 1000) / 1000;
-}
-
-function latency(summary: LatencySummary | undefined): JsonLatency | null {
-  if (summary === undefined) return null;
-  const r = (v: number): number => round3(v) ?? 0;
-  return {
-    min: r(summary.min),
-    max: r(summary.max),
-    mean: r(summary.mean),
-    p50: r(summary.p50),
-    p90: r(summary.p90),
-    p95: r(summary.p95),
-    p99: r(summary.p99),
-  };
-}
-
 function endpoint(e: EndpointResult): JsonEndpoint {
   return {
     name: e.name,
     requests: e.requests,
     failures: e.failures,
     latency_ms: latency(e.latency_ms),
-    waiting_ms: latency(e.waiting_ms),
+    ...ungroupedJson(e, 'endpoint'),
     protocols: e.protocols ?? [],
     status_codes: e.status_codes,
     errors: e.errors,
     ...(e.websocket === undefined ? {} : { websocket: websocket(e.websocket) }),
-    ...(e.sse === undefined ? {} : { sse: sse(e.sse) }),
-    ...(e.stream === undefined ? {} : { stream: chunkStream(e.stream) }),
-  };
-}
-
-function sse(figures: SseResult): JsonSse {
-  return {
-    events: figures.events,
-    time_to_first_event_ms: latency(figures.time_to_first_event_ms),
-    event_gap_ms: latency(figures.event_gap_ms),
-  };
-}
-
-function chunkStream(figures: ChunkStreamResult): JsonChunkStream {
-  return {
-    chunks: figures.chunks,
-    time_to_first_chunk_ms: latency(figures.time_to_first_chunk_ms),
-    chunk_gap_ms: latency(figures.chunk_gap_ms),
+    ...groupsJson(e, 'endpoint'),
   };
 }
 
@@ -396,17 +338,13 @@ export function toJsonResult(report: RunReport): JsonResult {
     bytes_decoded: r.bytes_decoded,
     bytes_sent: r.bytes_sent,
     intended_latency_ms: latency(r.intended_latency_ms),
-    waiting_ms: latency(r.waiting_ms),
-    connecting_ms: latency(r.connecting_ms),
-    tls_handshaking_ms: latency(r.tls_handshaking_ms),
-    iteration_duration_ms: latency(r.iteration_duration_ms),
+    ...ungroupedJson(r, 'run'),
     vus: r.vus ?? null,
     vus_max: r.vus_max ?? null,
     interrupted: r.interrupted,
     started_at: r.started_at,
     ...(r.websocket === undefined ? {} : { websocket: websocket(r.websocket) }),
-    ...(r.sse === undefined ? {} : { sse: sse(r.sse) }),
-    ...(r.stream === undefined ? {} : { stream: chunkStream(r.stream) }),
+    ...groupsJson(r, 'run'),
     ...(r.checks === undefined ? {} : { checks: checks(r.checks) }),
     ...(r.auth === undefined ? {} : { auth: auth(r.auth) }),
     series: r.series.map(seriesPoint),

@@ -45,6 +45,8 @@
  */
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import { hasGroup, resultOf } from '../../runtime/figure-results.js';
+import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 import { renderBreakdowns } from './tables.js';
@@ -156,27 +158,31 @@ function openModelLines(result: RunResult): string[] {
   ];
 }
 
-/** Time to first byte, iteration duration and virtual users: one line each, when measured. */
+/**
+ * The figure families' figures (model/metrics/metric-figures.ts) and virtual users: a trend's
+ * line `label: p50 …, p95 …` when it has samples, a counter's `label: count`; a group's counter
+ * first, then its trends, when the run had the group.
+ */
 function k6Lines(result: RunResult): string[] {
   const lines: string[] = [];
-  const trend = (label: string, s: LatencySummary | undefined): void => {
-    if (s !== undefined)
-      lines.push(`${label}: p50 ${s.p50.toFixed(2)}ms, p95 ${s.p95.toFixed(2)}ms`);
+  const line = (figure: Figure): void => {
+    const value = resultOf(result, figure);
+    if (value === undefined) return;
+    if (typeof value === 'number') lines.push(`${figure.spec.label}: ${formatCount(value)}`);
+    else
+      lines.push(
+        `${figure.spec.label}: p50 ${value.p50.toFixed(2)}ms, p95 ${value.p95.toFixed(2)}ms`,
+      );
   };
-  trend('Waiting (TTFB)', result.waiting_ms);
-  trend('Connecting', result.connecting_ms);
-  trend('TLS handshaking', result.tls_handshaking_ms);
-  if (result.sse !== undefined) {
-    lines.push(`SSE events: ${formatCount(result.sse.events)}`);
-    trend('SSE time to first event', result.sse.time_to_first_event_ms);
-    trend('SSE event gap', result.sse.event_gap_ms);
+  const groups = new Set<string>();
+  for (const figure of FIGURES) {
+    if (!shownIn(figure, 'run')) continue;
+    if (figure.group === undefined) line(figure);
+    else if (!groups.has(figure.group)) {
+      groups.add(figure.group);
+      if (hasGroup(result, figure.group)) groupMembers(figure.group).forEach(line);
+    }
   }
-  if (result.stream !== undefined) {
-    lines.push(`Stream chunks: ${formatCount(result.stream.chunks)}`);
-    trend('Stream time to first chunk', result.stream.time_to_first_chunk_ms);
-    trend('Stream chunk gap', result.stream.chunk_gap_ms);
-  }
-  trend('Iteration duration', result.iteration_duration_ms);
   if (result.vus_max !== undefined && result.vus_max > 0) {
     const vus = result.vus;
     const active =

@@ -61,6 +61,54 @@ export interface MetricDeclaration {
   readonly aggregates?: readonly string[];
 }
 
+/**
+ * How a built-in metric's figures are kept, merged, summarized, judged and sent (its family):
+ *   request           requests by outcome (status, error kind): http_req_duration, http_req_failed
+ *                     and http_requests, recorded on the request path's fast lane
+ *   endpoint-trend    an HDR histogram of each endpoint and of the run, made on its first sample
+ *   endpoint-counter  a count of each endpoint and of the run, made on its first
+ *   run-trend         an HDR histogram of the run (of each scenario)
+ *   run-counter       a count of the run (of each scenario)
+ *   websocket         WebSocket sessions' figures, of each ws:// endpoint and of the run
+ *   checks            passes and fails by name and tags
+ *   vus               the virtual users' gauges
+ * The four figure families are generic: a row of theirs says where its figures live (`figure`),
+ * and the recorder, snapshot, merge, raw schema, summary, JSON result, text report, thresholds
+ * and live outputs work from the rows (metric-figures.ts): a new metric of theirs is a row here
+ * and its recording call.
+ */
+export type MetricFamily = 'request' | FigureFamily | 'websocket' | 'checks' | 'vus';
+
+/** The families whose figures the result pipeline handles from their rows alone. */
+export type FigureFamily = 'endpoint-trend' | 'endpoint-counter' | 'run-trend' | 'run-counter';
+
+/** Where a figure family's metric lives, and how the reports name it. */
+export interface FigureSpec {
+  /** Its key in a snapshot: the run's, and each endpoint's for the endpoint families. */
+  readonly field: string;
+  /**
+   * Its key in the summarized result and the JSON result: `name`, or `group.name` for a figure of
+   * a group (`sse.events`), which is there when any of its figures is. A trend's is `…_ms`.
+   */
+  readonly result: string;
+  /** Its line in the text report. */
+  readonly label: string;
+  /** An endpoint trend also shown in each endpoint's result, not only the run's. */
+  readonly perEndpoint?: true;
+  /**
+   * One of the run's core counters: always in the snapshot and the result, in their fixed places
+   * (SPEC §2.7's fields and their neighbours), which the generic code reads but does not place.
+   */
+  readonly core?: true;
+}
+
+/** A built-in metric: its declaration and its family (with its figure, for a figure family). */
+export type BuiltinDeclaration = MetricDeclaration &
+  (
+    | { readonly family: Exclude<MetricFamily, FigureFamily>; readonly figure?: undefined }
+    | { readonly family: FigureFamily; readonly figure: FigureSpec }
+  );
+
 /** Tags of an HTTP request's samples. */
 const REQUEST_TAGS: readonly BuiltinTag[] = [
   'endpoint',
@@ -82,6 +130,7 @@ const RUN_TAGS: readonly BuiltinTag[] = ['scenario'];
 export const BUILTIN_METRICS = Object.freeze({
   http_req_duration: {
     kind: 'trend',
+    family: 'request',
     unit: 'ms',
     description: 'HTTP request duration, from sending it to the last byte of the response',
     tags: REQUEST_TAGS,
@@ -89,6 +138,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   http_req_waiting: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: { field: 'waiting', result: 'waiting_ms', label: 'Waiting (TTFB)', perEndpoint: true },
     unit: 'ms',
     description:
       "HTTP time to first byte, from sending the request (a redirect's last hop) to its response headers",
@@ -97,6 +148,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   http_req_connecting: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: { field: 'connecting', result: 'connecting_ms', label: 'Connecting' },
     unit: 'ms',
     description:
       'TCP connect time of the requests that opened a connection (one kept alive has no sample)',
@@ -105,6 +158,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   http_req_tls_handshaking: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: { field: 'tlsHandshaking', result: 'tls_handshaking_ms', label: 'TLS handshaking' },
     unit: 'ms',
     description:
       'TLS handshake time of the requests that opened an https connection (one kept alive has no sample)',
@@ -113,6 +168,12 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   sse_time_to_first_event: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'sseFirstEvent',
+      result: 'sse.time_to_first_event_ms',
+      label: 'SSE time to first event',
+    },
     unit: 'ms',
     description:
       "Server-Sent Events time to first event, from sending the request (a redirect's last hop) to its first event",
@@ -121,6 +182,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   sse_event_gap: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: { field: 'sseEventGap', result: 'sse.event_gap_ms', label: 'SSE event gap' },
     unit: 'ms',
     description: "Server-Sent Events gaps, from one event of a stream to the stream's next event",
     tags: ENDPOINT_TAGS,
@@ -128,6 +191,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   sse_events: {
     kind: 'counter',
+    family: 'endpoint-counter',
+    figure: { field: 'sseEvents', result: 'sse.events', label: 'SSE events' },
     unit: 'count',
     description: 'Server-Sent Events received: count in all, rate per second',
     tags: ENDPOINT_TAGS,
@@ -135,6 +200,12 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   stream_time_to_first_chunk: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'streamFirstChunk',
+      result: 'stream.time_to_first_chunk_ms',
+      label: 'Stream time to first chunk',
+    },
     unit: 'ms',
     description:
       "Streamed body's time to first chunk, from sending the request (a redirect's last hop) to its first body bytes",
@@ -143,6 +214,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   stream_chunk_gap: {
     kind: 'trend',
+    family: 'endpoint-trend',
+    figure: { field: 'streamChunkGap', result: 'stream.chunk_gap_ms', label: 'Stream chunk gap' },
     unit: 'ms',
     description: "Streamed body's gaps, from one chunk (a read of its body) to the next",
     tags: ENDPOINT_TAGS,
@@ -150,6 +223,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   stream_chunks: {
     kind: 'counter',
+    family: 'endpoint-counter',
+    figure: { field: 'streamChunks', result: 'stream.chunks', label: 'Stream chunks' },
     unit: 'count',
     description: 'Chunks of streamed bodies received: count in all, rate per second',
     tags: ENDPOINT_TAGS,
@@ -157,6 +232,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   http_req_failed: {
     kind: 'rate',
+    family: 'request',
     unit: 'ratio',
     description:
       'Failed requests (a WebSocket session is one): rate is their share of all requests, count their number',
@@ -165,6 +241,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   http_requests: {
     kind: 'counter',
+    family: 'request',
     unit: 'count',
     description: 'Requests sent (a WebSocket session is one): count in all, rate per second',
     tags: REQUEST_TAGS,
@@ -172,6 +249,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   ws_connecting: {
     kind: 'trend',
+    family: 'websocket',
     unit: 'ms',
     description: 'WebSocket connection time, from the upgrade request to the open socket',
     tags: WS_TAGS,
@@ -179,6 +257,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   ws_message_rtt: {
     kind: 'trend',
+    family: 'websocket',
     unit: 'ms',
     description: 'WebSocket round trip, from a message sent to the next message received',
     tags: WS_TAGS,
@@ -186,6 +265,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   ws_session_duration: {
     kind: 'trend',
+    family: 'websocket',
     unit: 'ms',
     description: 'WebSocket session length, from the upgrade request to the close acknowledgement',
     tags: WS_TAGS,
@@ -193,6 +273,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   ws_msgs_sent: {
     kind: 'counter',
+    family: 'websocket',
     unit: 'count',
     description: 'WebSocket messages sent: count in all, rate per second',
     tags: WS_TAGS,
@@ -200,6 +281,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   ws_msgs_received: {
     kind: 'counter',
+    family: 'websocket',
     unit: 'count',
     description: 'WebSocket messages received: count in all, rate per second',
     tags: WS_TAGS,
@@ -207,6 +289,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   data_received: {
     kind: 'counter',
+    family: 'run-counter',
+    figure: { field: 'bytesIn', result: 'bytes_received', label: 'Data received', core: true },
     unit: 'bytes',
     description:
       'Bytes received on the wire (compressed bodies as sent): count in all, rate per second',
@@ -215,6 +299,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   data_sent: {
     kind: 'counter',
+    family: 'run-counter',
+    figure: { field: 'bytesOut', result: 'bytes_sent', label: 'Data sent', core: true },
     unit: 'bytes',
     description: 'Bytes sent on the wire: count in all, rate per second',
     tags: RUN_TAGS,
@@ -222,6 +308,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   iterations: {
     kind: 'counter',
+    family: 'run-counter',
+    figure: { field: 'iterations', result: 'iterations', label: 'Iterations', core: true },
     unit: 'count',
     description:
       'Iterations started (a flow or a scenario function run once): count in all, rate per second',
@@ -230,6 +318,12 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   iteration_duration: {
     kind: 'trend',
+    family: 'run-trend',
+    figure: {
+      field: 'iterationDuration',
+      result: 'iteration_duration_ms',
+      label: 'Iteration duration',
+    },
     unit: 'ms',
     description:
       'Iteration duration, from its start to its end (its last step and think, or its function settled), failed ones included',
@@ -238,6 +332,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   vus_max: {
     kind: 'gauge',
+    family: 'vus',
     unit: 'count',
     description:
       'Virtual users allocated (the pool as it grew, which never shrinks): value = max = the number at the end',
@@ -247,6 +342,7 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   vus: {
     kind: 'gauge',
+    family: 'vus',
     unit: 'count',
     description:
       'Virtual users running an iteration, sampled once a second: value = at the last sample, min and max over the run',
@@ -255,6 +351,8 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   dropped_iterations: {
     kind: 'counter',
+    family: 'run-counter',
+    figure: { field: 'dropped', result: 'dropped', label: 'Dropped iterations', core: true },
     unit: 'count',
     description:
       'Iterations an arrival-rate load dropped because no virtual user was free in time: count, rate per second',
@@ -263,13 +361,14 @@ export const BUILTIN_METRICS = Object.freeze({
   },
   checks: {
     kind: 'rate',
+    family: 'checks',
     unit: 'ratio',
     description:
       "Checks (an endpoint's checks, a scenario's check()): rate is the passing share, count the number passed",
     tags: CHECK_TAGS,
     userTags: true,
   },
-} as const satisfies Record<string, MetricDeclaration>);
+} as const satisfies Record<string, BuiltinDeclaration>);
 
 /** The name of a built-in metric: the evaluator's switch over it is exhaustive. */
 export type BuiltinMetric = keyof typeof BUILTIN_METRICS;

@@ -1,14 +1,15 @@
 /**
  * One endpoint's figures in a metrics shard (recorder.ts owns one per endpoint): requests,
- * failures by error kind, status codes, latency by outcome, and the optional figures of
- * WebSocket sessions, time to first byte, connection set-up, protocols and streams. Counters are
- * plain fields and typed arrays, on recordRequest()'s path: nothing here allocates per request.
+ * failures by error kind, status codes, latency by outcome, the optional figures of WebSocket
+ * sessions and protocols, and the figure families' (time to first byte, connection set-up,
+ * streams: figure-set.ts). Counters are plain fields and typed arrays, on recordRequest()'s path:
+ * nothing here allocates per request.
  */
 import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../model/errors/error-kinds.js';
 import { addEncoded, CachedHistogram } from './histogram.js';
 import { MAX_OUTCOMES, OTHER_OUTCOME } from './name-bound.js';
+import { FigureSet } from './figure-set.js';
 import type { Counts, EndpointSnapshot, OutcomeSnapshot } from './snapshot.js';
-import { streamFields, type StreamSet } from './stream-figures.js';
 import type { WsFigures } from './ws-figures.js';
 
 /** Statuses counted in the array; others (HTTP allows 100–999) go to a Map. */
@@ -56,15 +57,10 @@ export class EndpointFigures {
   #last: Outcome | undefined;
   /** WebSocket figures of a ws:// endpoint, created on its first session. */
   ws: WsFigures | undefined;
-  /** Time to first byte, created on the first response's headers. */
-  waiting: CachedHistogram | undefined;
-  /** Connection set-up of the requests that opened one, created on the first. */
-  connecting: CachedHistogram | undefined;
-  tlsHandshaking: CachedHistogram | undefined;
   /** HTTP versions of its responses, as bits (runtime/http/http-protocol.ts). */
   protocols = 0;
-  /** Events or chunks of a stream endpoint, each kind's created on its first. */
-  readonly streams: StreamSet = {};
+  /** The figure families' figures of the endpoint. */
+  readonly figures = new FigureSet();
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -117,13 +113,8 @@ export class EndpointFigures {
       errors: errorCounts([this]),
       outcomes,
       ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
-      ...(this.waiting === undefined ? {} : { waiting: this.waiting.encode() }),
-      ...(this.connecting === undefined ? {} : { connecting: this.connecting.encode() }),
-      ...(this.tlsHandshaking === undefined
-        ? {}
-        : { tlsHandshaking: this.tlsHandshaking.encode() }),
+      ...this.figures.fields('endpoint'),
       ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
-      ...streamFields(this.streams),
     };
   }
 }

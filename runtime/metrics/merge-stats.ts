@@ -18,14 +18,12 @@ import type {
   OutcomeSnapshot,
   SecondSnapshot,
   ShardSnapshot,
-  StreamSnapshot,
   TaggedCheckSnapshot,
   VusSample,
   WsSnapshot,
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
-import type { StreamKind } from '../../model/plan/endpoint-plan.js';
-import { STREAM_FIELDS, type StreamTrendField } from './stream-figures.js';
+import { mergeFigures } from './figure-set.js';
 
 /**
  * One snapshot holding every shard's figures; throws on a version or endpoint-count mismatch (a
@@ -69,11 +67,7 @@ export function mergeSnapshots(
     iterationErrors: mergeCounts(snapshots.map((s) => s.iterationErrors)),
     latency: addEncoded(snapshots.map((s) => s.latency)),
     intended: addEncoded(snapshots.map((s) => s.intended)),
-    ...presentHistogram('waiting', snapshots),
-    ...presentHistogram('connecting', snapshots),
-    ...presentHistogram('tlsHandshaking', snapshots),
-    ...mergeStreams(snapshots),
-    ...presentHistogram('iterationDuration', snapshots),
+    ...mergeFigures(snapshots, 'run'),
     ...presentCount('vusMax', snapshots),
     ...presentCount('httpDebugDropped', snapshots),
     ...mergeVus(snapshots),
@@ -101,33 +95,6 @@ export function mergeSnapshots(
     ...mergedCustom(snapshots),
     ...mergedSamples(snapshots),
     ...mergeScenarios(snapshots),
-  };
-}
-
-/**
- * An optional histogram (absent in older raw files, or with no sample): the sum of those present,
- * absent when none is.
- */
-function presentHistogram<
-  K extends 'waiting' | 'connecting' | 'tlsHandshaking' | StreamTrendField | 'iterationDuration',
->(key: K, all: readonly Pick<ShardSnapshot, K>[]): Partial<Record<K, string>> {
-  const present = all.flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
-  return present.length === 0 ? {} : ({ [key]: addEncoded(present) } as Record<K, string>);
-}
-
-/** Each kind of stream's figures summed over those that have them; absent when none does. */
-function mergeStreams(all: readonly StreamSnapshot[]): StreamSnapshot {
-  return { ...mergeStream('sse', all), ...mergeStream('chunks', all) };
-}
-
-function mergeStream(kind: StreamKind, all: readonly StreamSnapshot[]): StreamSnapshot {
-  const { first, gap, count } = STREAM_FIELDS[kind];
-  const present = all.filter((s) => s[count] !== undefined);
-  if (present.length === 0) return {};
-  return {
-    ...presentHistogram(first, present),
-    ...presentHistogram(gap, present),
-    [count]: sum(present, (s) => s[count]!),
   };
 }
 
@@ -239,11 +206,8 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     errors: mergeCounts(all.map((e) => e.errors)),
     outcomes: mergeOutcomes(all.flatMap((e) => e.outcomes)),
     ...(ws === undefined ? {} : { ws }),
-    ...presentHistogram('waiting', all),
-    ...presentHistogram('connecting', all),
-    ...presentHistogram('tlsHandshaking', all),
+    ...mergeFigures(all, 'endpoint'),
     ...mergeProtocols(all),
-    ...mergeStreams(all),
   };
 }
 

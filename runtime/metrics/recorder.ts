@@ -31,13 +31,14 @@ import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
 import { endpointKey } from './align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from './name-bound.js';
 import type { AuthSnapshot, ChecksSnapshot, ShardSnapshot } from './snapshot.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import type { MetricKind, Tags } from '../../model/metrics/metric-registry.js';
 import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { CustomSeries } from './custom-series.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
+import { FigureSet } from './figure-set.js';
 import { SampleFailures } from './sample-failures.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
-import { recordPiece, streamFields, type StreamSet } from './stream-figures.js';
 import { WsFigures } from './ws-figures.js';
 import { byCodePoint, EndpointFigures, errorCounts, statusCounts } from './endpoint-figures.js';
 
@@ -82,6 +83,23 @@ interface TaggedCount {
 /** No tags: a check counted by its name only. */
 const NO_TAGS: Tags = Object.freeze({});
 
+/** The figures of each kind of stream: time to its first piece, the gaps, the pieces. */
+const STREAM_FIGURES = {
+  sse: {
+    first: FIGURE.sse_time_to_first_event,
+    gap: FIGURE.sse_event_gap,
+    count: FIGURE.sse_events,
+  },
+  chunks: {
+    first: FIGURE.stream_time_to_first_chunk,
+    gap: FIGURE.stream_chunk_gap,
+    count: FIGURE.stream_chunks,
+  },
+} as const satisfies Record<StreamKind, Readonly<Record<'first' | 'gap' | 'count', number>>>;
+
+/** The recorder's `endpoint` argument for a figure of the run alone (a run trend or counter). */
+export const RUN_ONLY = -1;
+
 /** Records one shard's requests, sessions, checks and token fetches; snapshots them on demand. */
 export class Recorder {
   readonly #segment: SegmentRef;
@@ -93,11 +111,8 @@ export class Recorder {
   #tags: Tags[] | undefined;
   readonly #latency = new CachedHistogram();
   readonly #intended = new CachedHistogram();
-  #waiting: CachedHistogram | undefined;
-  #connecting: CachedHistogram | undefined;
-  #tlsHandshaking: CachedHistogram | undefined;
-  readonly #streams: StreamSet = {};
-  #iterationDuration: CachedHistogram | undefined;
+  /** The figure families' figures of the run (its endpoints' summed, and its own). */
+  readonly #figures = new FigureSet();
   #vusMax = 0;
   /** Active virtual users by second: the most sampled in it. */
   readonly #vus = new Map<number, number>();
@@ -164,9 +179,26 @@ export class Recorder {
     if (waitingUs >= 0) {
       const waiting = clampMicros(waitingUs);
       const at = indexOfMicros(waiting);
-      (this.#waiting ??= new CachedHistogram()).record(at, waiting);
-      (figures.waiting ??= new CachedHistogram()).record(at, waiting);
+      this.#figures.trendAt(FIGURE.http_req_waiting, at, waiting);
+      figures.figures.trendAt(FIGURE.http_req_waiting, at, waiting);
     }
+  }
+
+  /**
+   * A sample of a trend of the figure families (model/metrics/metric-figures.ts: `figure` is
+   * FIGURE.<metric>), µs: of `endpoint` and of the run, or of the run alone (RUN_ONLY).
+   */
+  recordTrend(figure: number, endpoint: number, us: number): void {
+    const value = clampMicros(us);
+    const index = indexOfMicros(value);
+    this.#figures.trendAt(figure, index, value);
+    if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.trendAt(figure, index, value);
+  }
+
+  /** Adds `n` to a counter of the figure families: of `endpoint` and the run, or the run alone. */
+  recordCount(figure: number, endpoint: number, n = 1): void {
+    this.#figures.count(figure, n);
+    if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.count(figure, n);
   }
 
   /**
@@ -208,12 +240,8 @@ export class Recorder {
    * (-1: not TLS). Called only then, so a kept-alive connection costs the request path nothing.
    */
   recordConnection(endpoint: number, connectUs: number, tlsUs: number): void {
-    const figures = this.#endpoints[endpoint]!;
-    (this.#connecting ??= new CachedHistogram()).recordMicros(connectUs);
-    (figures.connecting ??= new CachedHistogram()).recordMicros(connectUs);
-    if (tlsUs < 0) return;
-    (this.#tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
-    (figures.tlsHandshaking ??= new CachedHistogram()).recordMicros(tlsUs);
+    this.recordTrend(FIGURE.http_req_connecting, endpoint, connectUs);
+    if (tlsUs >= 0) this.recordTrend(FIGURE.http_req_tls_handshaking, endpoint, tlsUs);
   }
 
   /** A response of an endpoint came over a connection speaking `protocol` (a bit). */
@@ -226,13 +254,10 @@ export class Recorder {
    * `firstUs` >= 0 (µs from the send), else `gapUs` after the one before it.
    */
   recordStreamPiece(endpoint: number, kind: StreamKind, firstUs: number, gapUs: number): void {
-    recordPiece(this.#streams, kind, firstUs, gapUs);
-    recordPiece(this.#endpoints[endpoint]!.streams, kind, firstUs, gapUs);
-  }
-
-  /** An iteration over (failed ones too): µs from its start to its end. */
-  recordIterationDuration(us: number): void {
-    (this.#iterationDuration ??= new CachedHistogram()).recordMicros(us);
+    const stream = STREAM_FIGURES[kind];
+    if (firstUs >= 0) this.recordTrend(stream.first, endpoint, firstUs);
+    else this.recordTrend(stream.gap, endpoint, gapUs);
+    this.recordCount(stream.count, endpoint);
   }
 
   /** A virtual user allocated (a worker started: it runs until its scenario ends). */
@@ -437,15 +462,7 @@ export class Recorder {
       iterationErrors: Object.fromEntries(this.#iterationErrors),
       latency: this.#latency.encode(),
       intended: this.#openModel ? this.#intended.encode() : '',
-      ...(this.#waiting === undefined ? {} : { waiting: this.#waiting.encode() }),
-      ...(this.#connecting === undefined ? {} : { connecting: this.#connecting.encode() }),
-      ...(this.#tlsHandshaking === undefined
-        ? {}
-        : { tlsHandshaking: this.#tlsHandshaking.encode() }),
-      ...streamFields(this.#streams),
-      ...(this.#iterationDuration === undefined
-        ? {}
-        : { iterationDuration: this.#iterationDuration.encode() }),
+      ...this.#figures.fields('run'),
       vusMax: this.#vusMax,
       ...(this.#vus.size === 0
         ? {}

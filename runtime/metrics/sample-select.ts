@@ -9,7 +9,8 @@
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import { DEFAULT_SCENARIO } from '../../model/plan/scenario-plan.js';
 import { addEncoded } from './histogram.js';
-import type { StreamCountField, StreamTrendField } from './stream-figures.js';
+import type { Figure } from '../../model/metrics/metric-figures.js';
+import { figureValue } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
 import type {
   EncodedHistogram,
@@ -164,43 +165,45 @@ export function httpFigures(
   };
 }
 
-/** Trends kept for the run and per endpoint, but not per outcome. */
-export type EndpointTrend = 'waiting' | 'connecting' | 'tlsHandshaking' | StreamTrendField;
-
 /**
- * A trend of the run (untagged) or of the tagged endpoints, kept per endpoint and not per outcome
- * (the registry gives these metrics no outcome tags). Undefined when no endpoint matches.
+ * An endpoint trend (model/metrics/metric-figures.ts) of the run (untagged) or of the tagged
+ * endpoints: kept per endpoint and not per outcome (the registry gives these metrics no outcome
+ * tags). Undefined when no endpoint matches.
  */
 export function endpointTrend(
-  key: EndpointTrend,
+  figure: Figure,
   filter: Tags,
   snapshot: ShardSnapshot,
   sources: readonly Source[],
   table: SampleTable,
 ): EncodedHistogram | undefined {
   const whole = wholeOf(filter, snapshot, sources);
-  if (whole !== undefined) return whole[key] ?? '';
+  if (whole !== undefined)
+    return (figureValue(whole, figure) as EncodedHistogram | undefined) ?? '';
   const endpoints = matchingEndpoints(filter, sources, table);
   if (endpoints.length === 0) return undefined;
-  return addEncoded(endpoints.map((e) => e.endpoint[key] ?? ''));
+  return addEncoded(
+    endpoints.map((e) => (figureValue(e.endpoint, figure) as EncodedHistogram | undefined) ?? ''),
+  );
 }
 
 /**
- * Server-Sent Events or stream chunks (`key`) received by the run (untagged) or by the tagged
- * endpoints; undefined when none came there (no data, as an empty trend).
+ * An endpoint counter (stream events or chunks, say) of the run (untagged) or of the tagged
+ * endpoints; undefined when nothing was counted there (no data, as an empty trend).
  */
-export function streamCount(
-  key: StreamCountField,
+export function endpointCount(
+  figure: Figure,
   filter: Tags,
   snapshot: ShardSnapshot,
   sources: readonly Source[],
   table: SampleTable,
 ): number | undefined {
   const whole = wholeOf(filter, snapshot, sources);
-  if (whole !== undefined) return whole[key];
-  const counts = matchingEndpoints(filter, sources, table).flatMap((e) =>
-    e.endpoint[key] === undefined ? [] : [e.endpoint[key]],
-  );
+  if (whole !== undefined) return figureValue(whole, figure) as number | undefined;
+  const counts = matchingEndpoints(filter, sources, table).flatMap((e) => {
+    const count = figureValue(e.endpoint, figure) as number | undefined;
+    return count === undefined ? [] : [count];
+  });
   return counts.length === 0 ? undefined : counts.reduce((a, b) => a + b, 0);
 }
 

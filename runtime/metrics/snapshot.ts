@@ -4,6 +4,12 @@
  * Latencies are HDR histograms in microseconds (1 µs … 1 h, 3 significant digits), encoded as
  * compressed base64. Snapshots are closed under merge: merging two gives a snapshot again.
  */
+import type {
+  EndpointCounterField,
+  EndpointTrendField,
+  RunCounterField,
+  RunTrendField,
+} from '../../model/metrics/metric-figures.js';
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
 import type { SegmentRef } from '../../model/plan/plan.js';
@@ -13,19 +19,18 @@ import type { ExchangeRecord } from '../../model/exchange-record.js';
 export type EncodedHistogram = string;
 
 /**
- * Streamed responses of an endpoint, or of the run (each endpoint's summed). Absent when none
- * came (and in raw files written before they were measured).
+ * The figure families' fields (model/metrics/metric-figures.ts) of an endpoint, or of the run
+ * (each endpoint's summed): named by the registry, absent until their group got a sample (and in
+ * raw files written before a metric was measured).
  */
-export interface StreamSnapshot {
-  /** Server-Sent Events: each stream's time to its first event, the gaps, the events. */
-  readonly sseFirstEvent?: EncodedHistogram;
-  readonly sseEventGap?: EncodedHistogram;
-  readonly sseEvents?: number;
-  /** Chunked streams (`stream: chunks`): time to the first body bytes, the gaps, the chunks. */
-  readonly streamFirstChunk?: EncodedHistogram;
-  readonly streamChunkGap?: EncodedHistogram;
-  readonly streamChunks?: number;
-}
+export type EndpointFigureSnapshot = { readonly [K in EndpointTrendField]?: EncodedHistogram } & {
+  readonly [K in EndpointCounterField]?: number;
+};
+
+/** The run's figure fields: its endpoints' summed, and the run's own trends and counters. */
+export type RunFigureSnapshot = EndpointFigureSnapshot & {
+  readonly [K in RunTrendField]?: EncodedHistogram;
+} & { readonly [K in RunCounterField]?: number };
 
 /** Counts by key (status code, error kind, check name…). */
 export type Counts = Readonly<Record<string, number>>;
@@ -47,7 +52,7 @@ export interface OutcomeSnapshot {
  * duration; `ws` holds its WebSocket figures (absent for HTTP endpoints). The totals are the
  * sums of `outcomes` (status, then error kind ascending), kept for the reports that read them.
  */
-export interface EndpointSnapshot extends StreamSnapshot {
+export interface EndpointSnapshot extends EndpointFigureSnapshot {
   readonly requests: number;
   readonly failures: number;
   readonly latency: EncodedHistogram;
@@ -55,14 +60,6 @@ export interface EndpointSnapshot extends StreamSnapshot {
   readonly errors: Counts;
   readonly outcomes: readonly OutcomeSnapshot[];
   readonly ws?: WsSnapshot;
-  /**
-   * Time to first byte (http_req_waiting) of the requests that got response headers: from the
-   * last hop's send to its headers. Absent when none did (and in raw files written before it).
-   */
-  readonly waiting?: EncodedHistogram;
-  /** Connection set-up of the requests that opened one: TCP connect, then the TLS handshake. */
-  readonly connecting?: EncodedHistogram;
-  readonly tlsHandshaking?: EncodedHistogram;
   /** HTTP versions its requests used, as bits (runtime/http/http-protocol.ts); absent: none. */
   readonly protocols?: number;
 }
@@ -127,7 +124,7 @@ export interface AuthSnapshot {
 }
 
 /** Everything one shard (or a merge of shards) recorded. */
-export interface ShardSnapshot extends StreamSnapshot {
+export interface ShardSnapshot extends RunFigureSnapshot {
   readonly version: 1;
   /** Segments covered (one for a shard; several after a merge). */
   readonly segments: readonly SegmentRef[];
@@ -166,16 +163,6 @@ export interface ShardSnapshot extends StreamSnapshot {
   readonly latency: EncodedHistogram;
   /** From the permit's intended send time (open model only; "" otherwise): coordinated omission made visible. */
   readonly intended: EncodedHistogram;
-  /** Time to first byte of every request that got headers (absent: none did, or an older file). */
-  readonly waiting?: EncodedHistogram;
-  /**
-   * TCP connect and TLS handshake times of the requests that opened a connection (absent: none
-   * did, or an older file); a request on a kept-alive connection has no sample.
-   */
-  readonly connecting?: EncodedHistogram;
-  readonly tlsHandshaking?: EncodedHistogram;
-  /** Iterations from start to end (iteration_duration), failed ones included; absent: none ended. */
-  readonly iterationDuration?: EncodedHistogram;
   /**
    * Virtual users allocated (vus_max): started workers, which never stop before the run ends, so
    * the count at the end is the most there were. Shards add up (each owns its own); absent in

@@ -17,12 +17,19 @@ import type {
   LatencySummary,
   RunResult,
   SeriesPoint,
-  SseResult,
-  ChunkStreamResult,
   VusResult,
   WsResult,
 } from '../run-result.js';
 import type { CustomMetric } from '../../model/metrics/metric-registry.js';
+import {
+  FIGURES,
+  groupMembers,
+  isTrend,
+  shownIn,
+  type Figure,
+} from '../../model/metrics/metric-figures.js';
+import type { EndpointFigureResults, RunFigureResults } from '../figure-results.js';
+import { figureValue, type FigureScope } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
 import { customResults, metricWarnings } from './summarize-custom.js';
 import { decodeHistogram, percentilesMs, summarizeEncoded } from './histogram.js';
@@ -33,6 +40,7 @@ import type {
   Counts,
   EncodedHistogram,
   EndpointSnapshot,
+  RunFigureSnapshot,
   SecondSnapshot,
   ShardSnapshot,
   WsSnapshot,
@@ -61,12 +69,7 @@ export function summarize(
     requests_per_sec: perSecond(snapshot.requests, snapshot.elapsedMs),
     latency_ms: summarizeEncoded(snapshot.latency),
     intended_latency_ms: summarizeEncoded(snapshot.intended),
-    ...optionalSummary('waiting_ms', snapshot.waiting),
-    ...optionalSummary('connecting_ms', snapshot.connecting),
-    ...optionalSummary('tls_handshaking_ms', snapshot.tlsHandshaking),
-    ...sseSummary(snapshot),
-    ...chunkSummary(snapshot),
-    ...optionalSummary('iteration_duration_ms', snapshot.iterationDuration),
+    ...(figureResults(snapshot, 'run') as RunFigureResults),
     ...(snapshot.vusMax === undefined ? {} : { vus_max: snapshot.vusMax }),
     ...vusSummary(snapshot),
     late: snapshot.late,
@@ -134,42 +137,46 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     requests: e.requests,
     failures: e.failures,
     latency_ms: summarizeEncoded(e.latency),
-    ...optionalSummary('waiting_ms', e.waiting),
     ...(e.protocols === undefined ? {} : { protocols: protocolNames(e.protocols) }),
     status_codes: e.statusCodes,
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
-    ...sseSummary(e),
-    ...chunkSummary(e),
+    ...(figureResults(e, 'endpoint') as EndpointFigureResults),
   };
 }
 
-/** Server-Sent Events figures, when some event came. */
-function sseSummary(
-  figures: Pick<EndpointSnapshot, 'sseEvents' | 'sseFirstEvent' | 'sseEventGap'>,
-): { sse?: SseResult } {
-  if (figures.sseEvents === undefined) return {};
-  return {
-    sse: {
-      events: figures.sseEvents,
-      time_to_first_event_ms: summarizeEncoded(figures.sseFirstEvent ?? ''),
-      event_gap_ms: summarizeEncoded(figures.sseEventGap ?? ''),
-    },
-  };
+/** A figure's result: a trend's summary (undefined while empty), a count (0 when absent). */
+function figureResult(
+  fields: RunFigureSnapshot,
+  figure: Figure,
+): LatencySummary | number | undefined {
+  const value = figureValue(fields, figure);
+  if (isTrend(figure.family))
+    return summarizeEncoded((value as EncodedHistogram | undefined) ?? '');
+  return (value as number | undefined) ?? 0;
 }
 
-/** Chunked streams' figures, when some chunk came. */
-function chunkSummary(
-  figures: Pick<EndpointSnapshot, 'streamChunks' | 'streamFirstChunk' | 'streamChunkGap'>,
-): { stream?: ChunkStreamResult } {
-  if (figures.streamChunks === undefined) return {};
-  return {
-    stream: {
-      chunks: figures.streamChunks,
-      time_to_first_chunk_ms: summarizeEncoded(figures.streamFirstChunk ?? ''),
-      chunk_gap_ms: summarizeEncoded(figures.streamChunkGap ?? ''),
-    },
-  };
+/**
+ * The figure families' results of a snapshot's figures (figure-results.ts): each ungrouped one
+ * at its key when it has data, each group as an object when any of its figures is there, its
+ * counters first, then its trends.
+ */
+function figureResults(fields: RunFigureSnapshot, scope: FigureScope): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const shown = FIGURES.filter((f) => shownIn(f, scope));
+  for (const figure of shown) {
+    if (figure.group === undefined) {
+      const result =
+        figureValue(fields, figure) === undefined ? undefined : figureResult(fields, figure);
+      if (result !== undefined) out[figure.key] = result;
+      continue;
+    }
+    if (Object.hasOwn(out, figure.group)) continue;
+    const members = groupMembers(figure.group);
+    if (members.every((f) => figureValue(fields, f) === undefined)) continue;
+    out[figure.group] = Object.fromEntries(members.map((f) => [f.key, figureResult(fields, f)]));
+  }
+  return out;
 }
 
 /** Active virtual users: at the last sample, and the least and most over the run's seconds. */
@@ -179,15 +186,6 @@ function vusSummary(snapshot: ShardSnapshot): { vus?: VusResult } {
   return {
     vus: { value: counts[counts.length - 1]!, min: Math.min(...counts), max: Math.max(...counts) },
   };
-}
-
-/** `{ [key]: summary }` when the histogram has values; nothing otherwise. */
-function optionalSummary<K extends string>(
-  key: K,
-  encoded: EncodedHistogram | undefined,
-): Partial<Record<K, LatencySummary>> {
-  const summary = encoded === undefined ? undefined : summarizeEncoded(encoded);
-  return summary === undefined ? {} : ({ [key]: summary } as Record<K, LatencySummary>);
 }
 
 function seriesPoint(s: SecondSnapshot): SeriesPoint {

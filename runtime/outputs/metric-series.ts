@@ -5,34 +5,37 @@
  * and per outcome `status`, `error_kind` and `expected_response`.
  *
  *   http_requests, http_req_failed, http_req_duration   per endpoint and outcome
- *   http_req_waiting/connecting/tls_handshaking         per endpoint
- *   sse_time_to_first_event, sse_event_gap, sse_events  per stream endpoint
- *   stream_time_to_first_chunk, stream_chunk_gap, stream_chunks   per chunked stream endpoint
+ *   the endpoint figure families (http_req_waiting, sse_*, stream_*…)   per endpoint
  *   ws_*                                                per WebSocket endpoint
- *   iterations, iteration_duration, data_*, vus, vus_max, dropped_iterations   per scenario
+ *   the run figure families (iterations, iteration_duration, data_*, dropped_iterations…),
+ *   vus, vus_max                                        per scenario
  *   checks                                              per check name and tags
  *   custom metrics                                      per series (custom-snapshot.ts)
  *
  * A WebSocket endpoint's sessions count as requests (the registry's rule) but their lengths are
  * ws_session_duration, not http_req_duration, as the run's own HTTP latency leaves them out.
  */
+import { FIGURES, isTrend } from '../../model/metrics/metric-figures.js';
 import {
   BUILTIN_METRICS,
   customDeclaration,
   type BuiltinMetric,
   type CustomMetric,
+  type FigureFamily,
   type MetricKind,
   type MetricUnit,
   type Tags,
 } from '../../model/metrics/metric-registry.js';
 import { DEFAULT_SCENARIO } from '../../model/plan/scenario-plan.js';
 import { decodeTrend } from '../metrics/custom-histogram.js';
+import { figureValue } from '../metrics/figure-set.js';
 import { decodeHistogram, type MicrosHistogram } from '../metrics/histogram.js';
 import { endpointTagsOf, type SampleTable } from '../metrics/sample-select.js';
 import type {
   ChecksSnapshot,
   EncodedHistogram,
   EndpointSnapshot,
+  RunFigureSnapshot,
   ShardSnapshot,
 } from '../metrics/snapshot.js';
 
@@ -85,13 +88,7 @@ export function metricSeries(
     own.endpoints.forEach((endpoint, i) => {
       endpointSeries(out, endpoint, { ...runTags, ...endpointTagsOf(own, i, table) });
     });
-    out.push(
-      builtin('iterations', runTags, { count: own.iterations }),
-      builtin('dropped_iterations', runTags, { count: own.dropped }),
-      builtin('data_received', runTags, { count: own.bytesIn }),
-      builtin('data_sent', runTags, { count: own.bytesOut }),
-    );
-    pushTrend(out, 'iteration_duration', runTags, own.iterationDuration);
+    figureSeries(out, own, RUN_FAMILIES, runTags);
     if (own.vusMax !== undefined) out.push(gauge('vus_max', runTags, [own.vusMax]));
     if (own.vus !== undefined && own.vus.length > 0)
       out.push(
@@ -159,17 +156,7 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
     );
     if (ws === undefined) pushTrend(out, 'http_req_duration', outcomeTags, outcome.latency);
   }
-  pushTrend(out, 'http_req_waiting', tags, endpoint.waiting);
-  pushTrend(out, 'http_req_connecting', tags, endpoint.connecting);
-  pushTrend(out, 'http_req_tls_handshaking', tags, endpoint.tlsHandshaking);
-  pushTrend(out, 'sse_time_to_first_event', tags, endpoint.sseFirstEvent);
-  pushTrend(out, 'sse_event_gap', tags, endpoint.sseEventGap);
-  if (endpoint.sseEvents !== undefined)
-    out.push(builtin('sse_events', tags, { count: endpoint.sseEvents }));
-  pushTrend(out, 'stream_time_to_first_chunk', tags, endpoint.streamFirstChunk);
-  pushTrend(out, 'stream_chunk_gap', tags, endpoint.streamChunkGap);
-  if (endpoint.streamChunks !== undefined)
-    out.push(builtin('stream_chunks', tags, { count: endpoint.streamChunks }));
+  figureSeries(out, endpoint, ENDPOINT_FAMILIES, tags);
   if (ws === undefined) return;
   const wsTags = withoutMethod(tags);
   out.push(
@@ -179,6 +166,30 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
   pushTrend(out, 'ws_connecting', wsTags, ws.connecting);
   pushTrend(out, 'ws_message_rtt', wsTags, ws.rtt);
   pushTrend(out, 'ws_session_duration', wsTags, ws.session);
+}
+
+/** The figure families sent per endpoint, and per scenario (model/metrics/metric-figures.ts). */
+const ENDPOINT_FAMILIES: readonly FigureFamily[] = ['endpoint-trend', 'endpoint-counter'];
+const RUN_FAMILIES: readonly FigureFamily[] = ['run-trend', 'run-counter'];
+
+/**
+ * The series of the figure families' metrics of `families` in a snapshot (an endpoint's, or a
+ * scenario's own): a trend's when it has samples, a counter's when it is there (a core counter's
+ * always).
+ */
+function figureSeries(
+  out: Series[],
+  figures: RunFigureSnapshot,
+  families: readonly FigureFamily[],
+  tags: Tags,
+): void {
+  for (const figure of FIGURES) {
+    if (!families.includes(figure.family)) continue;
+    const value = figureValue(figures, figure);
+    if (isTrend(figure.family)) pushTrend(out, figure.metric, tags, value as string | undefined);
+    else if (value !== undefined)
+      out.push(builtin(figure.metric, tags, { count: value as number }));
+  }
 }
 
 /** WebSocket figures carry no method (the registry's WS_TAGS). */

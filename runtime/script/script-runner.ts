@@ -11,7 +11,8 @@ import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { IterationCallbacks } from '../worker/iteration.js';
 import type { VirtualUser } from '../worker/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
-import type { Recorder } from '../metrics/recorder.js';
+import { RUN_ONLY, type Recorder } from '../metrics/recorder.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import { ScriptOps, type ScriptOpsDeps } from './script-ops.js';
 import { ScriptUser, type Lane } from './script-user.js';
 import { SourcePositions } from './source-position.js';
@@ -116,7 +117,11 @@ export class ScriptRunner {
 
   #iterated(user: RunningUser, outcome: SandboxOutcome): void {
     this.#ops.endIteration(user.vu.id);
-    user.lane.recorder.recordIterationDuration(this.deps.now() - user.iterationStartUs);
+    user.lane.recorder.recordTrend(
+      FIGURE.iteration_duration,
+      RUN_ONLY,
+      this.deps.now() - user.iterationStartUs,
+    );
     if (outcome.kind !== 'ok') this.#failed(outcome, user.lane.recorder);
     user.callbacks!.ended();
   }

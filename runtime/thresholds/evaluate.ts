@@ -36,7 +36,13 @@
  * Comparisons use the unrounded value; `==` holds within a relative 1e-9:
  *   |actual − expected| <= 1e-9 · max(|actual|, |expected|)
  */
-import { isBuiltinMetric, type Tags } from '../../model/metrics/metric-registry.js';
+import { figureOf, type Figure } from '../../model/metrics/metric-figures.js';
+import {
+  BUILTIN_METRICS,
+  isBuiltinMetric,
+  type BuiltinDeclaration,
+  type Tags,
+} from '../../model/metrics/metric-registry.js';
 import type { ThresholdOperator, ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import {
   addEncoded,
@@ -47,11 +53,11 @@ import {
   percentileMs,
 } from '../metrics/histogram.js';
 import {
+  endpointCount,
+  endpointTrend,
   httpFigures,
   matches,
-  endpointTrend,
   NO_RUN_TAGS,
-  streamCount,
   sourcesOf,
   wsFigures,
   type HttpFigures,
@@ -66,6 +72,7 @@ import type {
   ShardSnapshot,
   WsSnapshot,
 } from '../metrics/snapshot.js';
+import { figureValue } from '../metrics/figure-set.js';
 import { perSecond } from '../metrics/summarize.js';
 import { measureCustom } from './measure-custom.js';
 import type { ThresholdResult } from './threshold-result.js';
@@ -126,53 +133,61 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
   if (sources.length === 0) return null;
   const elapsedMs =
     spec.tags.scenario === undefined ? snapshot.elapsedMs : sources[0]!.own.elapsedMs;
-  // Custom metrics (measure-custom.ts) have their own path; the switch stays over built-ins.
+  // Custom metrics (measure-custom.ts) have their own path; the switch is over the families.
   if (!isBuiltinMetric(metric)) return measureCustom(spec, sources, elapsedMs);
-  switch (metric) {
-    case 'http_req_duration':
-    case 'http_req_failed':
-    case 'http_requests': {
+  const row: BuiltinDeclaration = BUILTIN_METRICS[metric];
+  switch (row.family) {
+    case 'request': {
       const figures = httpFigures(spec.tags, snapshot, sources, table);
       return figures === undefined ? null : measureHttp(spec, figures, elapsedMs);
     }
-    case 'ws_connecting':
-    case 'ws_message_rtt':
-    case 'ws_session_duration':
-    case 'ws_msgs_sent':
-    case 'ws_msgs_received': {
+    case 'websocket': {
       const ws = wsFigures(spec.tags, snapshot, sources, table);
       return ws === undefined ? null : measureWs(spec, ws, elapsedMs);
     }
-    case 'http_req_waiting':
-    case 'http_req_connecting':
-    case 'http_req_tls_handshaking':
-    case 'sse_time_to_first_event':
-    case 'sse_event_gap':
-    case 'stream_time_to_first_chunk':
-    case 'stream_chunk_gap': {
-      const key = ENDPOINT_TRENDS[metric];
-      const figures = endpointTrend(key, spec.tags, snapshot, sources, table);
-      return figures === undefined ? null : trend(spec, figures);
-    }
-    case 'sse_events':
-    case 'stream_chunks': {
-      const key = STREAM_COUNTS[metric];
-      const pieces = streamCount(key, spec.tags, snapshot, sources, table);
-      return pieces === undefined ? null : counter(spec, pieces, elapsedMs);
-    }
-    case 'iteration_duration':
-      return trend(spec, addEncoded(sources.map((s) => s.own.iterationDuration ?? '')));
-    case 'vus_max':
-      return vusMax(sources);
-    case 'vus':
-      return activeVus(spec, sources);
     case 'checks':
       return measureChecks(spec, sources, table);
-    case 'data_received':
-    case 'data_sent':
-    case 'iterations':
-    case 'dropped_iterations':
-      return counter(spec, total(sources, RUN_COUNTERS[metric]), elapsedMs);
+    case 'vus':
+      return metric === 'vus_max' ? vusMax(sources) : activeVus(spec, sources);
+  }
+  return measureFigure(spec, figureOf(metric)!, { snapshot, sources, table, elapsedMs });
+}
+
+/** What a figure family's metric is measured over. */
+interface FigureScope {
+  readonly snapshot: ShardSnapshot;
+  readonly sources: readonly Source[];
+  readonly table: SampleTable;
+  readonly elapsedMs: number;
+}
+
+/** A figure family's metric (model/metrics/metric-figures.ts), by its family. */
+function measureFigure(spec: ThresholdSpec, figure: Figure, scope: FigureScope): number | null {
+  const { snapshot, sources, table, elapsedMs } = scope;
+  switch (figure.family) {
+    case 'endpoint-trend': {
+      const figures = endpointTrend(figure, spec.tags, snapshot, sources, table);
+      return figures === undefined ? null : trend(spec, figures);
+    }
+    case 'endpoint-counter': {
+      const count = endpointCount(figure, spec.tags, snapshot, sources, table);
+      return count === undefined ? null : counter(spec, count, elapsedMs);
+    }
+    case 'run-trend':
+      return trend(
+        spec,
+        addEncoded(sources.map((s) => (figureValue(s.own, figure) as string | undefined) ?? '')),
+      );
+    case 'run-counter': {
+      const counts = sources.map((s) => figureValue(s.own, figure) as number | undefined);
+      // A core counter is always there; another's absence everywhere is no data.
+      if (figure.spec.core !== true && counts.every((c) => c === undefined)) return null;
+      return counter(
+        spec,
+        counts.reduce<number>((a, c) => a + (c ?? 0), 0),
+        elapsedMs,
+      );
+    }
   }
 }
 
@@ -181,28 +196,6 @@ interface CheckCounts {
   readonly passes: number;
   readonly fails: number;
 }
-
-/** The snapshot's field of each trend kept per endpoint. */
-const ENDPOINT_TRENDS = {
-  http_req_waiting: 'waiting',
-  http_req_connecting: 'connecting',
-  http_req_tls_handshaking: 'tlsHandshaking',
-  sse_time_to_first_event: 'sseFirstEvent',
-  sse_event_gap: 'sseEventGap',
-  stream_time_to_first_chunk: 'streamFirstChunk',
-  stream_chunk_gap: 'streamChunkGap',
-} as const;
-
-/** The snapshot's field of each stream counter. */
-const STREAM_COUNTS = { sse_events: 'sseEvents', stream_chunks: 'streamChunks' } as const;
-
-/** The snapshot's field each of the run's counters reads. */
-const RUN_COUNTERS = {
-  data_received: (s: ShardSnapshot) => s.bytesIn,
-  data_sent: (s: ShardSnapshot) => s.bytesOut,
-  iterations: (s: ShardSnapshot) => s.iterations,
-  dropped_iterations: (s: ShardSnapshot) => s.dropped,
-};
 
 /** Virtual users allocated over the sources (value and max alike); null from older raw files. */
 function vusMax(sources: readonly Source[]): number | null {

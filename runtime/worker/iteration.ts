@@ -22,7 +22,8 @@ import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { Random } from '../random.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
-import type { Recorder } from '../metrics/recorder.js';
+import { RUN_ONLY, type Recorder } from '../metrics/recorder.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import { setLongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { unsentCause } from '../vars/unsent-cause.js';
@@ -220,7 +221,11 @@ export class IterationRunner {
     this.#thinking.delete(cursor);
     const callbacks = cursor.iteration!;
     cursor.iteration = undefined;
-    this.deps.recorder.recordIterationDuration(this.deps.now() - cursor.startUs);
+    this.deps.recorder.recordTrend(
+      FIGURE.iteration_duration,
+      RUN_ONLY,
+      this.deps.now() - cursor.startUs,
+    );
     callbacks.ended();
   }
 

@@ -37,6 +37,9 @@ for (const name of readdirSync(FIXTURES).sort()) {
       const then = readFileSync(join(recorded, file), 'utf8');
       // The HTML is large: a diff of it would drown the output; the others show theirs.
       if (file === 'report.html') t.ok(now === then, `${file}, byte for byte`);
+      // A stream endpoint's `protocols` moved once, behind its stream fields, when the metric
+      // families took them over: the same data, which merge reads in either order.
+      else if (file === 'merged.raw') t.same(JSON.parse(now), JSON.parse(then), file);
       else t.equal(now, then, `${file}, byte for byte`);
     }
   });

@@ -2,7 +2,8 @@ import t from 'tap';
 import { AGGREGATES, BUILTIN_METRICS } from '../../model/metrics/metric-registry.js';
 import type { ThresholdOperator, ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
-import { Recorder } from '../../runtime/metrics/recorder.js';
+import { Recorder, RUN_ONLY } from '../../runtime/metrics/recorder.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { evaluateThresholds, thresholdHolds } from '../../runtime/thresholds/evaluate.js';
 
@@ -43,8 +44,8 @@ function fullRun(): ShardSnapshot {
   r.recordStreamPiece(1, 'sse', -1, 700);
   r.recordStreamPiece(0, 'chunks', 300, -1);
   r.recordStreamPiece(0, 'chunks', -1, 400);
-  r.recordIterationDuration(1_000);
-  r.recordIterationDuration(2_000);
+  r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 1_000);
+  r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 2_000);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
   r.sampleVus(500_000, 2);
   r.sampleVus(1_500_000, 1);

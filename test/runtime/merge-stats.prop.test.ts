@@ -16,7 +16,8 @@ import {
   recordMicros,
 } from '../../runtime/metrics/histogram.js';
 import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
-import { Recorder } from '../../runtime/metrics/recorder.js';
+import { Recorder, RUN_ONLY } from '../../runtime/metrics/recorder.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
 
@@ -246,7 +247,7 @@ function play(r: Recorder, e: Event): void {
       else r.recordRetry();
       return;
     case 'iteration_duration':
-      return r.recordIterationDuration(e.us);
+      return r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, e.us);
     case 'vus':
       return r.sampleVus(e.atUs, e.active);
     case 'connection':

@@ -6,7 +6,13 @@ import {
   recordMicros,
   summarizeEncoded,
 } from '../../runtime/metrics/histogram.js';
-import { MAX_CAUSES, Recorder, type RecorderOptions } from '../../runtime/metrics/recorder.js';
+import {
+  MAX_CAUSES,
+  Recorder,
+  RUN_ONLY,
+  type RecorderOptions,
+} from '../../runtime/metrics/recorder.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import {
   MAX_NAMES,
   MAX_OUTCOMES,
@@ -361,7 +367,7 @@ t.test('time to first byte, iteration durations and virtual users', async (t) =>
   r.recordRequest(0, 200, undefined, 0, 2_000, -1, 0, 0, 800);
   r.recordRequest(1, 200, undefined, 0, 1_000, -1, 0, 0, 400);
   r.recordRequest(1, 0, 'timeout', 0, 1_000, -1, 0, 0);
-  r.recordIterationDuration(1_500);
+  r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 1_500);
   r.recordVuStarted();
   r.recordVuStarted();
   const s = r.snapshot(1_000_000);

@@ -1,0 +1,99 @@
+/**
+ * The figure families' part of the JSON result (runtime/figure-results.ts), a naming and rounding
+ * pass over the summarized figures: a trend as a JsonLatency (ms, 3 decimals) or null while it had
+ * no sample, a counter as its count. Ungrouped figures are always there (null without data);
+ * groups (`sse`, `stream`) only when the run had them, each with all of its figures.
+ */
+import {
+  hasGroup,
+  resultOf,
+  type EndpointFigureResults,
+  type RunFigureResults,
+} from '../../runtime/figure-results.js';
+import type { LatencySummary } from '../../runtime/run-result.js';
+import {
+  FIGURES,
+  groupMembers,
+  isTrend,
+  shownIn,
+  type Figure,
+} from '../../model/metrics/metric-figures.js';
+import { latency, type JsonLatency } from './json-latency.js';
+
+/** A figure's JSON: a summary rounded (null without one), a count as it is. */
+type JsonFigure<V> = [V] extends [number] ? number : JsonLatency | null;
+
+/** The ungrouped figures of results `R` as JSON: always there, null without data. */
+type JsonUngrouped<R> = {
+  readonly [
+    K in keyof R as NonNullable<R[K]> extends LatencySummary | number ? K : never
+  ]-?: JsonFigure<NonNullable<R[K]>> | null;
+};
+
+/** The groups of results `R` as JSON: there when the run had them. */
+type JsonGroups<R> = {
+  readonly [K in keyof R as NonNullable<R[K]> extends LatencySummary | number ? never : K]?: {
+    readonly [M in keyof NonNullable<R[K]>]: JsonFigure<NonNullable<R[K]>[M]>;
+  };
+};
+
+/** The JSON of figure results `R`: ungrouped ones required (null without data), groups optional. */
+type JsonFigures<R> = JsonUngrouped<R> & JsonGroups<R>;
+
+/** The run's figures as JSON. */
+export type JsonRunFigures = JsonFigures<RunFigureResults>;
+
+/** An endpoint's figures as JSON. */
+export type JsonEndpointFigures = JsonFigures<EndpointFigureResults>;
+
+/** A summarized figure as JSON. */
+function jsonValue(
+  figure: Figure,
+  value: LatencySummary | number | undefined,
+): JsonLatency | number | null {
+  if (typeof value === 'number') return value;
+  return isTrend(figure.family) ? latency(value) : null;
+}
+
+/**
+ * The ungrouped figures of a run's or an endpoint's result as JSON, in registry order; null where
+ * a figure had no data.
+ */
+export function ungroupedJson(
+  result: RunFigureResults,
+  scope: 'run',
+): JsonUngrouped<RunFigureResults>;
+export function ungroupedJson(
+  result: EndpointFigureResults,
+  scope: 'endpoint',
+): JsonUngrouped<EndpointFigureResults>;
+export function ungroupedJson(
+  result: RunFigureResults | EndpointFigureResults,
+  scope: 'run' | 'endpoint',
+): Record<string, JsonLatency | number | null> {
+  const out: Record<string, JsonLatency | number | null> = {};
+  for (const f of FIGURES)
+    if (shownIn(f, scope) && f.group === undefined) out[f.key] = jsonValue(f, resultOf(result, f));
+  return out;
+}
+
+/** The groups of a run's or an endpoint's result as JSON, in registry order; absent ones left out. */
+export function groupsJson(result: RunFigureResults, scope: 'run'): JsonGroups<RunFigureResults>;
+export function groupsJson(
+  result: EndpointFigureResults,
+  scope: 'endpoint',
+): JsonGroups<EndpointFigureResults>;
+export function groupsJson(
+  result: RunFigureResults | EndpointFigureResults,
+  scope: 'run' | 'endpoint',
+): Record<string, Record<string, JsonLatency | number | null>> {
+  const out: Record<string, Record<string, JsonLatency | number | null>> = {};
+  for (const f of FIGURES) {
+    if (!shownIn(f, scope) || f.group === undefined || Object.hasOwn(out, f.group)) continue;
+    if (!hasGroup(result, f.group)) continue;
+    out[f.group] = Object.fromEntries(
+      groupMembers(f.group).map((m) => [m.key, jsonValue(m, resultOf(result, m))]),
+    );
+  }
+  return out;
+}
