@@ -28,6 +28,70 @@ function forbid(patterns) {
   };
 }
 
+/** What no file of runtime may import. */
+const RUNTIME_PATTERNS = [
+  { group: ['**/cli/**', '**/dsl/**'], message: 'runtime depends on neither dsl nor cli.' },
+  {
+    group: ['zod', 'yaml', 'esbuild'],
+    message: 'runtime reads the compiled Plan, not the config.',
+  },
+];
+
+/**
+ * The folders of a room by rank, lowest first (docs/architecture.md, "What may import what"): a
+ * file may import its own folder and folders of lower ranks only, so no folder depends on one
+ * above it and no two folders depend on each other. `top` is the room's own top-level files
+ * (runtime's front door: execute, merge-raw, raw-result; cli's helpers of the commands), which
+ * the folders below it may not import.
+ */
+const RANKS = {
+  runtime: [
+    ['failure', 'feeder', 'metrics', 'schedule'],
+    ['vars', 'thresholds', 'split'],
+    ['checks', 'outputs'],
+    ['http'],
+    ['auth', 'debug', 'user'],
+    ['ws'],
+    ['worker'],
+    ['executor'],
+    ['script'],
+    ['segment'],
+    ['top'],
+  ],
+  cli: [['serve'], ['render'], ['top'], ['dashboard', 'compare'], ['commands']],
+};
+
+/** A room's per-folder rules: its room-wide patterns plus the folders a folder may not import. */
+function rankRules(room, roomPatterns, ignores = []) {
+  const ranks = RANKS[room];
+  return ranks.flatMap((folders, rank) =>
+    folders.map((folder) => {
+      const above = ranks
+        .slice(rank)
+        .flat()
+        .filter((f) => f !== folder);
+      const upward = above.filter((f) => f !== 'top');
+      const patterns = [...roomPatterns];
+      const inFolder = folder !== 'top';
+      if (upward.length > 0)
+        patterns.push({
+          regex: `^${inFolder ? '\\.\\./' : '\\./'}(${upward.join('|')})/`,
+          message: `${room}/${folder} may not import ${room} folders of its rank or above (${upward.join(', ')}).`,
+        });
+      if (inFolder && above.includes('top'))
+        patterns.push({
+          regex: '^\\.\\./[^/]+\\.js$',
+          message: `${room}/${folder} may not import ${room}'s top-level files, which stand above it.`,
+        });
+      return {
+        files: inFolder ? [`${room}/${folder}/**/*.ts`] : [`${room}/*.ts`],
+        ignores,
+        rules: forbid(patterns),
+      };
+    }),
+  );
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tap/**', 'coverage/**', '.scratch/**'] },
   js.configs.recommended,
@@ -79,22 +143,15 @@ export default tseslint.config(
     ignores: ['cli/bin.ts'],
     rules: forbid([]),
   },
+  // The entry points (bin.ts, main.ts) register and run the commands: above every folder.
+  ...rankRules('cli', [], ['cli/bin.ts', 'cli/main.ts']),
   {
     files: ['dsl/**/*.ts'],
     rules: forbid([
       { group: ['**/runtime/**', '**/cli/**'], message: 'dsl depends on neither runtime nor cli.' },
     ]),
   },
-  {
-    files: ['runtime/**/*.ts'],
-    rules: forbid([
-      { group: ['**/cli/**', '**/dsl/**'], message: 'runtime depends on neither dsl nor cli.' },
-      {
-        group: ['zod', 'yaml', 'esbuild'],
-        message: 'runtime reads the compiled Plan, not the config.',
-      },
-    ]),
-  },
+  ...rankRules('runtime', RUNTIME_PATTERNS),
   {
     // What a scenario's isolate is given, shared by the options reader (dsl) and the virtual users
     // (runtime): the web globals and their host side, the metric classes, the removed globals.

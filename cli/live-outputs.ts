@@ -6,7 +6,7 @@
  */
 import type { Plan } from '../model/plan/plan.js';
 import type { Tags } from '../model/metrics/metric-registry.js';
-import { systemClock } from '../runtime/deps.js';
+import { systemClock } from '../runtime/schedule/clock.js';
 import type { ShardSnapshot } from '../runtime/metrics/snapshot.js';
 import { openOutputs } from '../runtime/outputs/open-outputs.js';
 import { OutputRunner, type OutputStats } from '../runtime/outputs/output-runner.js';

@@ -5,7 +5,7 @@
  * merged snapshot every tick through onProgress.
  */
 import type { Plan } from '../model/plan/plan.js';
-import type { Clock } from './deps.js';
+import type { Clock } from './schedule/clock.js';
 import { alignEndpoints } from './metrics/align-endpoints.js';
 import { MergeMemo, mergeSnapshots } from './metrics/merge-stats.js';
 import { Recorder } from './metrics/recorder.js';
@@ -15,7 +15,7 @@ import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import type { ChildHost } from './segment/child-host.js';
 import type { SegmentLink } from './segment/segment-link.js';
-import { splitPlan } from './segment/split-plan.js';
+import { splitPlan } from './split/split-plan.js';
 
 /** Period of live snapshots (the dashboard refreshes every 500 ms: spec §8). */
 const SNAPSHOT_EVERY_MS = 500;

@@ -18,7 +18,7 @@ import {
   renderComparisonMarkdown,
   renderComparisonText,
   type ComparisonReport,
-} from '../render/comparison-report.js';
+} from '../compare/comparison-report.js';
 import { stepSummaryFile } from '../report-outputs.js';
 import type { ReportFile } from '../report-files.js';
 

@@ -10,7 +10,7 @@ import { deliverOutcome } from '../command-outcome.js';
 import { parseRawResult } from '../raw-result-schema.js';
 import { readResultJson } from '../result-json-file.js';
 import { importRenderers, resultOutcome } from '../report-outputs.js';
-import { reportFromRaw } from './run-report-builder.js';
+import { reportFromRaw } from '../run-report-builder.js';
 
 /** Reads, checks, merges, reports; returns the exit code. Throws ConfigError for bad files. */
 export async function mergeResults(

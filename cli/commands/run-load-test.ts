@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { Loaded } from '../../dsl/load-plan.js';
 import type { ReportPlan } from '../../model/plan/plan.js';
-import { systemClock } from '../../runtime/deps.js';
+import { systemClock } from '../../runtime/schedule/clock.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import type { HttpDebugCounts, RawResult } from '../../runtime/raw-result.js';
@@ -29,7 +29,7 @@ import { abortText } from '../render/report-figures.js';
 import { endpointTable } from '../endpoint-table.js';
 import type { BaselineOverlay } from '../render/run-report.js';
 import { importRenderers, resultOutcome, type Renderers } from '../report-outputs.js';
-import { reportFromRaw, toRawResult } from './run-report-builder.js';
+import { reportFromRaw, toRawResult } from '../run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
 import type { HttpDebugLog } from '../http-debug-log.js';
 

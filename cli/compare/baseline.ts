@@ -17,7 +17,7 @@ import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import type { RawResult } from '../../runtime/raw-result.js';
 import type { BaselineOverlay } from '../render/run-report.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
-import { tagTableOf } from '../commands/run-report-builder.js';
+import { tagTableOf } from '../run-report-builder.js';
 import { figureKey } from './comparison.js';
 import { figuresOf } from './figures.js';
 import { READABLE, relativeLimit, thresholdFigure } from './relative-threshold.js';

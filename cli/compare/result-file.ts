@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import { describeValue } from '../../dsl/schema/zod-issues.js';
 import { RAW_FORMAT, type RawResult } from '../../runtime/raw-result.js';
-import { reportFromRaw } from '../commands/run-report-builder.js';
+import { reportFromRaw } from '../run-report-builder.js';
 import { parseRawResult } from '../raw-result-schema.js';
 import { readResultJson } from '../result-json-file.js';
 import { toJsonResult } from '../render/json-report.js';

@@ -7,7 +7,7 @@
  */
 import Table from 'cli-table3';
 import type { Tags } from '../../model/metrics/metric-registry.js';
-import type { CustomFigures, CustomMetricResult } from '../../runtime/run-result.js';
+import type { CustomFigures, CustomMetricResult } from '../../runtime/metrics/run-result.js';
 
 /** Tag sets listed per metric in the text and Markdown reports. */
 export const MAX_TAG_LINES = 10;

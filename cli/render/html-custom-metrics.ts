@@ -4,7 +4,7 @@
  * the JSON's trends), a table of every metric and each of its tag sets with the kind's figures,
  * then the warnings of the metrics model's bounds.
  */
-import type { RunResult } from '../../runtime/run-result.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import { escapeHtml, section, table } from './html-markup.js';
 import { figuresText, tagsText } from './custom-metrics-table.js';
 

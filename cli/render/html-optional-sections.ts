@@ -3,7 +3,7 @@
  * them in the page, in this order): the open model, WebSocket sessions, streamed responses,
  * checks and token fetches. Each returns undefined when the run has nothing for it.
  */
-import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import { section, table, type Cell } from './html-markup.js';
 import { formatCount, formatMs, formatShare } from './report-figures.js';
 

@@ -16,7 +16,7 @@ import { sampleFailuresSection } from './html-sample-failures.js';
 import { auth, checks, openModel, streams, websocket } from './html-optional-sections.js';
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import type { ChartLibrary } from './chart-library.js';
 import { CHARTS_SCRIPT } from './html-charts-script.js';
 import { REPORT_STYLE } from './html-report-style.js';

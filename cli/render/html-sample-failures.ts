@@ -5,7 +5,7 @@
  * come redacted (cli/render/redact-exchange.ts); every text is escaped here.
  */
 import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../../model/exchange-record.js';
-import type { RunResult } from '../../runtime/run-result.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import { formatCount } from './report-figures.js';
 import { escapeHtml, section, table } from './html-markup.js';
 

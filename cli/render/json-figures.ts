@@ -1,5 +1,5 @@
 /**
- * The figure families' part of the JSON result (runtime/figure-results.ts), a naming and rounding
+ * The figure families' part of the JSON result (runtime/metrics/figure-results.ts), a naming and rounding
  * pass over the summarized figures: a trend as a JsonLatency (ms, 3 decimals) or null while it had
  * no sample, a counter as its count. Ungrouped figures are always there (null without data);
  * groups (`sse`, `stream`) only when the run had them, each with all of its figures.
@@ -9,8 +9,8 @@ import {
   resultOf,
   type EndpointFigureResults,
   type RunFigureResults,
-} from '../../runtime/figure-results.js';
-import type { LatencySummary } from '../../runtime/run-result.js';
+} from '../../runtime/metrics/figure-results.js';
+import type { LatencySummary } from '../../runtime/metrics/run-result.js';
 import {
   FIGURES,
   groupMembers,

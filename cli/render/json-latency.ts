@@ -2,7 +2,7 @@
  * Numbers as the JSON result writes them: milliseconds rounded to 3 decimals, a latency summary
  * as an object of them, null where there is no value.
  */
-import type { LatencySummary } from '../../runtime/run-result.js';
+import type { LatencySummary } from '../../runtime/metrics/run-result.js';
 
 /** A latency summary as JSON: every field in ms, 3 decimals. */
 export interface JsonLatency {

@@ -20,7 +20,7 @@ import type {
   SeriesPoint,
   TagBreakdown,
   WsResult,
-} from '../../runtime/run-result.js';
+} from '../../runtime/metrics/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';

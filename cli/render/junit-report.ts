@@ -23,7 +23,7 @@
  * Text is escaped for XML 1.0, and characters XML 1.0
  * cannot carry at all (most control characters) are replaced by U+FFFD.
  */
-import type { ChecksResult, RunResult } from '../../runtime/run-result.js';
+import type { ChecksResult, RunResult } from '../../runtime/metrics/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import {

@@ -8,7 +8,7 @@
  *
  * Also the orderings the reports share: status codes ascending, error kinds most frequent first.
  */
-import type { RunResult } from '../../runtime/run-result.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport } from './run-report.js';

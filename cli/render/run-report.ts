@@ -1,6 +1,6 @@
 /** RunReport: everything the reports show, built once after a run (or a merge). */
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
-import type { RunResult } from '../../runtime/run-result.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { JsonResult } from './json-report.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';

@@ -10,7 +10,7 @@
  * appended one after another (several steps of a job) stay apart.
  */
 import { customMetricRows } from './custom-metrics-table.js';
-import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import {
   abortSeconds,
   formatCount,

@@ -16,7 +16,7 @@ import type {
   RunResult,
   TagBreakdown,
   WsResult,
-} from '../../runtime/run-result.js';
+} from '../../runtime/metrics/run-result.js';
 import { sortedErrors, sortedStatusCodes } from './report-figures.js';
 
 /** The terminal width the tables are sized for. */

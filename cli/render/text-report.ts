@@ -44,8 +44,8 @@
  * Color (ANSI, only when asked): green ✓ lines, red ✗ lines and the warning; nothing else.
  */
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
-import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
-import { hasGroup, resultOf } from '../../runtime/figure-results.js';
+import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
+import { hasGroup, resultOf } from '../../runtime/metrics/figure-results.js';
 import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';

@@ -14,7 +14,7 @@ import type { Template } from '../../model/plan/template.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
 import { compileScenarios } from './scenarios.js';
-import { compileGraph, compileScriptHeaders } from './scenario-graph.js';
+import { compileGraph, compileRunHeaders } from './scenario-graph.js';
 
 /** When neither duration, requests nor a pattern bounds a run, it lasts this long. */
 export const DEFAULT_DURATION_MS = 10_000;
@@ -107,7 +107,7 @@ export function compilePlan(
         ? undefined
         : {
             ...inputs.script,
-            headers: compileScriptHeaders(config, inputs.userAgent, env),
+            headers: compileRunHeaders(config, inputs.userAgent, env),
             expect: config.expect?.status,
             env: inputs.scriptEnv ?? {},
           },

@@ -7,7 +7,7 @@ import { closest } from '../grammar/did-you-mean.js';
 import type { Refinement } from '../schema/refinements.js';
 import type { Plan } from '../../model/plan/plan.js';
 import type { Template } from '../../model/plan/template.js';
-import { templateVariables } from '../grammar/placeholder.js';
+import { templateVariables } from '../../model/plan/template.js';
 
 /** Where a variable can come from: endpoint names (extractors) and "feeder". */
 export function variableProviders(plan: Plan): Map<string, string[]> {

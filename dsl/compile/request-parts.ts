@@ -14,6 +14,7 @@
  */
 import { startsWithVariable } from '../grammar/placeholder.js';
 import { encoderOf, formEncode } from '../../model/request/encode-value.js';
+import { joinUrl, originOfUrl } from '../../model/request/url-rules.js';
 import type { BodyPlan, MultipartPart } from '../../model/plan/endpoint-plan.js';
 import type { Template, TemplatePart, VariablePart } from '../../model/plan/template.js';
 import type { Config } from '../schema/config-schema.js';
@@ -59,14 +60,7 @@ export function compileUrl(url: string, target: string | undefined, env: EnvReso
 
 /** scheme://host:port of an absolute url (lower case), or the text itself. */
 function originOf(url: string): string {
-  return (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? url).toLowerCase();
-}
-
-/** target + relative url by string concatenation (so placeholders are not percent-encoded). */
-export function joinUrl(target: string | undefined, url: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || target === undefined) return url;
-  const base = target.replace(/\/+$/, '');
-  return url.startsWith('/') ? base + url : `${base}/${url}`;
+  return (originOfUrl(url) ?? url).toLowerCase();
 }
 
 /** `query:` or `form:` as form-encoded text: name=value&name=value, a list repeating its name. */

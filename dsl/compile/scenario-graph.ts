@@ -1,22 +1,21 @@
 /** Endpoint configs → EndpointPlans and the weighted pick table (spec §1 rule 8). */
 import { evaluatorJsonPath } from '../grammar/json-path.js';
-import { templateVariables } from '../grammar/placeholder.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
-import { compileBody, compileForm, compileUrl, joinUrl } from './request-parts.js';
+import { compileBody, compileForm, compileUrl } from './request-parts.js';
+import { isWebSocketUrl, joinUrl } from '../../model/request/url-rules.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 import { compileVerify } from './verify-plan.js';
 import { compileWsSession } from './ws-session.js';
 import type { Config } from '../schema/config-schema.js';
-import { endpointName, isWebSocketUrl } from '../schema/refinements.js';
-import {
-  defaultHeaders,
-  type BodyPlan,
-  type EndpointPlan,
-  type ExtractorPlan,
-  type HeaderPlan,
+import { endpointName } from '../schema/refinements.js';
+import type {
+  EndpointMetricPlan,
+  EndpointPlan,
+  ExtractorPlan,
+  HeaderPlan,
 } from '../../model/plan/endpoint-plan.js';
+import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../../model/plan/scenario-graph.js';
-import type { Template } from '../../model/plan/template.js';
 
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
 type Extractor = NonNullable<EndpointConfig['extract']>[string];
@@ -38,12 +37,13 @@ export function compileGraph(
     tags: {},
   };
   const configs = config.endpoints ?? (config.scenario === undefined ? [single] : []);
+  const runHeaders = compileRunHeaders(config, userAgent, env);
   const endpoints = configs.map((endpoint, index) =>
     compileEndpoint(
       endpoint,
       index,
       config,
-      userAgent,
+      runHeaders,
       (name, path, singleLine) => env(name, ['endpoints', index, ...path], singleLine),
       files,
     ),
@@ -70,20 +70,21 @@ export function compileGraph(
 }
 
 /**
- * The headers every request of a TypeScript scenario starts from: top-level ones and User-Agent.
- * Each call adds the defaults of its kind (defaultHeaders(): a stream asks for no compression).
+ * The run's headers, which every request (a YAML endpoint's, a TypeScript scenario's call) starts
+ * from: the top-level ones, then User-Agent unless they set it (model/request/request-builder.ts).
  */
-export function compileScriptHeaders(
+export function compileRunHeaders(
   config: Config,
   userAgent: string,
   env: EnvResolver,
 ): HeaderPlan[] {
-  return mergeHeaders(config.headers, {}, userAgent, config.user_agent, []).map(
-    ([name, value]) => ({
-      name,
-      value: resolve(value, ['headers', name], env, { singleLine: true }),
-    }),
-  );
+  const headers = Object.entries(config.headers).map(([name, value]) => ({
+    name,
+    value: resolve(value, ['headers', name], env, { singleLine: true }),
+  }));
+  if (!headers.some((h) => h.name.toLowerCase() === 'user-agent'))
+    headers.push({ name: 'user-agent', value: [config.user_agent ?? userAgent] });
+  return headers;
 }
 
 /** Builds the cumulative weight table. */
@@ -101,100 +102,77 @@ function compileEndpoint(
   endpoint: EndpointConfig,
   index: number,
   config: Config,
-  userAgent: string,
+  runHeaders: readonly HeaderPlan[],
   env: EnvResolver,
   files: MultipartFiles,
 ): EndpointPlan {
   const url = compileUrl(endpoint.url, config.target, env);
   const ws = !url.fromVariable && isWebSocketUrl(joinUrl(config.target, endpoint.url));
-  const headers = mergeHeaders(
-    config.headers,
-    endpoint.headers ?? {},
-    userAgent,
-    config.user_agent,
-    defaultHeaders(endpoint.stream),
-  ).filter(
-    // multipart/form-data's Content-Type names its boundary: the encoder sets it.
-    ([name]) => endpoint.multipart === undefined || name.toLowerCase() !== 'content-type',
-  );
-  const headerPlans: HeaderPlan[] = headers.map(([name, value]) => ({
-    name,
-    value: resolve(value, ['headers', name], env, { singleLine: true }),
-  }));
-  const body = compileBody(endpoint, index, env, files);
-  const contentType =
-    endpoint.form !== undefined
-      ? 'application/x-www-form-urlencoded'
-      : typeof endpoint.body === 'object'
-        ? 'application/json'
-        : undefined;
-  if (contentType !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-type'))
-    headerPlans.push({ name: 'content-type', value: [contentType] });
-  const query =
-    endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env);
   const timeoutMs = endpoint.timeout ?? config.timeout;
   const session = ws
     ? compileWsSession(endpoint, timeoutMs, env, (variable, from) =>
         extractorPlan(variable, from as Extractor),
       )
     : undefined;
-  const needs: Template[] = [url.path, ...(query === undefined ? [] : [query])];
-  needs.push(...headerPlans.map((h) => h.value), ...bodyTemplates(body));
-  needs.push(...(session?.templates ?? []));
-  return {
+  const name = endpointName(endpoint);
+  return buildRequest({
     index,
-    name: endpointName(endpoint),
+    name,
     protocol: ws ? 'ws' : 'http',
     method: ws ? 'GET' : endpoint.method,
     origin: url.origin,
     path: url.path,
-    query,
+    query: endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env),
     urlFromVariable: url.fromVariable ? { allowedHosts: config.allowed_hosts ?? [] } : undefined,
     url: endpoint.url,
-    headers: headerPlans,
-    body,
-    extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]) =>
-      extractorPlan(variable, from),
-    ),
-    metrics: Object.entries(endpoint.metrics ?? {}).flatMap(([metric, from]) => {
-      const declared = config.metrics[metric];
-      return declared === undefined
-        ? []
-        : [
-            {
-              kind: declared.kind,
-              extractor: extractorPlan(metric, from),
-              tags: {
-                ...config.tags,
-                ...endpoint.tags,
-                endpoint: endpointName(endpoint),
-                method: endpoint.method,
-              },
-            },
-          ];
-    }),
-    // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
-    verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),
-    setup: endpoint.setup,
-    weight: endpoint.weight,
-    timeoutMs,
+    runHeaders,
+    headers: Object.entries(endpoint.headers ?? {}).map(([header, value]) => ({
+      name: header,
+      value: resolve(value, ['headers', header], env, { singleLine: true }),
+    })),
+    body: compileBody(endpoint, index, env, files),
+    bodyType: bodyTypeOf(endpoint),
     stream:
       endpoint.stream === undefined
         ? undefined
         : { kind: endpoint.stream, idleTimeoutMs: endpoint.idle_timeout },
+    timeoutMs,
     maxRedirects: endpoint.max_redirects ?? config.max_redirects,
+    // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
+    verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),
+    tags: endpoint.tags,
+    extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]) =>
+      extractorPlan(variable, from),
+    ),
+    metrics: endpointMetrics(endpoint, config, name),
+    setup: endpoint.setup,
+    weight: endpoint.weight,
     think: endpoint.think,
     ws: session?.plan,
-    needs: [...new Set(needs.flatMap((t) => templateVariables(t)))],
-    tags: endpoint.tags,
-  };
+    moreTemplates: session?.templates ?? [],
+  });
 }
 
-/** The templates of a body: its text, or its multipart fields. */
-export function bodyTemplates(body: BodyPlan | undefined): Template[] {
-  if (body === undefined) return [];
-  if (body.kind === 'text') return [body.text];
-  return body.parts.flatMap((part) => (part.kind === 'field' ? [part.value] : []));
+/** What an endpoint's body is: JSON (a mapping or a list), form fields, multipart parts or text. */
+function bodyTypeOf(endpoint: EndpointConfig): BodyType | undefined {
+  if (endpoint.form !== undefined) return 'form';
+  if (endpoint.multipart !== undefined) return 'multipart';
+  if (endpoint.body === undefined) return undefined;
+  return typeof endpoint.body === 'object' ? 'json' : 'text';
+}
+
+/** An endpoint's `metrics:`, each declared one with its extractor and the sample's tags. */
+function endpointMetrics(
+  endpoint: EndpointConfig,
+  config: Config,
+  name: string,
+): EndpointMetricPlan[] {
+  return Object.entries(endpoint.metrics ?? {}).flatMap(([metric, from]) => {
+    const declared = config.metrics[metric];
+    if (declared === undefined) return [];
+    const tags = { ...config.tags, ...endpoint.tags, endpoint: name, method: endpoint.method };
+    return [{ kind: declared.kind, extractor: extractorPlan(metric, from), tags }];
+  });
 }
 
 /**
@@ -209,24 +187,4 @@ function extractorPlan(variable: string, from: Extractor): ExtractorPlan {
   if ('header' in from) return { variable, from: 'header', header: from.header.toLowerCase() };
   if ('regex' in from) return { variable, from: 'regex', pattern: from.regex };
   return { variable, from: 'css', selector: from.css, attr: from.attr?.toLowerCase() };
-}
-
-/**
- * Top-level headers, then the endpoint's (same name, any case, replaces), then User-Agent and
- * `defaults` (defaultHeaders()) if unset.
- */
-function mergeHeaders(
-  common: Readonly<Record<string, string>>,
-  own: Readonly<Record<string, string>>,
-  userAgent: string,
-  configured: string | undefined,
-  defaults: readonly [string, string][],
-): [string, string][] {
-  const byLower = new Map<string, [string, string]>();
-  for (const [name, value] of [...Object.entries(common), ...Object.entries(own)])
-    byLower.set(name.toLowerCase(), [name, value]);
-  if (!byLower.has('user-agent'))
-    byLower.set('user-agent', ['user-agent', configured ?? userAgent]);
-  for (const [name, value] of defaults) if (!byLower.has(name)) byLower.set(name, [name, value]);
-  return [...byLower.values()];
 }

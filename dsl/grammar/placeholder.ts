@@ -227,15 +227,6 @@ function splitWords(body: string, offset: number): Word[] {
   return words;
 }
 
-/** Names of the {{name}} variables a template reads, each once, in order of first use. */
-export function templateVariables(t: Template): string[] {
-  const names = new Set<string>();
-  for (const part of t) {
-    if (typeof part !== 'string' && 'var' in part) names.add(part.var);
-  }
-  return [...names];
-}
-
 /** True when the text parses and starts with a {{name}} or {{$raw name}}: a url from a variable. */
 export function startsWithVariable(text: string): boolean {
   const parsed = parseTemplate(text);

@@ -5,7 +5,8 @@
  */
 import { closest } from '../grammar/did-you-mean.js';
 import type { Config } from './config-schema.js';
-import { isWebSocketUrl, type Refinement } from './refinements.js';
+import { isWebSocketUrl } from '../../model/request/url-rules.js';
+import type { Refinement } from './refinements.js';
 
 /** Every endpoint's `metrics:` checked against the declarations. */
 export function customMetricRules(config: Config): Refinement[] {

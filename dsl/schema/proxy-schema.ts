@@ -3,6 +3,7 @@
  * to ignore the proxy variables of the environment. Proxy URLs are read here for the key and for
  * the variables alike (dsl/compile/proxy.ts), so both refuse the same things.
  */
+import { isAbsoluteUrl } from '../../model/request/url-rules.js';
 import * as z from 'zod';
 import { basicFromUserinfo } from '../grammar/url-userinfo.js';
 import type { ProxyServer } from '../../model/plan/proxy-plan.js';
@@ -19,7 +20,7 @@ export const PROXY_URL_EXPECTED = 'an http:// proxy URL such as http://proxy.exa
 export function parseProxyUrl(text: string): Result<ProxyServer, string> {
   let url: URL;
   try {
-    url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+    url = new URL(isAbsoluteUrl(text) ? text : `http://${text}`);
   } catch {
     return err('not a URL');
   }

@@ -5,6 +5,12 @@
 import { closest } from '../grammar/did-you-mean.js';
 import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
+import {
+  isAbsoluteUrl,
+  isSupportedUrl,
+  isWebSocketUrl,
+  originOfUrl,
+} from '../../model/request/url-rules.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { customMetricRules } from './custom-metric-rules.js';
 import { scenarioRules } from './scenario-rules.js';
@@ -24,11 +30,6 @@ type Endpoint = NonNullable<Config['endpoints']>[number];
 /** The name reports use for an endpoint: its `name`, else "METHOD url". */
 export function endpointName(endpoint: Endpoint): string {
   return endpoint.name ?? `${endpoint.method} ${endpoint.url}`;
-}
-
-/** True for ws:// and wss:// urls. */
-export function isWebSocketUrl(url: string): boolean {
-  return /^wss?:\/\//i.test(url);
 }
 
 /** Runs every rule. */
@@ -97,9 +98,7 @@ function runShape(config: Config): Refinement[] {
     });
   }
   if (config.target === undefined && config.scenario === undefined) {
-    const relative = (config.endpoints ?? []).findIndex(
-      (e) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(e.url),
-    );
+    const relative = (config.endpoints ?? []).findIndex((e) => !isAbsoluteUrl(e.url));
     if (config.endpoints === undefined) {
       out.push({
         code: 'missing_value',
@@ -157,7 +156,7 @@ function endpointRules(config: Config): Refinement[] {
 function urlRules(endpoint: Endpoint, i: number): Refinement[] {
   const out: Refinement[] = [];
   const ws = isWebSocketUrl(endpoint.url);
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(endpoint.url)?.[0];
+  const origin = originOfUrl(endpoint.url);
   if (origin !== undefined && origin.includes('{{')) {
     out.push({
       code: 'invalid_placeholder',
@@ -166,7 +165,7 @@ function urlRules(endpoint: Endpoint, i: number): Refinement[] {
       actual: JSON.stringify(endpoint.url),
     });
   }
-  if (origin !== undefined && !/^(https?|wss?):\/\//i.test(origin)) {
+  if (origin !== undefined && !isSupportedUrl(origin)) {
     out.push({
       code: 'invalid_value',
       path: ['endpoints', i, 'url'],

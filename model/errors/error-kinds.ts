@@ -25,7 +25,6 @@ export const ERROR_KINDS = [
   'body_too_large',
   'too_many_redirects',
   'idle_timeout',
-  'url_not_allowed',
   'aborted',
   'ws_handshake',
   'ws_abnormal_close',

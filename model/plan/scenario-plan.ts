@@ -16,6 +16,13 @@
 import type { PickTable } from './scenario-graph.js';
 import type { RatePlan } from './rate-plan.js';
 
+/**
+ * How long past a graceful stop (a scenario's `graceful_stop`, the run's `timeout`) what is under
+ * way may still end by itself, so that a request's own deadline fires first and counts as its
+ * timeout rather than as a cut.
+ */
+export const GRACE_MARGIN_MS = 1000;
+
 /** A stage of a ramping executor: the target reached, linearly, at the stage's end. */
 export interface StagePlan {
   readonly durationMs: number;

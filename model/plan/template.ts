@@ -34,3 +34,12 @@ export type TemplatePart = string | VariablePart | BuiltinPart;
 
 /** A parsed template; a template without placeholders is a single string part (or none). */
 export type Template = readonly TemplatePart[];
+
+/** Names of the {{name}} variables a template reads, each once, in order of first use. */
+export function templateVariables(t: Template): string[] {
+  const names = new Set<string>();
+  for (const part of t) {
+    if (typeof part !== 'string' && 'var' in part) names.add(part.var);
+  }
+  return [...names];
+}

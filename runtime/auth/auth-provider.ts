@@ -8,7 +8,7 @@
  * (the request is not sent and not counted).
  */
 import type { AuthPlan } from '../../model/plan/plan.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import { compileTemplate, render } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
 

@@ -26,7 +26,7 @@
  */
 import type { ProxyPlan } from '../../model/plan/proxy-plan.js';
 import type { TlsPlan } from '../../model/plan/tls-plan.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import { backoffMs } from '../failure/retry.js';
 import { NO_TOKEN, type AuthProvider } from './auth-provider.js';
 import {

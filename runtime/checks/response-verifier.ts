@@ -18,11 +18,22 @@ import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import { inStatusSet, type StatusSet } from '../../model/plan/status-set.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
-import type { Exchange } from '../http/exchange.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { ParsedBody, runExtractors } from '../vars/extract.js';
 import type { VariableStore } from '../vars/variable-store.js';
 import { evaluateCheck } from './evaluate-check.js';
+
+/** What a verifier reads of a request's final response (http/exchange.ts's Exchange is one). */
+export interface JudgedResponse {
+  readonly status: number;
+  /** Raw header names and values, alternating; null when no headers came. */
+  readonly headers: Buffer[] | null;
+  /** What failed the exchange (an error thrown, or a kind the exchange decided); none: answered. */
+  readonly error: unknown;
+  readonly failure: ErrorKind | undefined;
+  /** The kept body as text, undefined when none was kept. */
+  body(): string | undefined;
+}
 
 /** Expected statuses, extractors and checks of one endpoint, applied to its final response. */
 export class ResponseVerifier {
@@ -49,7 +60,7 @@ export class ResponseVerifier {
    */
   judge(
     kind: ErrorKind | undefined,
-    exchange: Exchange,
+    exchange: JudgedResponse,
     durationUs: number,
     vars: VariableStore,
     recorder: Recorder,

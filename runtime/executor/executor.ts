@@ -9,10 +9,10 @@
  */
 import type { ScenarioPlan } from '../../model/plan/scenario-plan.js';
 import type { Recorder } from '../metrics/recorder.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import type { PermitSource } from '../schedule/permit-source.js';
-import type { ScenarioShare } from '../segment/segment-spec.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { ScenarioShare } from '../split/segment-spec.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import { ArrivalRateExecutor } from './arrival-rate-executor.js';
 import { RampingVusExecutor } from './ramping-vus-executor.js';
 import { VusExecutor } from './vus-executor.js';

@@ -8,9 +8,9 @@
  * The scenario ends with its last stage.
  */
 import type { StagePlan } from '../../model/plan/scenario-plan.js';
-import { HardStopError } from '../http/exchange.js';
+import { HardStopError } from '../../model/errors/barrage-error.js';
 import { setLongTimeout, sleepLong, type LongTimeout } from '../schedule/long-timer.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import type { Executor, ExecutorContext } from './executor.js';
 import { GatedSource } from './gated-source.js';
 

@@ -7,7 +7,7 @@
  *   backoff(a) = min(m, b · 2^(a-1)) · (1 - j · u)
  * so with j = 0.5 each wait is between half and all of the exponential value ("equal jitter").
  */
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 
 /** True when a failure of this kind (and status) may succeed if tried again. */

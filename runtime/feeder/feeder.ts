@@ -14,7 +14,7 @@ import {
   type FeederPlan,
   type FeederTable,
 } from '../../model/plan/plan.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 
 /** A segment's records: table rows first, first + stride, … below table.count. */
 export interface FeederSlice {

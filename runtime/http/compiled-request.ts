@@ -13,7 +13,7 @@ import type { EndpointPlan } from '../../model/plan/endpoint-plan.js';
 import { checksReadBody } from '../checks/evaluate-check.js';
 import { ResponseVerifier } from '../checks/response-verifier.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';

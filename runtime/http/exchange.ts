@@ -25,6 +25,7 @@
  * A compressed stream cannot be read as it comes: it fails as decode_error at once.
  */
 import type { Dispatcher } from 'undici';
+import { BarrageError } from '../../model/errors/barrage-error.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
@@ -279,36 +280,12 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-/** Our own deadline: one per request, covering connect, headers and the whole body. */
-export class RequestTimeoutError extends Error {
-  readonly code = 'BARRAGE_TIMEOUT';
-  constructor() {
-    super('request deadline passed');
-  }
-}
-
-/** A stream endpoint went `idle_timeout` without an event or a chunk. */
-export class IdleTimeoutError extends Error {
-  readonly code = 'BARRAGE_IDLE_TIMEOUT';
-  constructor() {
-    super('stream idle timeout passed');
-  }
-}
-
 /** A stream that cannot be read: compressed (decode_error), or an event past the cap. */
-class StreamError extends Error {
+class StreamError extends BarrageError {
   constructor(
     readonly code: 'BARRAGE_STREAM_ENCODED' | 'BARRAGE_EVENT_TOO_LARGE',
     message: string,
   ) {
     super(message);
-  }
-}
-
-/** A hard stop (second Ctrl+C) cut the request. */
-export class HardStopError extends Error {
-  readonly code = 'BARRAGE_ABORTED';
-  constructor() {
-    super('run stopped');
   }
 }

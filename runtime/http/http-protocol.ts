@@ -1,24 +1,9 @@
-/**
- * The HTTP version a connection speaks, as negotiated by ALPN (RFC 7301): a bit each, so an
- * endpoint's figures keep the set of versions its requests used in one number (merged by OR).
- */
+/** The HTTP version a connection undici has opened speaks (model/http-protocols.ts's bits). */
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-
-/** HTTP/1.1: cleartext, or TLS where the server chose http/1.1 or no ALPN at all. */
-export const PROTOCOL_HTTP1 = 1;
-/** HTTP/2, negotiated by ALPN over TLS. */
-export const PROTOCOL_H2 = 2;
+import { PROTOCOL_H2, PROTOCOL_HTTP1 } from '../../model/http-protocols.js';
 
 /** The protocol bit of a connection undici has just opened. */
 export function protocolOf(socket: Socket | TLSSocket): number {
   return 'alpnProtocol' in socket && socket.alpnProtocol === 'h2' ? PROTOCOL_H2 : PROTOCOL_HTTP1;
-}
-
-/** The ALPN names of a set of protocol bits, as the reports show them. */
-export function protocolNames(bits: number): string[] {
-  const names: string[] = [];
-  if ((bits & PROTOCOL_HTTP1) !== 0) names.push('http/1.1');
-  if ((bits & PROTOCOL_H2) !== 0) names.push('h2');
-  return names;
 }

@@ -8,7 +8,7 @@
  * without placeholders is encoded once and kept.
  */
 import type { MultipartPart } from '../../model/plan/endpoint-plan.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';
 

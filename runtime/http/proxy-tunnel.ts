@@ -5,6 +5,7 @@
  * the one Client per origin per virtual user, its keep-alive connections and their timings stay
  * as they are direct: only how a connection opens changes.
  */
+import { BarrageError } from '../../model/errors/barrage-error.js';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import connect from 'undici/lib/api/api-connect.js';
@@ -18,7 +19,7 @@ import { defaultPort, type ProxyRoutes } from './proxy-route.js';
  * message) or failed (`BARRAGE_PROXY_FAILED`, undici's error as `cause`). The code is never
  * undici's UND_ERR_SOCKET: undici would keep the request queued and reconnect forever.
  */
-export class ProxyTunnelError extends Error {
+export class ProxyTunnelError extends BarrageError {
   constructor(
     message: string,
     readonly code: 'BARRAGE_PROXY_REFUSED' | 'BARRAGE_PROXY_FAILED',

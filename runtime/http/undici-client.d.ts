@@ -1,5 +1,5 @@
 /**
- * undici's Client module, imported by its own path (runtime/worker/virtual-user.ts): the index
+ * undici's Client module, imported by its own path (runtime/user/virtual-user.ts): the index
  * loads undici's whole API at every start (fetch, mocks, caches, every dispatcher), about 15 ms of
  * a one-request run, where the workers need only Client.dispatch(). The package has no `exports`
  * map, so the path is importable; it declares types for its index only, whose Client this module
@@ -12,7 +12,7 @@ declare module 'undici/lib/dispatcher/client.js' {
 }
 
 /**
- * undici's connector module (runtime/worker/virtual-user.ts times connections with it), by its
+ * undici's connector module (runtime/user/virtual-user.ts times connections with it), by its
  * own path for the same reason. Its connector returns the socket it opens, which undici's type
  * leaves out: the timing listens on it for TCP's `connect`.
  */

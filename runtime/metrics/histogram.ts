@@ -39,7 +39,7 @@ import { decompress, doDecode } from 'hdr-histogram-js/dist/JsHistogram.encoding
 import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
 import { constructorFromBucketSize } from 'hdr-histogram-js/dist/JsHistogramFactory.js';
 import { inflateSync } from 'node:zlib';
-import type { LatencySummary } from '../run-result.js';
+import type { LatencySummary } from './run-result.js';
 import type { EncodedHistogram } from './snapshot.js';
 
 /** A histogram of microseconds (the library's plain-JS class). */

@@ -6,7 +6,7 @@
  * 99.999). Percentile 0 is the minimum and 100 the maximum (bucket-based, as in histogram.ts).
  * Each point is the highest value equivalent to that percentile, within the histogram's 0.1 %.
  */
-import type { PercentilePoint } from '../run-result.js';
+import type { PercentilePoint } from './run-result.js';
 import { percentilesMs, type MicrosHistogram } from './histogram.js';
 
 /** The percentiles read, in increasing order. */

@@ -8,7 +8,7 @@
  *   trend    count, avg, min, max (as recorded), p50, p90, p95, p99 (highest equivalent values)
  */
 import type { CustomMetric, MetricKind } from '../../model/metrics/metric-registry.js';
-import type { CustomFigures, CustomMetricResult } from '../run-result.js';
+import type { CustomFigures, CustomMetricResult } from './run-result.js';
 import { decodeTrend, trendMean, trendPercentile } from './custom-histogram.js';
 import { MAX_SERIES, OTHER_SERIES_TAGS, type CustomSeriesSnapshot } from './custom-snapshot.js';
 import { sumSeries } from './merge-custom.js';

@@ -9,7 +9,7 @@
  * The latency distribution is the service-time histogram read at fixed percentiles, for the
  * HTML report's percentile curve (latency-distribution.ts).
  */
-import { protocolNames } from '../http/http-protocol.js';
+import { protocolNames } from '../../model/http-protocols.js';
 import type {
   AuthResult,
   ChecksResult,
@@ -19,7 +19,7 @@ import type {
   SeriesPoint,
   VusResult,
   WsResult,
-} from '../run-result.js';
+} from './run-result.js';
 import type { CustomMetric } from '../../model/metrics/metric-registry.js';
 import {
   FIGURES,
@@ -28,7 +28,7 @@ import {
   shownIn,
   type Figure,
 } from '../../model/metrics/metric-figures.js';
-import type { EndpointFigureResults, RunFigureResults } from '../figure-results.js';
+import type { EndpointFigureResults, RunFigureResults } from './figure-results.js';
 import { figureValue, type FigureScope } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
 import { customResults, metricWarnings } from './summarize-custom.js';

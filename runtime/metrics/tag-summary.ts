@@ -4,7 +4,7 @@
  * a line per value. Each line sums the samples that carry that value, as a threshold on
  * `{tag=value}` reads them (sample-select.ts).
  */
-import type { TagBreakdown } from '../run-result.js';
+import type { TagBreakdown } from './run-result.js';
 import { summarizeEncoded } from './histogram.js';
 import { endpointTagsOf, httpFigures, sourcesOf, type SampleTable } from './sample-select.js';
 import type { ShardSnapshot } from './snapshot.js';

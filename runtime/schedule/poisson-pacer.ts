@@ -8,7 +8,7 @@
  * the sum of independent Poisson processes is the Poisson process of the summed rate. The number
  * of arrivals is random: the schedule ends at its end time, not at a count.
  */
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import type { Pacer } from './pacer.js';
 
 /** Poisson arrivals over a base pacer's schedule. */

@@ -6,6 +6,7 @@
  * most MAX_NAMES of them: later ones are counted under OTHER_NAME (name-bound.ts; the recorder
  * bounds check names the same way), and the reports warn how many were folded.
  */
+import { isAbsoluteUrl, webSocketBase } from '../../model/request/url-rules.js';
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { Plan } from '../../model/plan/plan.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
@@ -42,11 +43,11 @@ export class CallTargets {
    * ws, with its scheme made ws/wss).
    */
   resolve(url: string, kind: 'http' | 'ws' = 'http'): URL {
-    const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+    const absolute = isAbsoluteUrl(url);
     if (!absolute && this.#target === undefined)
       throw new Error(`${kind}: relative url "${url}" needs a target`);
     let base = this.#target?.href.replace(/\/+$/, '') ?? '';
-    if (kind === 'ws') base = base.replace(/^http/i, 'ws');
+    if (kind === 'ws') base = webSocketBase(base);
     const parsed = new URL(absolute ? url : `${base}${url.startsWith('/') ? '' : '/'}${url}`);
     const schemes = kind === 'http' ? ['http:', 'https:'] : ['ws:', 'wss:'];
     if (!schemes.includes(parsed.protocol))

@@ -8,15 +8,15 @@
  * then it is cut.
  */
 import type { Plan, ScriptPlan } from '../../model/plan/plan.js';
-import type { Clock } from '../deps.js';
+import type { Clock } from '../schedule/clock.js';
 import { Recorder } from '../metrics/recorder.js';
-import { seededRandom } from '../random.js';
+import { seededRandom } from '../../model/random.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
-import { HardStopError } from '../http/exchange.js';
-import { startDeadlineSweep } from '../segment/deadline-sweep.js';
-import { GRACE_MARGIN_MS } from '../segment/scenario-run.js';
+import { HardStopError } from '../../model/errors/barrage-error.js';
+import { startDeadlineSweep } from '../user/deadline-sweep.js';
+import { GRACE_MARGIN_MS } from '../../model/plan/scenario-plan.js';
 import { RequestPath } from '../worker/request-path.js';
-import { clientOptionsOf, VirtualUser } from '../worker/virtual-user.js';
+import { clientOptionsOf, VirtualUser } from '../user/virtual-user.js';
 import { ConsoleLines } from './console-lines.js';
 import { Sandbox, type SandboxOutcome } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';

@@ -7,7 +7,7 @@
  * over, as a browser's connections to a host do.
  */
 import type { CompiledRequest } from '../http/compiled-request.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import type { Settled } from './sandbox.js';
 import type { ScriptUser } from './script-user.js';
 

@@ -17,7 +17,7 @@ import { MAX_KEPT_BODY } from '../http/response-body.js';
 import { isTrendValue } from '../metrics/custom-histogram.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { MAX_VARIABLE_CHARS, MAX_VARIABLES } from '../vars/variable-store.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import { capped, ownTags, redirectsOf, verifyOf } from './call-options.js';
 import { CallTargets } from './call-targets.js';
 import { HtmlLookup } from './html-lookup.js';
@@ -25,7 +25,7 @@ import { ResponseText } from './response-text.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import { sendBatch, type BatchDeps } from './script-batch.js';
 import { jsonPath } from './script-json-path.js';
-import { expectOf, requestParts, streamPlan, type HttpArgs } from './script-request.js';
+import { expectOf, scriptRequest, type HttpArgs } from './script-request.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
 import { streamFigures } from './stream-figures.js';
@@ -340,36 +340,18 @@ export class ScriptOps implements SandboxOps {
     if (known !== undefined) return known;
     const args = JSON.parse(json) as HttpArgs;
     const url = this.#targets.resolve(args.url);
-    const { path, headers, body } = requestParts(args, url, this.deps.script.headers);
     const name = args.name ?? `${args.method} ${url.pathname}`;
     const tags = { method: args.method, ...ownTags(args) };
-    const index = this.#targets.index(name, tags);
     const request = new CompiledRequest(
-      {
-        index,
+      scriptRequest(args, url, {
+        index: this.#targets.index(name, tags),
         name,
-        protocol: 'http',
-        method: args.method,
-        origin: url.origin,
-        path: [path],
-        query: undefined,
-        urlFromVariable: undefined,
-        url: args.url,
-        headers,
-        body,
-        extract: [],
-        metrics: [],
-        verify: verifyOf(expectOf(args.expect, this.deps.script.expect)),
-        setup: false,
-        weight: 1,
-        timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
-        stream: streamPlan(args),
-        maxRedirects: redirectsOf(args.redirects, this.deps.plan.maxRedirects),
-        think: undefined,
-        ws: undefined,
-        needs: [],
         tags,
-      },
+        runHeaders: this.deps.script.headers,
+        verify: verifyOf(expectOf(args.expect, this.deps.script.expect)),
+        timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
+        maxRedirects: redirectsOf(args.redirects, this.deps.plan.maxRedirects),
+      }),
       MAX_KEPT_BODY,
     );
     if (json.length <= MAX_CACHED_KEY) {

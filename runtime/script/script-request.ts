@@ -1,22 +1,21 @@
 /**
  * What a scenario's http call asks for (the bootstrap builds it as JSON text) turned into the
- * parts of an endpoint: its path with `query` appended to the url's own query, its headers (the
- * run's, then the call's, then the content-type its body needs, then the defaults of a buffered
- * or a streamed call: defaultHeaders()) and its body: text, JSON, `form` fields (urlencoded) or
- * `multipart` parts.
+ * parts of a request for the one request builder (model/request/request-builder.ts), which YAML
+ * endpoints go through too: its path with `query` appended to the url's own query, its own
+ * headers and its body: text, JSON, `form` fields (urlencoded) or `multipart` parts.
  */
-import {
-  defaultHeaders,
-  type BodyPlan,
-  type HeaderPlan,
-  type MultipartPart,
-  type StreamKind,
-  type StreamPlan,
+import type {
+  BodyPlan,
+  EndpointPlan,
+  HeaderPlan,
+  MultipartPart,
+  StreamKind,
+  StreamPlan,
 } from '../../model/plan/endpoint-plan.js';
+import type { VerifyPlan } from '../../model/plan/check-plan.js';
 import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../model/plan/status-set.js';
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-const JSON_TYPE = 'application/json';
+import type { Tags } from '../../model/metrics/metric-registry.js';
+import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
 
 /** A multipart part of a scripted request: a field, or a file (its data as text). */
 export interface MultipartArg {
@@ -53,27 +52,41 @@ export interface HttpArgs {
   readonly idleTimeout: number | undefined;
 }
 
-/** The path, headers and body of a call to `url` (resolved already); `run` are the run's headers. */
-export function requestParts(
-  args: HttpArgs,
-  url: URL,
-  run: readonly HeaderPlan[],
-): { path: string; headers: HeaderPlan[]; body: BodyPlan | undefined } {
-  const own = new Set(Object.keys(args.headers).map((n) => n.toLowerCase()));
-  const multipart = args.multipart !== undefined;
-  // A multipart body's Content-Type names its boundary: the encoder sets it.
-  const headers: HeaderPlan[] = [
-    ...run.filter((h) => !own.has(h.name.toLowerCase())),
-    ...Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
-  ].filter((h) => !multipart || h.name.toLowerCase() !== 'content-type');
-  const type = args.form !== undefined ? FORM_TYPE : args.json ? JSON_TYPE : undefined;
-  if (type !== undefined) withDefault(headers, 'content-type', type);
-  for (const [name, value] of defaultHeaders(streamOf(args.stream)))
-    withDefault(headers, name, value);
+/** What a call's request is besides its arguments: named, tagged and bounded by the run. */
+export interface CallContext {
+  readonly index: number;
+  readonly name: string;
+  readonly tags: Tags;
+  /** The run's headers (the top-level ones, then User-Agent). */
+  readonly runHeaders: readonly HeaderPlan[];
+  readonly verify: VerifyPlan | undefined;
+  readonly timeoutMs: number;
+  readonly maxRedirects: number;
+}
+
+/** The request of a call to `url` (resolved already). */
+export function scriptRequest(args: HttpArgs, url: URL, context: CallContext): EndpointPlan {
   const query = args.query.length === 0 ? '' : new URLSearchParams(args.query).toString();
   const joint = url.search === '' ? '?' : '&';
-  const path = url.pathname + url.search + (query === '' ? '' : joint + query);
-  return { path, headers, body: scriptBody(args) };
+  return buildRequest({
+    ...context,
+    method: args.method,
+    origin: url.origin,
+    path: [url.pathname + url.search + (query === '' ? '' : joint + query)],
+    url: args.url,
+    headers: Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
+    body: scriptBody(args),
+    bodyType: bodyTypeOf(args),
+    stream: streamPlan(args),
+  });
+}
+
+/** What a call's body is: form fields, multipart parts, JSON or text. */
+function bodyTypeOf(args: HttpArgs): BodyType | undefined {
+  if (args.form !== undefined) return 'form';
+  if (args.multipart !== undefined) return 'multipart';
+  if (args.body === undefined) return undefined;
+  return args.json ? 'json' : 'text';
 }
 
 /** Adds header `name` (lower case) unless the headers have it, in any case. */
@@ -92,7 +105,7 @@ export function streamOf(given: unknown): StreamKind | undefined {
 }
 
 /** A call's `stream` and `idleTimeout` options (not positive or not a number: no idle timeout). */
-export function streamPlan(args: HttpArgs): StreamPlan | undefined {
+function streamPlan(args: HttpArgs): StreamPlan | undefined {
   const kind = streamOf(args.stream);
   if (kind === undefined) return undefined;
   const idle = args.idleTimeout;

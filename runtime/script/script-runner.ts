@@ -9,7 +9,7 @@
  */
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { IterationCallbacks } from '../worker/iteration.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import { Sandbox, type SandboxOutcome, type ScriptErrorInfo } from './sandbox.js';
 import { RUN_ONLY, type Recorder } from '../metrics/recorder.js';
 import { FIGURE } from '../../model/metrics/metric-figures.js';

@@ -17,7 +17,7 @@
  */
 import type { Recorder } from '../metrics/recorder.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
-import type { SessionOutcome } from '../worker/iteration.js';
+import type { SessionOutcome } from '../ws/session-runner.js';
 import type { SessionTarget } from '../ws/compiled-session.js';
 import { SessionSocket, type Frame } from '../ws/session-socket.js';
 import type { WsTransport } from '../ws/ws-transport.js';

@@ -6,7 +6,7 @@ import type { EndpointPlan } from '../../model/plan/endpoint-plan.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { RequestPath } from '../worker/request-path.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import type { Settle } from './sandbox.js';
 import type { ScriptSocket } from './script-socket.js';
 

@@ -2,7 +2,7 @@
  * What a script's response tells of a streamed call (docs/scenarios.md, Streamed responses): the
  * events or chunks that came and the time to the first, the figures its metrics recorded.
  */
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 
 /**
  * The events (sse) or chunks (chunks) of the virtual user's (or lane's) last call, -1 when it was

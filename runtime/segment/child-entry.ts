@@ -6,7 +6,7 @@
  * cli/bin.ts it is an entry point, so it may touch `process` (and so may its orphan-watch.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { systemClock } from '../deps.js';
+import { systemClock } from '../schedule/clock.js';
 import { runScenarioSetup, runScenarioTeardown } from '../script/scenario-setup.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';

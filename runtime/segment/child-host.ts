@@ -12,7 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_VERSION, type HostToSegment } from './protocol.js';
 import { SegmentLink, type SegmentEvents } from './segment-link.js';
-import type { SegmentSpec } from './segment-spec.js';
+import type { SegmentSpec } from '../split/segment-spec.js';
 import { DATA_FD, splitSharedData } from './shared-data-transfer.js';
 
 /**

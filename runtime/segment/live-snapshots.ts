@@ -3,7 +3,7 @@
  * workers, requests in flight, the target rate), counted when taken, never per request.
  */
 import type { ShardSnapshot } from '../metrics/snapshot.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import type { LiveState } from './live-state.js';
 
 /** Starts the snapshot timer; returns its stop. */

@@ -7,7 +7,7 @@ import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
 import type { SegmentOutcome } from './run-segment.js';
-import type { SegmentSpec } from './segment-spec.js';
+import type { SegmentSpec } from '../split/segment-spec.js';
 import type { DataPart } from './shared-data-transfer.js';
 
 /** Bumped when a message changes shape. */

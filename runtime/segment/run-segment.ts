@@ -17,27 +17,28 @@
  */
 import { alignEndpoints } from '../metrics/align-endpoints.js';
 import type { Plan } from '../../model/plan/plan.js';
-import type { Clock } from '../deps.js';
+import type { Clock } from '../schedule/clock.js';
 import { RetryBudget } from '../failure/retry-budget.js';
 import { HttpDebugTap } from '../debug/http-debug-tap.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { createFeeder } from '../feeder/feeder.js';
-import { HardStopError, importSseReader, readsSse } from '../http/exchange.js';
+import { HardStopError } from '../../model/errors/barrage-error.js';
+import { importSseReader, readsSse } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { mergeSnapshots } from '../metrics/merge-stats.js';
 import { Recorder } from '../metrics/recorder.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
-import { deriveSeed, seededRandom } from '../random.js';
+import { deriveSeed, seededRandom } from '../../model/random.js';
 import { sleepLong } from '../schedule/long-timer.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import type { LiveState } from './live-state.js';
-import { startDeadlineSweep } from './deadline-sweep.js';
+import { startDeadlineSweep } from '../user/deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
 import { startVuSampler } from './vu-sampler.js';
 import { importHtmlQuery, importJsonPath, readsCss, readsJsonPath } from '../vars/extract.js';
 import { ScenarioRun } from './scenario-run.js';
 import { createSegmentServices, importServiceModules } from './segment-services.js';
-import type { SegmentSpec } from './segment-spec.js';
+import type { SegmentSpec } from '../split/segment-spec.js';
 
 /** How a segment is driven from outside. */
 export interface SegmentControl {

@@ -16,19 +16,18 @@ import type { AllowedHosts } from '../http/allowed-hosts.js';
 import { CAPTURED_BODY_BYTES } from '../http/body-capture.js';
 import { CompiledRequest } from '../http/compiled-request.js';
 import type { HttpDebugTap } from '../debug/http-debug-tap.js';
-import { HardStopError } from '../http/exchange.js';
+import { HardStopError } from '../../model/errors/barrage-error.js';
 import { Recorder } from '../metrics/recorder.js';
-import { deriveSeed, seededRandom } from '../random.js';
+import { deriveSeed, seededRandom } from '../../model/random.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
 import type { PermitSource } from '../schedule/permit-source.js';
-import { IterationRunner, type SessionRunner } from '../worker/iteration.js';
+import { IterationRunner } from '../worker/iteration.js';
+import type { SessionRunner } from '../ws/session-runner.js';
 import { RequestPath } from '../worker/request-path.js';
-import { clientOptionsOf, VirtualUser, type ClientOptions } from '../worker/virtual-user.js';
+import { clientOptionsOf, VirtualUser, type ClientOptions } from '../user/virtual-user.js';
 import { work, type Iterations } from '../worker/worker-loop.js';
-import type { ScenarioShare } from './segment-spec.js';
-
-/** How long past a graceful stop what is under way may still end by itself. */
-export const GRACE_MARGIN_MS = 1000;
+import type { ScenarioShare } from '../split/segment-spec.js';
+import { GRACE_MARGIN_MS } from '../../model/plan/scenario-plan.js';
 
 /** What a scenario's share needs from its segment. */
 export interface ScenarioRunDeps {

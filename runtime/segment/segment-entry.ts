@@ -3,7 +3,7 @@
  * cumulative snapshot every tick and its outcome at the end, and obeys stop / hard-stop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { systemClock } from '../deps.js';
+import { systemClock } from '../schedule/clock.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';
 

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { PROTOCOL_VERSION, type HostToSegment, type SegmentStart } from './protocol.js';
 import { SegmentLink, type SegmentEvents } from './segment-link.js';
-import type { SegmentSpec } from './segment-spec.js';
+import type { SegmentSpec } from '../split/segment-spec.js';
 
 /**
  * The worker's entry: the built file next to this one (dist/ is flat: scripts/bundle.mjs). When this module itself runs from the

@@ -8,8 +8,8 @@ import type { Plan } from '../../model/plan/plan.js';
 import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
 import { OAuth2Provider } from '../auth/oauth2-provider.js';
 import type { Recorder } from '../metrics/recorder.js';
-import { deriveSeed, seededRandom } from '../random.js';
-import type { SessionRunner } from '../worker/iteration.js';
+import { deriveSeed, seededRandom } from '../../model/random.js';
+import type { SessionRunner } from '../ws/session-runner.js';
 import type { createSessionRunner } from '../ws/ws-session.js';
 import type { WsTransport } from '../ws/ws-transport.js';
 

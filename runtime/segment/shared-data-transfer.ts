@@ -10,7 +10,7 @@
  */
 import { readSync } from 'node:fs';
 import type { SharedData } from '../../model/plan/shared-data.js';
-import type { SegmentSpec } from './segment-spec.js';
+import type { SegmentSpec } from '../split/segment-spec.js';
 
 /** The child's file descriptor the arrays arrive on (stdin, stdout, stderr, IPC, then this). */
 export const DATA_FD = 4;

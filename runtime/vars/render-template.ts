@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { encoderOf } from '../../model/request/encode-value.js';
 import type { Template, VariablePart } from '../../model/plan/template.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import type { VariableStore } from './variable-store.js';
 
 /** Fills a template; undefined when a variable is missing. */

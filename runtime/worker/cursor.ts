@@ -8,7 +8,8 @@ import type { LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { IterationCallbacks } from './iteration.js';
 import type { RequestDone } from './request-path.js';
-import type { Abortable, VirtualUser } from './virtual-user.js';
+import type { Abortable } from '../../model/errors/barrage-error.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 
 /** One virtual user's place in its iteration. */
 export class Cursor {

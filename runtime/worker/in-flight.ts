@@ -9,7 +9,8 @@ import type { StreamListener } from '../http/stream-listener.js';
 import type { LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { RequestDone, RequestPath } from './request-path.js';
-import type { Abortable, VirtualUser } from './virtual-user.js';
+import type { Abortable } from '../../model/errors/barrage-error.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 
 /** A virtual user's request in flight. */
 export class InFlight {

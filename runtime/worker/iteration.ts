@@ -19,7 +19,7 @@
 import type { FeederPlan } from '../../model/plan/plan.js';
 import type { ScenarioGraph } from '../../model/plan/scenario-graph.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import { RUN_ONLY, type Recorder } from '../metrics/recorder.js';
@@ -27,27 +27,11 @@ import { FIGURE } from '../../model/metrics/metric-figures.js';
 import { setLongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { unsentCause } from '../vars/unsent-cause.js';
-import type { VirtualUser } from './virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
+import type { SessionRunner } from '../ws/session-runner.js';
 import { Cursor } from './cursor.js';
 import type { RequestDone, RequestPath } from './request-path.js';
 import { weightedPick } from './weighted-pick.js';
-
-/** How a WebSocket session ended. */
-export interface SessionOutcome {
-  readonly ok: boolean;
-  /** The handshake's HTTP status (101 when it was accepted), 0 when none came. */
-  readonly status: number;
-  /** The error kind when it failed. */
-  readonly error: ErrorKind | undefined;
-}
-
-/** Runs WebSocket endpoints' sessions. */
-export interface SessionRunner {
-  /** One session of a virtual user. */
-  run(vu: VirtualUser, endpoint: number, intendedUs: number): Promise<SessionOutcome>;
-  /** The run is ending: pauses and listens end now, and sessions close after the step under way. */
-  stop(): void;
-}
 
 /** What iterations need from their segment. */
 export interface IterationDeps {

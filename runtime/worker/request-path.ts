@@ -51,7 +51,7 @@ import { unsentCause } from '../vars/unsent-cause.js';
 import type { VariableStore } from '../vars/variable-store.js';
 import { ExchangeCapture, type CaptureDeps } from './exchange-capture.js';
 import { InFlight } from './in-flight.js';
-import type { VirtualUser } from './virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 
 /** Called when a logical request is over: true when it succeeded. */
 export type RequestDone = (ok: boolean) => void;

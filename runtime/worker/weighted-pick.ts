@@ -4,7 +4,7 @@
  * never expanded into arrays (STYLE.md "what to avoid").
  */
 import type { PickItem, PickTable } from '../../model/plan/scenario-graph.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 
 /** Index of the item whose cumulative range holds r (0 <= r < total). */
 export function pickIndex(cumulative: readonly number[], r: number): number {

@@ -4,7 +4,7 @@
  */
 import { DONE, WAITING, type PermitSource } from '../schedule/permit-source.js';
 import type { IterationRunner } from './iteration.js';
-import type { VirtualUser } from './virtual-user.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 
 /** What workers run: the YAML scenario graph's iterations, or a TypeScript scenario's. */
 export type Iterations = Pick<IterationRunner, 'setup' | 'run'>;

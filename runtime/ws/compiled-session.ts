@@ -5,7 +5,7 @@
  */
 import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import type { WsMessagePlan, WsStepPlan } from '../../model/plan/ws-session-plan.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import { readsBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';

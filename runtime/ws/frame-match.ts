@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { FrameMatchPlan } from '../../model/plan/ws-session-plan.js';
-import type { Random } from '../random.js';
+import type { Random } from '../../model/random.js';
 import { compiledPattern, firstJsonValue, jsonText, ParsedBody } from '../vars/extract.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
 import type { VariableStore } from '../vars/variable-store.js';

@@ -30,7 +30,7 @@ import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
 import { MAX_KEPT_BODY } from '../http/response-body.js';
 import { setLongTimeout, type LongTimeout } from '../schedule/long-timer.js';
-import type { Abortable } from '../worker/virtual-user.js';
+import type { Abortable } from '../../model/errors/barrage-error.js';
 import type { SessionPayload, SessionTarget } from './compiled-session.js';
 import type { WsTransport } from './ws-transport.js';
 

@@ -32,8 +32,8 @@ import type { Recorder } from '../metrics/recorder.js';
 import { runExtractors } from '../vars/extract.js';
 import { unsentCause } from '../vars/unsent-cause.js';
 import type { VariableStore } from '../vars/variable-store.js';
-import type { SessionOutcome, SessionRunner } from '../worker/iteration.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import type { SessionOutcome, SessionRunner } from './session-runner.js';
+import type { VirtualUser } from '../user/virtual-user.js';
 import {
   CompiledSession,
   renderMessage,

@@ -13,7 +13,7 @@ import {
   truncateName,
   WS_ENDPOINT_NOTE,
 } from '../../cli/render/tables.js';
-import type { EndpointResult } from '../../runtime/run-result.js';
+import type { EndpointResult } from '../../runtime/metrics/run-result.js';
 import { latencyFixture, runResultFixture } from '../helpers/run-report-fixture.js';
 
 const ANSI = '\u001b[';

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Template } from '../../model/plan/template.js';
-import { isStatic, parseTemplate, templateVariables } from '../../dsl/grammar/placeholder.js';
+import { isStatic, parseTemplate } from '../../dsl/grammar/placeholder.js';
+import { templateVariables } from '../../model/plan/template.js';
 
 const VALID: readonly (readonly [string, Template])[] = [
   ['', []],

@@ -16,11 +16,11 @@ import { CompiledRequest } from '../../runtime/http/compiled-request.js';
 import { importSseReader, readsSse } from '../../runtime/http/exchange.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 import { NO_INTENDED_TIME } from '../../runtime/schedule/permit-source.js';
 import { importJsonPath, readsJsonPath } from '../../runtime/vars/extract.js';
 import { RequestPath } from '../../runtime/worker/request-path.js';
-import { clientOptionsOf, VirtualUser } from '../../runtime/worker/virtual-user.js';
+import { clientOptionsOf, VirtualUser } from '../../runtime/user/virtual-user.js';
 import { planOf } from './segment-run.js';
 
 /** One request as the target received it. */

@@ -4,14 +4,14 @@
  * that send nothing: each iteration is noted, and ends at once or is held until released. The
  * scenario and its share come from a configuration, through dsl/ and the real split.
  */
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 import type { ExecutorContext } from '../../runtime/executor/executor.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
-import { splitPlan } from '../../runtime/segment/split-plan.js';
-import type { ScenarioShare } from '../../runtime/segment/segment-spec.js';
+import { splitPlan } from '../../runtime/split/split-plan.js';
+import type { ScenarioShare } from '../../runtime/split/segment-spec.js';
 import type { IterationCallbacks } from '../../runtime/worker/iteration.js';
-import { clientOptionsOf, VirtualUser } from '../../runtime/worker/virtual-user.js';
+import { clientOptionsOf, VirtualUser } from '../../runtime/user/virtual-user.js';
 import { work } from '../../runtime/worker/worker-loop.js';
 import { eventually } from './eventually.js';
 import { planOf } from './segment-run.js';

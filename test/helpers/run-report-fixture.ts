@@ -4,7 +4,7 @@
  * report is exactly the spec's block; each test overrides what it is about.
  */
 import type { RunReport, ThresholdSummary } from '../../cli/render/run-report.js';
-import type { LatencySummary, RunResult } from '../../runtime/run-result.js';
+import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 
 /** The spec example's latency figures (ms). */

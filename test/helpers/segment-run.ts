@@ -4,11 +4,11 @@ import { compilePlan } from '../../dsl/compile/compile-plan.js';
 import type { Plan } from '../../model/plan/plan.js';
 import { configSchema } from '../../dsl/schema/config-schema.js';
 import { refineConfig } from '../../dsl/schema/refinements.js';
-import { systemClock } from '../../runtime/deps.js';
+import { systemClock } from '../../runtime/schedule/clock.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
-import type { RunResult } from '../../runtime/run-result.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import { runSegment } from '../../runtime/segment/run-segment.js';
-import { splitPlan } from '../../runtime/segment/split-plan.js';
+import { splitPlan } from '../../runtime/split/split-plan.js';
 
 /** Validates and compiles a configuration as `barrage run` does. */
 export function planOf(raw: Record<string, unknown>): Plan {

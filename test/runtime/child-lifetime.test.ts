@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTargetServer } from '../../cli/serve/target-server.js';
-import { systemClock } from '../../runtime/deps.js';
+import { systemClock } from '../../runtime/schedule/clock.js';
 import { execute } from '../../runtime/execute.js';
 import { eventually } from '../helpers/eventually.js';
 import { loadFixture } from '../helpers/plan-fixture.js';

@@ -6,7 +6,7 @@ import {
   CompiledRequest,
   type RequestOptions,
 } from '../../runtime/http/compiled-request.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
 
 function endpoint(headers: HeaderPlan[], more: Partial<EndpointPlan> = {}): EndpointPlan {

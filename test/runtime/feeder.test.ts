@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createFeeder, type Feeder } from '../../runtime/feeder/feeder.js';
 import { tableOf } from '../helpers/feeder-table.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 
 const records = tableOf(['a', 'b', 'c', 'd'].map((n) => ({ n })));
 const all = { first: 0, stride: 1 };

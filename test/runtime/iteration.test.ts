@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { Feeder } from '../../runtime/feeder/feeder.js';
 import { createFeeder } from '../../runtime/feeder/feeder.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 import { NO_INTENDED_TIME } from '../../runtime/schedule/permit-source.js';
 import { IterationRunner } from '../../runtime/worker/iteration.js';
 import { answer, pathRig, startTarget, type PathRig } from '../helpers/engine-rig.js';

@@ -7,7 +7,7 @@ import { NO_TOKEN } from '../../runtime/auth/auth-provider.js';
 import { OAuth2Provider } from '../../runtime/auth/oauth2-provider.js';
 import type { TokenState } from '../../runtime/auth/token-machine.js';
 import { parseTokenResponse, type OAuth2Plan } from '../../runtime/auth/token-request.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 import { startTokenServer } from '../helpers/token-server.js';
 
 const SECRET = 'demo-secret';

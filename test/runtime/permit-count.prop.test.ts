@@ -9,7 +9,7 @@ import { scheduleEndMs, scheduledPermits } from '../../runtime/schedule/permit-c
 import { PermitQueue } from '../../runtime/schedule/permit-queue.js';
 import { permitsBy } from '../../runtime/schedule/rate-function.js';
 import { Scheduler } from '../../runtime/schedule/scheduler.js';
-import { splitPlan } from '../../runtime/segment/split-plan.js';
+import { splitPlan } from '../../runtime/split/split-plan.js';
 
 function plan(rate: RatePlan, durationMs: number | undefined, concurrency: number): Plan {
   if (rate.kind === 'unlimited') throw new Error('an open-model plan');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { compileTemplate, render } from '../../runtime/vars/render-template.js';
 import { VariableStore } from '../../runtime/vars/variable-store.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 
 t.test('a static template compiles to its string', async (t) => {
   t.equal(compileTemplate(['/a', '/b']), '/a/b');

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { backoffMs, isRetryable } from '../../runtime/failure/retry.js';
 import { RetryBudget } from '../../runtime/failure/retry-budget.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 
 t.test('retryable per spec §7.3', async (t) => {
   const table: [ErrorKind, number, boolean][] = [

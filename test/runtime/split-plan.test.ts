@@ -2,8 +2,8 @@ import t from 'tap';
 import { scenarioFixture } from '../helpers/scenario-fixture.js';
 import type { Plan } from '../../model/plan/plan.js';
 import { sliceSize } from '../../runtime/feeder/feeder.js';
-import { share, splitPlan } from '../../runtime/segment/split-plan.js';
-import type { SegmentSpec } from '../../runtime/segment/segment-spec.js';
+import { share, splitPlan } from '../../runtime/split/split-plan.js';
+import type { SegmentSpec } from '../../runtime/split/segment-spec.js';
 import { tableOf } from '../helpers/feeder-table.js';
 
 const records = tableOf(Array.from({ length: 10 }, (_, i) => ({ n: String(i) })));

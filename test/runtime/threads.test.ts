@@ -6,12 +6,12 @@ import { startTargetServer } from '../../cli/serve/target-server.js';
 import { decodeHistogram, percentileMs } from '../../runtime/metrics/histogram.js';
 import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
 import { summarize } from '../../runtime/metrics/summarize.js';
-import { systemClock } from '../../runtime/deps.js';
+import { systemClock } from '../../runtime/schedule/clock.js';
 import { execute } from '../../runtime/execute.js';
 import { resolveThreads } from '../../runtime/segment/auto-threads.js';
 import { sumLiveStates, type LiveState } from '../../runtime/segment/live-state.js';
 import { SegmentHost } from '../../runtime/segment/segment-host.js';
-import { splitPlan } from '../../runtime/segment/split-plan.js';
+import { splitPlan } from '../../runtime/split/split-plan.js';
 
 function plan(config: Record<string, unknown>): Plan {
   return compilePlan(configSchema.parse(config), {

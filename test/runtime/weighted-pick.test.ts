@@ -1,6 +1,6 @@
 import t from 'tap';
 import { pickTable } from '../../dsl/compile/scenario-graph.js';
-import { seededRandom } from '../../runtime/random.js';
+import { seededRandom } from '../../model/random.js';
 import { pickIndex, weightedPick } from '../../runtime/worker/weighted-pick.js';
 
 t.test('cumulative ranges: r in [cum[i-1], cum[i]) picks i (spec §1 rule 8)', async (t) => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import t, { type Test } from 'tap';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { RunResult } from '../../runtime/run-result.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import { runInThread as run } from '../helpers/segment-run.js';
 
 /** What the server saw. */

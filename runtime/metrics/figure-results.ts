@@ -5,9 +5,9 @@
  * group's figures is. The run's result holds every figure; an endpoint's, the groups of the
  * endpoint families and the trends marked `perEndpoint`.
  */
-import type { BUILTIN_METRICS } from '../model/metrics/metric-registry.js';
-import type { Figure, MetricsOf } from '../model/metrics/metric-figures.js';
-import type { FigureFamily, FigureSpec } from '../model/metrics/metric-registry.js';
+import type { BUILTIN_METRICS } from '../../model/metrics/metric-registry.js';
+import type { Figure, MetricsOf } from '../../model/metrics/metric-figures.js';
+import type { FigureFamily, FigureSpec } from '../../model/metrics/metric-registry.js';
 import type { LatencySummary } from './run-result.js';
 
 type Rows = typeof BUILTIN_METRICS;

@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import buildConnector from 'undici/lib/core/connect.js';
 import Client from 'undici/lib/dispatcher/client.js';
 import type { Plan } from '../../model/plan/plan.js';
-import type { Random } from '../random.js';
+import type { Abortable } from '../../model/errors/barrage-error.js';
+import type { Random } from '../../model/random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
 import { connectOptions, type TransportOptions } from '../http/connect-options.js';
 import { protocolOf } from '../http/http-protocol.js';
@@ -39,11 +40,6 @@ export function clientOptionsOf(
     tls: plan.tls,
     http2: plan.http2,
   };
-}
-
-/** Something in flight that a deadline or a hard stop can cut (a WebSocket session). */
-export interface Abortable {
-  abort(reason: Error): void;
 }
 
 /** One worker's state. */

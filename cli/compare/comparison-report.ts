@@ -13,12 +13,12 @@
  *   Thresholds:
  *     ✗ http_req_duration:p95 < baseline * 1.10: baseline 21.40, actual 23.10, limit 23.54
  */
-import type { FigureChange } from '../compare/comparison.js';
-import type { FigureUnit } from '../compare/figures.js';
-import type { RelativeThresholdResult } from '../compare/relative-threshold.js';
-import { formatCount } from './report-figures.js';
-import { codeSpan, escapeMarkdown, markdownTable } from './summary-markdown.js';
-import { plainTable, truncateName } from './tables.js';
+import type { FigureChange } from './comparison.js';
+import type { FigureUnit } from './figures.js';
+import type { RelativeThresholdResult } from './relative-threshold.js';
+import { formatCount } from '../render/report-figures.js';
+import { codeSpan, escapeMarkdown, markdownTable } from '../render/summary-markdown.js';
+import { plainTable, truncateName } from '../render/tables.js';
 
 /** What the reports show: the two files, the figures that moved and the thresholds. */
 export interface ComparisonReport {

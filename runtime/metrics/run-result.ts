@@ -5,8 +5,8 @@
  * writes null where a figure has no data.
  */
 
-import type { MetricKind, MetricUnit, Tags } from '../model/metrics/metric-registry.js';
-import type { ExchangeRecord } from '../model/exchange-record.js';
+import type { MetricKind, MetricUnit, Tags } from '../../model/metrics/metric-registry.js';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { EndpointFigureResults, RunFigureResults } from './figure-results.js';
 
 /** Latency summary in milliseconds. */

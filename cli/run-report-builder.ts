@@ -3,28 +3,28 @@
  * the same data: a run becomes a RawResult (what `--raw` writes), and a RawResult — one run's,
  * or several segments' merged — becomes the RunReport every renderer reads.
  */
-import type { Loaded } from '../../dsl/load-plan.js';
-import type { Tags } from '../../model/metrics/metric-registry.js';
-import type { SampleTable } from '../../runtime/metrics/sample-select.js';
-import type { ChecksSnapshot, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
-import { summarize } from '../../runtime/metrics/summarize.js';
+import type { Loaded } from '../dsl/load-plan.js';
+import type { Tags } from '../model/metrics/metric-registry.js';
+import type { SampleTable } from '../runtime/metrics/sample-select.js';
+import type { ChecksSnapshot, ShardSnapshot } from '../runtime/metrics/snapshot.js';
+import { summarize } from '../runtime/metrics/summarize.js';
 import {
   planFingerprint,
   RAW_FORMAT,
   RAW_VERSION,
   type HttpDebugCounts,
   type RawResult,
-} from '../../runtime/raw-result.js';
-import type { ExchangeRecord } from '../../model/exchange-record.js';
-import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
-import { sumChecksByName } from '../../runtime/metrics/merge-stats.js';
-import { tagBreakdown } from '../../runtime/metrics/tag-summary.js';
-import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
-import { endpointTable } from '../endpoint-table.js';
-import { describeRunLoad } from '../render/scenario-view.js';
-import type { Redactor } from '../render/redact.js';
-import { redactExchange } from '../render/redact-exchange.js';
-import type { RunReport } from '../render/run-report.js';
+} from '../runtime/raw-result.js';
+import type { ExchangeRecord } from '../model/exchange-record.js';
+import type { ThresholdAbort } from '../runtime/thresholds/abort-on-fail.js';
+import { sumChecksByName } from '../runtime/metrics/merge-stats.js';
+import { tagBreakdown } from '../runtime/metrics/tag-summary.js';
+import { evaluateThresholds } from '../runtime/thresholds/evaluate.js';
+import { endpointTable } from './endpoint-table.js';
+import { describeRunLoad } from './render/scenario-view.js';
+import type { Redactor } from './render/redact.js';
+import { redactExchange } from './render/redact-exchange.js';
+import type { RunReport } from './render/run-report.js';
 
 /** Why a run ended before its plan did: a fatal error, or an `abort_on_fail` threshold. */
 export interface RunEnding {

@@ -6,8 +6,8 @@
  * by each event) is swept alike and aborts it as idle_timeout. A deadline is
  * enforced within timeout/20 (at least 5 ms, at most 250 ms) of passing.
  */
-import { IdleTimeoutError, RequestTimeoutError } from '../http/exchange.js';
-import type { VirtualUser } from '../worker/virtual-user.js';
+import { IdleTimeoutError, RequestTimeoutError } from '../../model/errors/barrage-error.js';
+import type { VirtualUser } from './virtual-user.js';
 
 /** Starts the sweep; returns its stop. */
 export function startDeadlineSweep(
