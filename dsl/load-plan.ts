@@ -4,7 +4,7 @@
  * user errors and nothing here sends traffic.
  */
 import { dirname, resolve } from 'node:path';
-import { compilePlan } from './compile/compile-plan.js';
+import { compilePlan, type CompileInputs } from './compile/compile-plan.js';
 import { compileProxy } from './compile/proxy.js';
 import { loadCssSelectors } from './grammar/css-selector.js';
 import { checkPlaceholders } from './compile/lint-plan.js';
@@ -92,6 +92,54 @@ async function loadWith(
   inputs: LoadInputs,
   secrets: SecretSet,
 ): Promise<Result<Omit<Loaded, 'secrets'>, LoadFailure>> {
+  const read = await readLayers(inputs, secrets);
+  const { layers, issues, warnings, baseDir } = read;
+  if (!read.ok) return err({ issues, warnings });
+  // Loops, not push(...list): a spread of 100,000 issues overflows the stack.
+  for (const layer of layers) for (const issue of findForbiddenKeys(layer)) issues.push(issue);
+  const har =
+    inputs.har === undefined ? undefined : await loadHar(inputs, mergeLayers(layers).raw, issues);
+  // The HAR's endpoints join the merged layers before validation (docs/har.md).
+  const withHar = har?.extend ?? ((merged: Merged): Merged => merged);
+  const validated = await validateLayers(layers, issues, withHar);
+  if (!validated.ok) return err({ issues: validated.error, warnings });
+  const scenario = await withScenario(inputs, secrets, baseDir, validated.value, (options) =>
+    validateLayers([...layers, options], findForbiddenKeys(options), withHar),
+  );
+  if (!scenario.ok) return err({ issues: scenario.error, warnings });
+  const { config, raw, provenance } = scenario.value.validated;
+  const located = (list: readonly Refinement[]): ConfigIssue[] =>
+    list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
+  const { script, metrics, dir, env } = scenario.value;
+  const refined = [...metricConflicts(config, metrics, script), ...located(refineConfig(config))];
+  if (refined.length > 0) return err({ issues: refined, warnings });
+  const files = await readRunFiles(inputs, config, provenance, baseDir, dir);
+  if (!files.ok) return err({ issues: files.error, warnings });
+  const compiled = compilePlan(config, {
+    env: inputs.env,
+    userAgent: inputs.userAgent,
+    fallbackSeed: inputs.fallbackSeed,
+    ...files.value,
+    ...(script === undefined ? {} : { script, scriptEnv: env }),
+  });
+  if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
+  const unfillable = located(checkPlaceholders(compiled.plan));
+  if (unfillable.length > 0) return err({ issues: unfillable, warnings });
+  const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
+  return ok(har === undefined ? loaded : { ...loaded, har: har.endpoints.summary });
+}
+
+/** The layers a run is read from: flags, the environment and the configuration file. */
+async function readLayers(
+  inputs: LoadInputs,
+  secrets: SecretSet,
+): Promise<{
+  ok: boolean;
+  layers: Layer[];
+  issues: ConfigIssue[];
+  warnings: ConfigWarning[];
+  baseDir: string;
+}> {
   const issues: ConfigIssue[] = [...inputs.flagIssues];
   const layers: Layer[] = [inputs.flags];
   const env = readEnvLayer(inputs.env);
@@ -100,71 +148,76 @@ async function loadWith(
   secrets.addLayer(inputs.flags);
   secrets.addLayer(env.layer);
   const warnings: ConfigWarning[] = [...env.warnings];
-  let baseDir = inputs.cwd;
-  if (inputs.configFile !== undefined) {
-    const path = resolve(inputs.cwd, inputs.configFile);
-    baseDir = dirname(path);
-    const file = await readFileLayer(path, inputs.configFile, inputs.env);
-    issues.push(...file.issues);
-    // An unreadable file leaves nothing to validate: the schema would only add noise.
-    if (file.layer === undefined) return err({ issues, warnings });
-    secrets.addLayer(file.layer);
-    layers.push(file.layer);
-  }
-  // Loops, not push(...list): a spread of 100,000 issues overflows the stack.
-  for (const layer of layers) for (const issue of findForbiddenKeys(layer)) issues.push(issue);
-  const har =
-    inputs.har === undefined ? undefined : await loadHar(inputs, mergeLayers(layers).raw, issues);
-  // The HAR's endpoints join the merged layers before validation (docs/har.md).
-  const withHar = har?.extend ?? ((merged: Merged): Merged => merged);
-  let validated = await validateLayers(layers, issues, withHar);
-  if (!validated.ok) return err({ issues: validated.error, warnings });
-  let script: ScriptBundle | undefined;
-  let scriptMetrics: Readonly<Record<string, ScriptMetric>> = {};
-  let scenarioDir = baseDir;
-  let named: ScenarioEnv = {};
-  if (validated.value.config.scenario !== undefined) {
-    const env = scenarioEnv(
-      validated.value.config.scenario_env ?? [],
-      inputs.envFlags ?? [],
-      inputs.env,
-    );
-    if (!env.ok) return err({ issues: env.error, warnings });
-    named = env.value;
-    // They may be tokens: secrets, as the values ${NAME} takes are.
-    for (const value of Object.values(named)) secrets.add(value);
-    const scenario = await loadScenario(
-      validated.value.config.scenario,
-      validated.value.provenance,
-      {
-        cwd: inputs.cwd,
-        baseDir,
-        execPath: inputs.execPath,
-        typecheck: inputs.typecheck ?? true,
-      },
-      named,
-    );
-    if (!scenario.ok) return err({ issues: scenario.error, warnings });
-    script = scenario.value.script;
-    scenarioDir = scenario.value.dir;
-    scriptMetrics = scenario.value.metrics ?? {};
-    if (scenario.value.layer !== undefined) {
-      secrets.addLayer(scenario.value.layer);
-      // The scenario's options sit at the file's precedence, below the configuration file.
-      const withOptions = [...layers, scenario.value.layer];
-      const more = findForbiddenKeys(scenario.value.layer);
-      validated = await validateLayers(withOptions, more, withHar);
-      if (!validated.ok) return err({ issues: validated.error, warnings });
-    }
-  }
-  const { config, raw, provenance } = validated.value;
-  const located = (list: readonly Refinement[]): ConfigIssue[] =>
-    list.map((r) => ({ ...r, source: provenance.sourceOf(r.path) }));
-  const refined = [
-    ...metricConflicts(config, scriptMetrics, script),
-    ...located(refineConfig(config)),
-  ];
-  if (refined.length > 0) return err({ issues: refined, warnings });
+  if (inputs.configFile === undefined)
+    return { ok: true, layers, issues, warnings, baseDir: inputs.cwd };
+  const path = resolve(inputs.cwd, inputs.configFile);
+  const file = await readFileLayer(path, inputs.configFile, inputs.env);
+  issues.push(...file.issues);
+  // An unreadable file leaves nothing to validate: the schema would only add noise.
+  if (file.layer === undefined)
+    return { ok: false, layers, issues, warnings, baseDir: dirname(path) };
+  secrets.addLayer(file.layer);
+  layers.push(file.layer);
+  return { ok: true, layers, issues, warnings, baseDir: dirname(path) };
+}
+
+/** A validated configuration. */
+type Validated = { config: Config } & Merged;
+
+/** What a TypeScript scenario adds to a run, and the configuration validated with its options. */
+interface WithScenario {
+  readonly validated: Validated;
+  readonly script: ScriptBundle | undefined;
+  readonly metrics: Readonly<Record<string, ScriptMetric>>;
+  /** The folder the scenario's own files are relative to (the configuration's without one). */
+  readonly dir: string;
+  readonly env: ScenarioEnv;
+}
+
+/**
+ * The configuration's TypeScript scenario, when it names one: bundled and type-checked, its
+ * environment, and its `options` as a layer at the file's precedence (`revalidate` validates the
+ * layers again with it).
+ */
+async function withScenario(
+  inputs: LoadInputs,
+  secrets: SecretSet,
+  baseDir: string,
+  validated: Validated,
+  revalidate: (options: Layer) => Promise<Result<Validated, ConfigIssue[]>>,
+): Promise<Result<WithScenario, ConfigIssue[]>> {
+  const none = { validated, script: undefined, metrics: {}, dir: baseDir, env: {} };
+  if (validated.config.scenario === undefined) return ok(none);
+  const env = scenarioEnv(validated.config.scenario_env ?? [], inputs.envFlags ?? [], inputs.env);
+  if (!env.ok) return env;
+  // They may be tokens: secrets, as the values ${NAME} takes are.
+  for (const value of Object.values(env.value)) secrets.add(value);
+  const scenario = await loadScenario(
+    validated.config.scenario,
+    validated.provenance,
+    { cwd: inputs.cwd, baseDir, execPath: inputs.execPath, typecheck: inputs.typecheck ?? true },
+    env.value,
+  );
+  if (!scenario.ok) return scenario;
+  const { script, dir, layer } = scenario.value;
+  const own = { script, metrics: scenario.value.metrics ?? {}, dir, env: env.value };
+  if (layer === undefined) return ok({ ...own, validated });
+  secrets.addLayer(layer);
+  // The scenario's options sit at the file's precedence, below the configuration file.
+  const again = await revalidate(layer);
+  return again.ok ? ok({ ...own, validated: again.value }) : again;
+}
+
+/** The files a run reads besides its configuration: the feeder, multipart files, TLS, proxies. */
+async function readRunFiles(
+  inputs: LoadInputs,
+  config: Config,
+  provenance: Provenance,
+  baseDir: string,
+  scenarioDir: string,
+): Promise<
+  Result<Pick<CompileInputs, 'feeder' | 'multipartFiles' | 'tls' | 'proxy'>, ConfigIssue[]>
+> {
   // A feeder file named in the scenario's options is relative to the scenario's (real) folder.
   const feederBase =
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
@@ -177,30 +230,18 @@ async function loadWith(
       : (await import('./sources/tls-files.js')).readTlsFiles(config, baseDir, provenance);
   const proxy = compileProxy(config.proxy, inputs.env);
   if (!feeder.ok || !files.ok || !tls.ok || !proxy.ok)
-    return err({
-      issues: [
-        ...(feeder.ok ? [] : feeder.error),
-        ...(files.ok ? [] : files.error),
-        ...(tls.ok ? [] : tls.error),
-        ...(proxy.ok ? [] : proxy.error),
-      ],
-      warnings,
-    });
-  const compiled = compilePlan(config, {
-    env: inputs.env,
-    ...(proxy.value === undefined ? {} : { proxy: proxy.value }),
-    userAgent: inputs.userAgent,
-    fallbackSeed: inputs.fallbackSeed,
+    return err([
+      ...(feeder.ok ? [] : feeder.error),
+      ...(files.ok ? [] : files.error),
+      ...(tls.ok ? [] : tls.error),
+      ...(proxy.ok ? [] : proxy.error),
+    ]);
+  return ok({
     multipartFiles: files.value,
+    ...(proxy.value === undefined ? {} : { proxy: proxy.value }),
     ...(tls.value === undefined ? {} : { tls: tls.value }),
     ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
-    ...(script === undefined ? {} : { script, scriptEnv: named }),
   });
-  if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
-  const unfillable = located(checkPlaceholders(compiled.plan));
-  if (unfillable.length > 0) return err({ issues: unfillable, warnings });
-  const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
-  return ok(har === undefined ? loaded : { ...loaded, har: har.endpoints.summary });
 }
 
 /**

@@ -44,62 +44,19 @@ export function compilePlan(
   inputs: CompileInputs,
 ): { plan: Plan; issues: Refinement[] } {
   const issues: Refinement[] = [];
-  const env: EnvResolver = (name, path, singleLine) => {
-    const value = inputs.env[name];
-    if (value === undefined) {
-      issues.push({
-        code: 'missing_env',
-        path,
-        expected: `environment variable ${name} to be set ({{$env ${name}}})`,
-        actual: `${name} unset`,
-      });
-      return '';
-    }
-    const found = singleLine ? lineBreaksIn(value) : undefined;
-    if (found !== undefined) {
-      // The value is never shown: it may be a secret.
-      issues.push({
-        code: 'invalid_value',
-        path,
-        expected: `environment variable ${name} without CR, LF or NUL ({{$env ${name}}} in a url or header)`,
-        actual: `${name} holding ${found}`,
-      });
-      return '';
-    }
-    return value;
-  };
+  const env = envResolver(inputs.env, issues);
   const graph = compileGraph(config, inputs.userAgent, env, inputs.multipartFiles);
-  const rate = ratePlan(config);
-  const bounded =
-    config.duration !== undefined || config.requests !== undefined || rate.kind === 'pattern';
-  const load = {
-    concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
-    durationMs: config.duration ?? (bounded ? undefined : DEFAULT_DURATION_MS),
-    requests: config.requests,
-    rate,
-    timeoutMs: config.timeout,
-  };
   const plan: Plan = {
     target: config.target,
     timeoutMs: config.timeout,
     graph,
-    scenarios: compileScenarios(config, graph, load),
+    scenarios: compileScenarios(config, graph, loadOf(config)),
     namedScenarios: config.scenarios !== undefined,
     thresholds: configuredThresholds(config).map((parsed) => checked(parsed)),
     baseline: config.baseline,
     metrics: config.metrics,
     tags: config.tags,
-    retry:
-      config.retry === undefined
-        ? undefined
-        : {
-            maxAttempts: config.retry.max_attempts,
-            backoffMs: config.retry.backoff,
-            maxBackoffMs: config.retry.max_backoff,
-            jitter: config.retry.jitter,
-            budget: config.retry.budget,
-            minRetriesPerSec: config.retry.min_retries_per_sec,
-          },
+    retry: retryPlan(config.retry),
     auth: authPlan(config, env),
     feeder: inputs.feeder,
     script:
@@ -122,26 +79,92 @@ export function compilePlan(
     cookies: config.cookies,
     maxRedirects: config.max_redirects,
     allowedHosts: config.allowed_hosts ?? [],
-    report: {
-      json: config.report.json,
-      html: config.report.html,
-      junit: config.report.junit,
-      summaryMd: config.report.summary_md,
-      raw: config.report.raw,
-      summaryBy: config.report.summary_by ?? [],
-    },
+    report: reportPlan(config.report),
     outputs: compileOutputs(config),
-    httpDebug:
-      config.http_debug === undefined
-        ? undefined
-        : {
-            requests: config.http_debug.requests,
-            file: config.http_debug.file,
-            maxBytes: config.http_debug.max_bytes,
-            perSecond: config.http_debug.per_second,
-          },
+    httpDebug: httpDebugPlan(config.http_debug),
   };
   return { plan, issues };
+}
+
+/**
+ * How {{$env NAME}} is resolved: the variable's value; an unset one, or one holding a line
+ * break where a single line goes (a url, a header), is an issue at its path (never its value).
+ */
+function envResolver(
+  vars: Readonly<Record<string, string | undefined>>,
+  issues: Refinement[],
+): EnvResolver {
+  return (name, path, singleLine) => {
+    const value = vars[name];
+    if (value === undefined) {
+      issues.push({
+        code: 'missing_env',
+        path,
+        expected: `environment variable ${name} to be set ({{$env ${name}}})`,
+        actual: `${name} unset`,
+      });
+      return '';
+    }
+    const found = singleLine ? lineBreaksIn(value) : undefined;
+    if (found !== undefined) {
+      // The value is never shown: it may be a secret.
+      issues.push({
+        code: 'invalid_value',
+        path,
+        expected: `environment variable ${name} without CR, LF or NUL ({{$env ${name}}} in a url or header)`,
+        actual: `${name} holding ${found}`,
+      });
+      return '';
+    }
+    return value;
+  };
+}
+
+/** The top-level form's load: concurrency, a duration (by default when nothing bounds it), a rate. */
+function loadOf(config: Config) {
+  const rate = ratePlan(config);
+  const bounded =
+    config.duration !== undefined || config.requests !== undefined || rate.kind === 'pattern';
+  return {
+    concurrency: config.concurrency ?? DEFAULT_CONCURRENCY,
+    durationMs: config.duration ?? (bounded ? undefined : DEFAULT_DURATION_MS),
+    requests: config.requests,
+    rate,
+    timeoutMs: config.timeout,
+  };
+}
+
+function retryPlan(retry: Config['retry']): Plan['retry'] {
+  if (retry === undefined) return undefined;
+  return {
+    maxAttempts: retry.max_attempts,
+    backoffMs: retry.backoff,
+    maxBackoffMs: retry.max_backoff,
+    jitter: retry.jitter,
+    budget: retry.budget,
+    minRetriesPerSec: retry.min_retries_per_sec,
+  };
+}
+
+function reportPlan(report: Config['report']): Plan['report'] {
+  return {
+    json: report.json,
+    html: report.html,
+    junit: report.junit,
+    summaryMd: report.summary_md,
+    raw: report.raw,
+    summaryBy: report.summary_by ?? [],
+  };
+}
+
+function httpDebugPlan(debug: Config['http_debug']): Plan['httpDebug'] {
+  if (debug === undefined) return undefined;
+  return {
+    requests: debug.requests,
+    file: debug.file,
+    maxBytes: debug.max_bytes,
+    perSecond: debug.per_second,
+  };
 }
 
 function ratePlan(config: Config): RatePlan {

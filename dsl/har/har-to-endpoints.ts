@@ -131,31 +131,10 @@ interface Candidate extends Replayable {
 
 /** Converts a recording. */
 export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints {
-  const unsupported = new Counter();
-  const candidates: Candidate[] = [];
-  const malformed = new Map(har.malformed.map((m) => [m.index, m.reason]));
-  har.entries.forEach((entry, index) => {
-    const facts = entry === undefined ? undefined : entryFacts(entry);
-    if (entry === undefined || facts === undefined)
-      unsupported.add(malformed.get(index) ?? 'malformed entry');
-    else if ('reason' in facts) unsupported.add(facts.reason);
-    else candidates.push({ ...facts, index, entry });
-  });
+  const { candidates, unsupported } = candidatesOf(har);
   const page = choosePage(candidates, options.target);
   const target = options.target ?? page?.origin ?? '';
-  const hostRule = !options.criteria.some((c) => c.key === 'host');
-  const otherHosts = new Counter();
-  const filtered = new Counter();
-  const kept: Candidate[] = [];
-  for (const candidate of candidates) {
-    if (hostRule && candidate.facts.host !== page?.host) {
-      otherHosts.add(candidate.facts.host);
-      continue;
-    }
-    const failed = options.criteria.find((c) => !criterionHolds(c, candidate.facts));
-    if (failed === undefined) kept.push(candidate);
-    else filtered.add(failed.text);
-  }
+  const { kept, otherHosts, filtered } = keptOf(candidates, options, page?.host);
   const correlation =
     options.correlate && options.asFlow
       ? correlate(kept.map((c) => ({ index: c.index, entry: c.entry, url: c.url })))
@@ -214,6 +193,46 @@ export function harToEndpoints(har: HarFile, options: HarOptions): HarEndpoints 
       },
     },
   };
+}
+
+/** The entries that can be replayed, and why the others cannot, counted. */
+function candidatesOf(har: HarFile): { candidates: Candidate[]; unsupported: Counter } {
+  const unsupported = new Counter();
+  const candidates: Candidate[] = [];
+  const malformed = new Map(har.malformed.map((m) => [m.index, m.reason]));
+  har.entries.forEach((entry, index) => {
+    const facts = entry === undefined ? undefined : entryFacts(entry);
+    if (entry === undefined || facts === undefined)
+      unsupported.add(malformed.get(index) ?? 'malformed entry');
+    else if ('reason' in facts) unsupported.add(facts.reason);
+    else candidates.push({ ...facts, index, entry });
+  });
+  return { candidates, unsupported };
+}
+
+/**
+ * The candidates the filter keeps: without a host criterion only the page's host, and each
+ * criterion must hold; the others counted by host and by the criterion that failed.
+ */
+function keptOf(
+  candidates: readonly Candidate[],
+  options: HarOptions,
+  pageHost: string | undefined,
+): { kept: Candidate[]; otherHosts: Counter; filtered: Counter } {
+  const hostRule = !options.criteria.some((c) => c.key === 'host');
+  const otherHosts = new Counter();
+  const filtered = new Counter();
+  const kept: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (hostRule && candidate.facts.host !== pageHost) {
+      otherHosts.add(candidate.facts.host);
+      continue;
+    }
+    const failed = options.criteria.find((c) => !criterionHolds(c, candidate.facts));
+    if (failed === undefined) kept.push(candidate);
+    else filtered.add(failed.text);
+  }
+  return { kept, otherHosts, filtered };
 }
 
 /** "Firefox 128.0": the recording tool, when the file names it. */

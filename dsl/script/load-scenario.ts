@@ -31,17 +31,7 @@ export async function loadScenario(
     readonly typecheck: boolean;
   },
   env: ScenarioEnv,
-): Promise<
-  Result<
-    {
-      script: ScriptBundle;
-      layer: Layer | undefined;
-      dir: string;
-      metrics?: Readonly<Record<string, ScriptMetric>>;
-    },
-    ConfigIssue[]
-  >
-> {
+): Promise<Result<LoadedScenario, ConfigIssue[]>> {
   const source = provenance.sourceOf(['scenario']);
   const base = source.kind === 'file' ? dirs.baseDir : dirs.cwd;
   const path = resolve(base, name);
@@ -80,28 +70,48 @@ export async function loadScenario(
   });
   if (!data.ok) return data;
   const script = data.value.length === 0 ? bundled.value : { ...bundled.value, data: data.value };
+  const layer = optionsLayer(options, metrics, refusedOptions, { dir, file: script.file }, env);
+  if (!layer.ok) return layer;
+  return ok({ script, layer: layer.value, dir, ...(layer.value === undefined ? {} : { metrics }) });
+}
+
+/** A bundled scenario, its options as a layer and the folder its files are relative to. */
+export interface LoadedScenario {
+  readonly script: ScriptBundle;
+  /** Its `options` (with the metrics its top level declares), at the file's precedence. */
+  readonly layer: Layer | undefined;
+  readonly dir: string;
+  readonly metrics?: Readonly<Record<string, ScriptMetric>>;
+}
+
+/**
+ * A scenario's `options` as a configuration layer: refused where they would widen the sandbox,
+ * `${NAME}` taken from its environment, and the metrics its top level declares joined as
+ * `metrics:` (docs/scenarios.md); undefined when it has neither options nor metrics.
+ */
+function optionsLayer(
+  options: Readonly<Record<string, unknown>> | undefined,
+  metrics: Readonly<Record<string, ScriptMetric>>,
+  refusedOptions: typeof import('./options-boundary.js').refusedOptions,
+  where: { readonly dir: string; readonly file: string },
+  env: ScenarioEnv,
+): Result<Layer | undefined, ConfigIssue[]> {
   const declares = Object.keys(metrics).length > 0;
-  if (options === undefined && !declares) return ok({ script, layer: undefined, dir });
-  const at: Source = { kind: 'scenario', file: script.file };
-  const refused = refusedOptions(options ?? {}, dir, at);
+  if (options === undefined && !declares) return ok(undefined);
+  const at: Source = { kind: 'scenario', file: where.file };
+  const refused = refusedOptions(options ?? {}, where.dir, at);
   if (refused.length > 0) return err(refused);
   const expanded = interpolateOptions(options ?? {}, env, at);
   if (expanded.issues.length > 0) return err([...expanded.issues]);
-  // The metrics its top level declares join the options as `metrics:` (docs/scenarios.md).
   const given = expanded.value as Record<string, unknown>;
   const own = isPlainObject(given.metrics) ? given.metrics : {};
   const values = declares ? { ...given, metrics: { ...metrics, ...own } } : given;
   return ok({
-    script,
-    metrics,
-    layer: {
-      name: 'scenario',
-      values,
-      sourceOf: () => at,
-      secretPaths: expanded.secretPaths,
-      secretValues: expanded.secretValues,
-    },
-    dir,
+    name: 'scenario',
+    values,
+    sourceOf: () => at,
+    secretPaths: expanded.secretPaths,
+    secretValues: expanded.secretValues,
   });
 }
 
