@@ -3,6 +3,7 @@
  * type-checked, its `options` read into a layer with the variables named for it, the data files its
  * top level opens read, and the metrics it declares checked against the configuration's.
  */
+import type { refusedOptions as RefusedOptions } from './options-boundary.js';
 import { dirname, relative, resolve } from 'node:path';
 import type { ConfigIssue, Source } from '../issues.js';
 import { isPlainObject, type Layer, type Provenance } from '../layers.js';
@@ -92,7 +93,7 @@ export interface LoadedScenario {
 function optionsLayer(
   options: Readonly<Record<string, unknown>> | undefined,
   metrics: Readonly<Record<string, ScriptMetric>>,
-  refusedOptions: typeof import('./options-boundary.js').refusedOptions,
+  refusedOptions: typeof RefusedOptions,
   where: { readonly dir: string; readonly file: string },
   env: ScenarioEnv,
 ): Result<Layer | undefined, ConfigIssue[]> {
