@@ -2,7 +2,7 @@
 import { evaluatorJsonPath } from '../grammar/json-path.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
 import { compileBody, compileForm, compileUrl } from './request-parts.js';
-import { isWebSocketUrl, joinUrl } from '../../model/request/url-rules.js';
+import { isWebSocketEndpoint } from '../schema/endpoint-kind.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 import { compileVerify } from './verify-plan.js';
 import { compileWsSession } from './ws-session.js';
@@ -107,7 +107,7 @@ function compileEndpoint(
   files: MultipartFiles,
 ): EndpointPlan {
   const url = compileUrl(endpoint.url, config.target, env);
-  const ws = !url.fromVariable && isWebSocketUrl(joinUrl(config.target, endpoint.url));
+  const ws = isWebSocketEndpoint(endpoint.url, config.target);
   const timeoutMs = endpoint.timeout ?? config.timeout;
   const session = ws
     ? compileWsSession(endpoint, timeoutMs, env, (variable, from) =>

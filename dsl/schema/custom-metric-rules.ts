@@ -5,7 +5,7 @@
  */
 import { closest } from '../grammar/did-you-mean.js';
 import type { Config } from './config-schema.js';
-import { isWebSocketUrl } from '../../model/request/url-rules.js';
+import { isWebSocketEndpoint } from './endpoint-kind.js';
 import type { Refinement } from './refinements.js';
 
 /** Every endpoint's `metrics:` checked against the declarations. */
@@ -14,7 +14,7 @@ export function customMetricRules(config: Config): Refinement[] {
   const out: Refinement[] = [];
   (config.endpoints ?? []).forEach((endpoint, i) => {
     const names = Object.keys(endpoint.metrics ?? {});
-    if (names.length > 0 && isWebSocketUrl(endpoint.url))
+    if (names.length > 0 && isWebSocketEndpoint(endpoint.url, config.target))
       out.push({
         code: 'invalid_value',
         path: ['endpoints', i, 'metrics'],

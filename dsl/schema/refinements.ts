@@ -11,6 +11,7 @@ import {
   isWebSocketUrl,
   originOfUrl,
 } from '../../model/request/url-rules.js';
+import { isWebSocketEndpoint } from './endpoint-kind.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { customMetricRules } from './custom-metric-rules.js';
 import { scenarioRules } from './scenario-rules.js';
@@ -133,7 +134,7 @@ function endpointRules(config: Config): Refinement[] {
         actual: `"${name}", also endpoints[${first}]`,
       });
     } else seen.set(name, i);
-    out.push(...urlRules(endpoint, i), ...bodyRules(endpoint, i));
+    out.push(...urlRules(endpoint, i, config.target), ...bodyRules(endpoint, i));
     if (startsWithVariable(endpoint.url) && isWebSocketUrl(config.target ?? ''))
       out.push({
         code: 'invalid_value',
@@ -153,9 +154,9 @@ function endpointRules(config: Config): Refinement[] {
   return out;
 }
 
-function urlRules(endpoint: Endpoint, i: number): Refinement[] {
+function urlRules(endpoint: Endpoint, i: number, target: string | undefined): Refinement[] {
   const out: Refinement[] = [];
-  const ws = isWebSocketUrl(endpoint.url);
+  const ws = isWebSocketEndpoint(endpoint.url, target);
   const origin = originOfUrl(endpoint.url);
   if (origin !== undefined && origin.includes('{{')) {
     out.push({

@@ -77,3 +77,19 @@ t.test('a good session is listed with its steps by kind', async (t) => {
     /WS ws:\/\/127\.0\.0\.1:9\/chat \(1 receive, 2 sends, 1 listen, 1 pause\)/,
   );
 });
+
+t.test(
+  'a relative url under a ws:// target is a session: messages and session accepted',
+  async (t) => {
+    const dir = t.testdir({
+      'load.yaml':
+        'target: ws://127.0.0.1:9\nrequests: 1\nendpoints:\n' +
+        '  - { name: chat, url: /chat, messages: [{ text: hi }] }\n' +
+        '  - { name: feed, url: feed, session: [{ receive: any }] }\n',
+    });
+    const result = await runCli(['validate', 'load.yaml'], { cwd: dir });
+    t.equal(result.code, 0, result.stderr);
+    t.match(result.stdout, /chat +\[50\.0%\] +WS ws:\/\/127\.0\.0\.1:9\/chat \(1 send\)/);
+    t.match(result.stdout, /feed +\[50\.0%\] +WS ws:\/\/127\.0\.0\.1:9\/feed \(1 receive\)/);
+  },
+);
