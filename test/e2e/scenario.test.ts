@@ -207,3 +207,27 @@ t.test(
     t.ok(r.endpoints.some((e) => e.name === 'refused' && e.requests === 3 && e.failures === 3));
   },
 );
+
+t.test(
+  "auth's {{token}} is filled by the scenario's vars.set, as docs/scenarios.md says",
+  async (t) => {
+    const server = await target(t);
+    const dir = t.testdir({
+      'login.ts': `import { check, http, vars } from 'barrage';
+export default async function (): Promise<void> {
+  if (vars.get('token') === undefined) {
+    const login = await http.post('/login', { user: 'ada' });
+    vars.set('token', String(login.json('$.access_token')));
+  }
+  const me = await http.get('/me');
+  check(me, { 'me is 200': (r) => r.status === 200 });
+}
+`,
+      'run.yaml': `scenario: login.ts\ntarget: ${server.url}\nauth: { type: bearer, token: '{{token}}' }\n`,
+    });
+    const result = await run([join(dir, 'run.yaml'), '-n', '4', '-c', '2']);
+    t.equal(result.code, 0, result.stderr);
+    t.same(json(result).checks?.by_name, passedAll(4, 'me is 200'));
+    t.equal(server.stats().byRoute.me, 4, 'the target saw four /me, each with the token');
+  },
+);
