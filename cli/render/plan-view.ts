@@ -98,6 +98,10 @@ function describeCheck(check: CheckPlan): string {
         return `matches ${predicate.pattern}`;
       case 'contains':
         return `contains ${JSON.stringify(predicate.text)}`;
+      case 'equalsText':
+        return `equals ${JSON.stringify(showTemplate(predicate.text))}`;
+      case 'containsText':
+        return `contains ${JSON.stringify(showTemplate(predicate.text))}`;
       default: {
         const op = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[predicate.op];
         return subject.from === 'duration'

@@ -15,6 +15,7 @@ import type {
   HeaderPlan,
 } from '../../model/plan/endpoint-plan.js';
 import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
+import { checkTemplates } from '../../model/plan/check-plan.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../../model/plan/scenario-graph.js';
 
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
@@ -115,6 +116,8 @@ function compileEndpoint(
       )
     : undefined;
   const name = endpointName(endpoint);
+  // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
+  const verify = ws ? undefined : compileVerify(endpoint, config.expect?.status, env);
   return buildRequest({
     index,
     name,
@@ -138,8 +141,7 @@ function compileEndpoint(
         : { kind: endpoint.stream, idleTimeoutMs: endpoint.idle_timeout },
     timeoutMs,
     maxRedirects: endpoint.max_redirects ?? config.max_redirects,
-    // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
-    verify: ws ? undefined : compileVerify(endpoint, config.expect?.status),
+    verify,
     tags: endpoint.tags,
     extract: Object.entries(endpoint.extract ?? {}).map(([variable, from]) =>
       extractorPlan(variable, from),
@@ -149,7 +151,7 @@ function compileEndpoint(
     weight: endpoint.weight,
     think: endpoint.think,
     ws: session?.plan,
-    moreTemplates: session?.templates ?? [],
+    moreTemplates: [...(session?.templates ?? []), ...checkTemplates(verify)],
   });
 }
 

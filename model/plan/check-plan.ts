@@ -4,6 +4,7 @@
  * response and one predicate on it, counted in the `checks` metric.
  */
 import type { StatusSet } from './status-set.js';
+import type { Template } from './template.js';
 
 /** The part of a response a check reads. */
 export type CheckSubject =
@@ -20,12 +21,17 @@ export type CheckSubject =
 
 /**
  * What must hold of the subject. `exists`: it was found; `equals`: a JSON value (json) or text;
- * `matches`: a regular expression (no flags) finds a match in its text; `contains`: its text holds
- * a substring; `in`: the status is in a set; lt, lte, gt, gte: a number compared with `value`.
+ * `equalsText`: text with placeholders, rendered for each response from the virtual user's
+ * variables (a string equal to it, or a number or boolean whose JSON text it is: variables are
+ * text); `matches`: a regular expression (no flags) finds a match in its text; `contains`: its
+ * text holds a substring (`containsText`: one with placeholders); `in`: the status is in a set;
+ * lt, lte, gt, gte: a number compared with `value`.
  */
 export type CheckPredicate =
   | { readonly op: 'exists' }
   | { readonly op: 'equals'; readonly value: unknown }
+  | { readonly op: 'equalsText'; readonly text: Template }
+  | { readonly op: 'containsText'; readonly text: Template }
   | { readonly op: 'matches'; readonly pattern: string }
   | { readonly op: 'contains'; readonly text: string }
   | { readonly op: 'in'; readonly statuses: StatusSet }
@@ -45,4 +51,11 @@ export interface VerifyPlan {
   readonly checks: readonly CheckPlan[];
   /** A failed check fails the request as `check_failed`. */
   readonly checksFailRequest: boolean;
+}
+
+/** The templates of an endpoint's checks (placeholders the virtual user's variables fill). */
+export function checkTemplates(verify: VerifyPlan | undefined): Template[] {
+  return (verify?.checks ?? []).flatMap((c) =>
+    c.predicate.op === 'equalsText' || c.predicate.op === 'containsText' ? [c.predicate.text] : [],
+  );
 }

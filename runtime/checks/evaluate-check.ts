@@ -11,7 +11,8 @@
  *   duration   the request's service time, ms                 never
  *
  * A missing subject fails every predicate. `equals` on json compares JSON values (1070 equals
- * 1070, not "1070"); elsewhere text. `matches` and `contains` read a json value as its text (a
+ * 1070, not "1070"); elsewhere text. A text with placeholders (`equals: '{{email}}'`) is rendered
+ * for each response from the virtual user's variables and compared as text, as frame matches do. `matches` and `contains` read a json value as its text (a
  * string as is, anything else as JSON). lt, lte, gt, gte need a JSON number (or the duration).
  * The target writes the response: a body that cannot be read (past the HTML bounds, nested too
  * deep for jsonpath-plus) fails the check, never the run.
@@ -38,10 +39,17 @@ export interface CheckedResponse {
   readonly durationMs: number;
 }
 
-/** True when the check passes on the response. */
-export function evaluateCheck(check: CheckPlan, response: CheckedResponse): boolean {
+/**
+ * True when the check passes on the response; `expected` is an equalsText or containsText
+ * check's text rendered for this response (undefined: a variable has no value, and it fails).
+ */
+export function evaluateCheck(
+  check: CheckPlan,
+  response: CheckedResponse,
+  expected?: string,
+): boolean {
   try {
-    return holds(check.predicate, subjectOf(check, response));
+    return holds(check.predicate, subjectOf(check, response), expected);
   } catch {
     return false;
   }
@@ -76,7 +84,7 @@ function subjectOf(check: CheckPlan, response: CheckedResponse): unknown {
   }
 }
 
-function holds(predicate: CheckPredicate, value: unknown): boolean {
+function holds(predicate: CheckPredicate, value: unknown, expected: string | undefined): boolean {
   if (value === undefined) return false;
   switch (predicate.op) {
     case 'exists':
@@ -91,6 +99,17 @@ function holds(predicate: CheckPredicate, value: unknown): boolean {
     }
     case 'contains':
       return jsonText(value)?.includes(predicate.text) ?? false;
+    // Variables are text: {{id}} equals the id 42 as it equals "42".
+    case 'equalsText':
+      return (
+        expected !== undefined &&
+        (typeof value === 'string'
+          ? value === expected
+          : (typeof value === 'number' || typeof value === 'boolean') &&
+            jsonText(value) === expected)
+      );
+    case 'containsText':
+      return expected !== undefined && (jsonText(value)?.includes(expected) ?? false);
     case 'lt':
       return typeof value === 'number' && value < predicate.value;
     case 'lte':

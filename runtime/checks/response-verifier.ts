@@ -20,6 +20,8 @@ import { inStatusSet, type StatusSet } from '../../model/plan/status-set.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { Recorder } from '../metrics/recorder.js';
 import { ParsedBody, runExtractors } from '../vars/extract.js';
+import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
+import type { Random } from '../../model/random.js';
 import type { VariableStore } from '../vars/variable-store.js';
 import { evaluateCheck } from './evaluate-check.js';
 
@@ -39,6 +41,8 @@ export interface JudgedResponse {
 export class ResponseVerifier {
   readonly #expect: StatusSet | undefined;
   readonly #checks: readonly CheckPlan[];
+  /** Each check's text with placeholders, compiled once (undefined: it has none). */
+  readonly #texts: readonly (CompiledTemplate | undefined)[];
   readonly #failRequest: boolean;
   /** The tags of its checks' samples: the endpoint's name (its other tags are the run's table). */
   readonly #tags: Tags;
@@ -51,6 +55,11 @@ export class ResponseVerifier {
     this.#tags = Object.freeze({ endpoint });
     this.#expect = plan.expect;
     this.#checks = plan.checks;
+    this.#texts = plan.checks.map(({ predicate }) =>
+      predicate.op === 'equalsText' || predicate.op === 'containsText'
+        ? compileTemplate(predicate.text)
+        : undefined,
+    );
     this.#failRequest = plan.checksFailRequest;
   }
 
@@ -63,6 +72,7 @@ export class ResponseVerifier {
     exchange: JudgedResponse,
     durationUs: number,
     vars: VariableStore,
+    random: Random,
     recorder: Recorder,
   ): ErrorKind | undefined {
     const answered = exchange.error === undefined && exchange.failure === undefined;
@@ -84,8 +94,14 @@ export class ResponseVerifier {
       durationMs: durationUs / 1000,
     };
     let failed = false;
-    for (const check of this.#checks) {
-      const pass = evaluateCheck(check, response);
+    for (let i = 0; i < this.#checks.length; i++) {
+      const check = this.#checks[i]!;
+      const text = this.#texts[i];
+      const pass = evaluateCheck(
+        check,
+        response,
+        text === undefined ? undefined : render(text, vars, random),
+      );
       recorder.recordCheck(check.name, pass, this.#tags);
       if (!pass) failed = true;
     }

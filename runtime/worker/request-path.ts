@@ -355,7 +355,7 @@ export class RequestPath {
     const verifier = flight.compiled!.verifier;
     if (verifier !== undefined) {
       const us = flight.endUs - flight.startUs;
-      kind = verifier.judge(kind, exchange, us, vu.vars, this.deps.recorder);
+      kind = verifier.judge(kind, exchange, us, vu.vars, vu.random, this.deps.recorder);
     } else if (kind === undefined && endpoint.extract.length > 0)
       kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
     const waitingUs = this.#waitingUs(flight);

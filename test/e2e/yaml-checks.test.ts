@@ -355,3 +355,48 @@ t.test(
     });
   },
 );
+
+t.test(
+  'a check compares with a variable: equals and contains render {{name}} per response',
+  async (t) => {
+    const url = await target(t);
+    const dir = t.testdir({
+      'load.yaml': [
+        `target: ${url}`,
+        'requests: 4',
+        'concurrency: 1',
+        'feeder: { file: users.csv, order: sequential }',
+        'endpoints:',
+        '  - name: cart',
+        '    url: /cart',
+        '    checks:',
+        "      - { name: token is mine, json: $.token, equals: '{{token}}' }",
+        "      - { name: total is mine, json: $.total, equals: '{{total}}' }",
+        '      - { name: id in the body, body: { contains: \'"id":{{id}}\' } }',
+        '',
+      ].join('\n'),
+      // Rows 1 and 3 hold what the cart answers (token abc, total 3, item 7); rows 2 and 4 do not.
+      'users.csv': 'token,total,id\nabc,3,7\nxyz,4,8\nabc,3,7\nabc,9,1\n',
+    });
+    const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+    t.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as Result;
+    t.same(json.checks?.by_name, {
+      'token is mine': { passes: 3, fails: 1 },
+      'total is mine': { passes: 2, fails: 2 },
+      'id in the body': { passes: 2, fails: 2 },
+    });
+  },
+);
+
+t.test('a check naming a variable nothing fills is refused before anything is sent', async (t) => {
+  const url = await target(t);
+  const { code, stderr } = await run(t, [
+    `target: ${url}`,
+    'requests: 1',
+    'endpoints:',
+    "  - { url: /cart, checks: [{ name: mine, json: $.token, equals: '{{tokn}}' }] }",
+  ]);
+  t.equal(code, 1);
+  t.match(stderr, /endpoints\[0\]: expected a placeholder something fills.*got \{\{tokn\}\}/);
+});
