@@ -179,8 +179,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number): void {
     this.headersUs = this.#now();
     this.status = statusCode;
-    // HTTP/1.1 responses (the only kind our Clients speak: allowH2 is off) carry raw Buffers here.
-    const headers = controller.rawHeaders as Buffer[];
+    const headers = rawHeadersOf(controller.rawHeaders);
     this.headers = headers;
     for (let i = 0; i + 1 < headers.length; i += 2) {
       const name = headers[i]!;
@@ -278,6 +277,25 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.#controller = null;
     done?.();
   }
+}
+
+/**
+ * A response's raw headers as one list for every protocol: HTTP/1.1's as undici gives them (name,
+ * value, … as Buffers); an h2 response's come as an object (name → a value, or a list of them
+ * for a repeated field such as Set-Cookie), turned into that list without its pseudo-headers
+ * (`:status`). Read in this one place, cookies, redirects, decoding, extractors, checks, the
+ * debug log and scripts see the same headers over either.
+ */
+export function rawHeadersOf(raw: unknown): Buffer[] {
+  if (Array.isArray(raw)) return raw as Buffer[];
+  const list: Buffer[] = [];
+  if (raw === null || typeof raw !== 'object') return list;
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value])
+      list.push(Buffer.from(name, 'latin1'), Buffer.from(String(one), 'latin1'));
+  }
+  return list;
 }
 
 /** A stream that cannot be read: compressed (decode_error), or an event past the cap. */
