@@ -7,6 +7,7 @@
  * iteration. teardown() gets at most the run's grace (`timeout` and GRACE_MARGIN_MS) to end;
  * then it is cut.
  */
+import { importPlanReaders } from '../worker/plan-readers.js';
 import type { Plan, ScriptPlan } from '../../model/plan/plan.js';
 import type { Clock } from '../schedule/clock.js';
 import { Recorder } from '../metrics/recorder.js';
@@ -76,6 +77,7 @@ async function runHook(
   data: unknown,
 ): Promise<SetupResult> {
   const { clock, hardStop } = control;
+  await importPlanReaders(plan);
   const startUs = clock.nowUs();
   const now = (): number => clock.nowUs() - startUs;
   const recorder = new Recorder({

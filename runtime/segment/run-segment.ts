@@ -23,7 +23,6 @@ import { HttpDebugTap } from '../debug/http-debug-tap.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { createFeeder } from '../feeder/feeder.js';
 import { HardStopError } from '../../model/errors/barrage-error.js';
-import { importSseReader, readsSse } from '../http/exchange.js';
 import { AllowedHosts } from '../http/allowed-hosts.js';
 import { mergeSnapshots } from '../metrics/merge-stats.js';
 import { Recorder } from '../metrics/recorder.js';
@@ -35,7 +34,7 @@ import type { LiveState } from './live-state.js';
 import { startDeadlineSweep } from '../user/deadline-sweep.js';
 import { startLiveSnapshots } from './live-snapshots.js';
 import { startVuSampler } from './vu-sampler.js';
-import { importHtmlQuery, importJsonPath, readsCss, readsJsonPath } from '../vars/extract.js';
+import { importPlanReaders } from '../worker/plan-readers.js';
 import { ScenarioRun } from './scenario-run.js';
 import { createSegmentServices, importServiceModules } from './segment-services.js';
 import type { SegmentSpec } from '../split/segment-spec.js';
@@ -80,9 +79,7 @@ export async function runSegment(
   const [modules, scripting] = await Promise.all([
     importServiceModules(plan),
     plan.script === undefined ? undefined : import('../script/script-runner.js'),
-    readsCss(plan) ? importHtmlQuery() : undefined,
-    readsJsonPath(plan) ? importJsonPath() : undefined,
-    readsSse(plan) ? importSseReader() : undefined,
+    importPlanReaders(plan),
   ]);
   await control.ready?.();
   // However far ahead (long-timer.ts); a stop meanwhile ends the wait, and the run with nothing sent.

@@ -231,3 +231,37 @@ export default async function (): Promise<void> {
     t.equal(server.stats().byRoute.me, 4, 'the target saw four /me, each with the token');
   },
 );
+
+t.test(
+  'setup() and teardown() read JSON by a path, as k6 ports that log in there do',
+  async (t) => {
+    const server = await target(t);
+    const dir = t.testdir({
+      'hooks.ts': `import { check, http } from 'barrage';
+export async function setup(): Promise<{ token: string }> {
+  const login = await http.post('/login', { user: 'ada' });
+  return { token: String(login.json('$.access_token')) };
+}
+export default async function (_vu: unknown, data: { token: string }): Promise<void> {
+  const me = await http.get('/me', { headers: { Authorization: 'Bearer ' + data.token } });
+  check(me, { 'the token from setup works': (r) => r.status === 200 });
+}
+export async function teardown(data: { token: string }): Promise<void> {
+  const me = await http.get('/me', { headers: { Authorization: 'Bearer ' + data.token } });
+  if (me.json('$.user') !== 'ada') throw new Error('teardown could not read the user');
+}
+`,
+    });
+    const result = await run([
+      '--scenario',
+      join(dir, 'hooks.ts'),
+      '--target',
+      server.url,
+      '-n',
+      '2',
+    ]);
+    t.equal(result.code, 0, result.stderr);
+    t.notMatch(result.stderr, /bug:|failed/);
+    t.same(json(result).checks?.by_name, passedAll(2, 'the token from setup works'));
+  },
+);
