@@ -260,6 +260,10 @@ export function renderPlanView(plan: Plan): string {
     );
     if (aliases.size > 0)
       lines.push(`  note        k6 spellings read as barrage's: ${[...aliases].join(', ')}`);
+    if (plan.thresholds.some((t) => t.metric === 'http_reqs'))
+      lines.push(
+        "  note        http_reqs counts HTTP requests only, as k6's does; barrage's http_requests counts WebSocket sessions too",
+      );
   }
   return lines.join('\n') + '\n';
 }

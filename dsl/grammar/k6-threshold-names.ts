@@ -1,12 +1,11 @@
 /**
- * k6 habits in threshold expressions. Thresholds pasted from a k6 script say `p(95)`, `med` and
- * `http_reqs`: each means exactly one barrage spelling, so the parser reads it as that spelling
- * (and says so once in `barrage validate`). k6 metrics that barrage does not measure are refused
- * with what to write instead, or with the reason there is none, rather than an "unknown metric".
+ * k6 habits in threshold expressions. Thresholds pasted from a k6 script say `p(95)` and `med`:
+ * each means exactly one barrage spelling, so the parser reads it as that spelling (and says so
+ * once in `barrage validate`). k6's metric names mean what k6 means: `http_reqs` and
+ * `ws_sessions` are barrage metrics of their own (http_requests counts WebSocket sessions too).
+ * k6 metrics that barrage does not measure are refused with what to write instead, or with the
+ * reason there is none, rather than an "unknown metric".
  */
-
-/** k6 metric names with an exact barrage equivalent. */
-const METRIC_ALIASES: Readonly<Record<string, string>> = { http_reqs: 'http_requests' };
 
 const PHASES =
   'barrage times the whole request (http_req_duration), its connection set-up (http_req_connecting, http_req_tls_handshaking) and its time to first byte (http_req_waiting), not its other phases';
@@ -18,14 +17,8 @@ const K6_ONLY: Readonly<Record<string, string>> = {
   http_req_receiving: PHASES,
   group_duration:
     'a group tags its requests (http_req_duration{group=name}), it is not timed itself',
-  ws_sessions: 'a WebSocket session counts as a request in http_requests',
   ws_ping: 'barrage does not send pings',
 };
-
-/** The barrage metric a k6 metric name stands for, if it is an alias. */
-export function metricAlias(name: string): string | undefined {
-  return Object.hasOwn(METRIC_ALIASES, name) ? METRIC_ALIASES[name] : undefined;
-}
 
 /** Why a k6 metric has no barrage equivalent; undefined for any other name. */
 export function k6OnlyMetric(name: string): string | undefined {

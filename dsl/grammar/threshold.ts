@@ -48,7 +48,7 @@ import type {
 } from '../../model/plan/threshold-spec.js';
 import { closest } from './did-you-mean.js';
 import { charAt, grammarError, type GrammarError } from './grammar-error.js';
-import { aggregateAlias, k6OnlyMetric, metricAlias } from './k6-threshold-names.js';
+import { aggregateAlias, k6OnlyMetric } from './k6-threshold-names.js';
 import { err, ok, type Result } from '../result.js';
 
 const OPERATORS: readonly ThresholdOperator[] = ['<', '<=', '>', '>=', '=='];
@@ -242,8 +242,6 @@ function parseMetric(
   const { text, start } = scanned.metric;
   const names = [...Object.keys(BUILTIN_METRICS), ...Object.keys(declared)];
   if (isBuiltinMetric(text) || Object.hasOwn(declared, text)) return ok(text);
-  const alias = metricAlias(text);
-  if (alias !== undefined) return ok(alias);
   const k6Only = k6OnlyMetric(text);
   if (k6Only !== undefined) {
     const problem = `"${text}" is a k6 metric with no barrage equivalent: ${k6Only}`;

@@ -247,6 +247,23 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: REQUEST_TAGS,
     userTags: true,
   },
+  http_reqs: {
+    kind: 'counter',
+    family: 'request',
+    unit: 'count',
+    description:
+      "HTTP requests sent, as k6's http_reqs counts them (WebSocket sessions are ws_sessions): count in all, rate per second",
+    tags: REQUEST_TAGS,
+    userTags: true,
+  },
+  ws_sessions: {
+    kind: 'counter',
+    family: 'websocket',
+    unit: 'count',
+    description: 'WebSocket sessions started: count in all, rate per second',
+    tags: WS_TAGS,
+    userTags: true,
+  },
   ws_connecting: {
     kind: 'trend',
     family: 'websocket',

@@ -131,18 +131,20 @@ function wholeOf(
 /**
  * The run's HTTP figures (untagged), or the sum of the tagged endpoints'. Without an `endpoint`
  * tag, WebSocket endpoints are left out, as http_req_duration's run figure leaves them out; with
- * outcome tags, only the matching outcomes count. Undefined when nothing matches.
+ * outcome tags, only the matching outcomes count. `sessions: false` (k6's http_reqs) leaves
+ * WebSocket sessions out everywhere, the run's figure too. Undefined when nothing matches.
  */
 export function httpFigures(
   filter: Tags,
   snapshot: ShardSnapshot,
   sources: readonly Source[],
   table: SampleTable,
+  sessions = true,
 ): HttpFigures | undefined {
   const whole = wholeOf(filter, snapshot, sources);
-  if (whole !== undefined) return whole;
+  if (whole !== undefined) return sessions ? whole : withoutSessions(whole);
   const byOutcome = Object.keys(filter).some((key) => OUTCOME_TAGS.has(key));
-  const named = filter.endpoint !== undefined;
+  const named = sessions && filter.endpoint !== undefined;
   const endpoints = matchingEndpoints(filter, sources, table).filter(
     ({ endpoint }) => named || endpoint.ws === undefined,
   );
@@ -162,6 +164,16 @@ export function httpFigures(
     requests: outcomes.reduce((n, o) => n + o.requests, 0),
     failures: outcomes.reduce((n, o) => n + (o.error === undefined ? 0 : o.requests), 0),
     latency: addEncoded(outcomes.map((o) => o.latency)),
+  };
+}
+
+/** A run's HTTP figures less its WebSocket sessions (whose lengths its latency never held). */
+function withoutSessions(whole: ShardSnapshot): HttpFigures {
+  const ws = whole.ws;
+  return {
+    requests: whole.requests - (ws?.sessions ?? 0),
+    failures: whole.failures - (ws?.failures ?? 0),
+    latency: whole.latency,
   };
 }
 

@@ -4,7 +4,8 @@
  * matches samples by (sample-select.ts): the run's, the scenario's, an endpoint's own and its name,
  * and per outcome `status`, `error_kind` and `expected_response`.
  *
- *   http_requests, http_req_failed, http_req_duration   per endpoint and outcome
+ *   http_requests, http_req_failed, http_req_duration, http_reqs (HTTP endpoints only)
+ *                                                       per endpoint and outcome
  *   the endpoint figure families (http_req_waiting, sse_*, stream_*…)   per endpoint
  *   ws_*                                                per WebSocket endpoint
  *   the run figure families (iterations, iteration_duration, data_*, dropped_iterations…),
@@ -154,12 +155,15 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
       builtin('http_requests', outcomeTags, { count: outcome.requests }),
       builtin('http_req_failed', outcomeTags, { count: outcome.requests, trues: failed }),
     );
-    if (ws === undefined) pushTrend(out, 'http_req_duration', outcomeTags, outcome.latency);
+    if (ws !== undefined) continue;
+    out.push(builtin('http_reqs', outcomeTags, { count: outcome.requests }));
+    pushTrend(out, 'http_req_duration', outcomeTags, outcome.latency);
   }
   figureSeries(out, endpoint, ENDPOINT_FAMILIES, tags);
   if (ws === undefined) return;
   const wsTags = withoutMethod(tags);
   out.push(
+    builtin('ws_sessions', wsTags, { count: ws.sessions }),
     builtin('ws_msgs_sent', wsTags, { count: ws.msgsSent }),
     builtin('ws_msgs_received', wsTags, { count: ws.msgsReceived }),
   );

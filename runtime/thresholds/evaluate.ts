@@ -13,8 +13,10 @@
  *   stream_chunks         count = chunks received   rate = count / elapsed seconds
  *   http_req_failed       rate = failures / requests          count = failures
  *   http_requests         rate = requests / elapsed seconds   count = requests
+ *   http_reqs             as http_requests, WebSocket sessions left out (k6's meaning)
  *   ws_connecting, ws_message_rtt, ws_session_duration        trends, ms
  *   ws_msgs_sent, ws_msgs_received   rate = messages / elapsed seconds   count = messages
+ *   ws_sessions           rate = sessions / elapsed seconds   count = sessions
  *   checks                rate = passes / (passes + fails)    count = passes (the true samples,
  *                         as http_req_failed:count counts its true samples, the failures)
  *   data_received, data_sent (bytes), iterations, dropped_iterations
@@ -138,7 +140,8 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
   const row: BuiltinDeclaration = BUILTIN_METRICS[metric];
   switch (row.family) {
     case 'request': {
-      const figures = httpFigures(spec.tags, snapshot, sources, table);
+      const sessions = metric !== 'http_reqs';
+      const figures = httpFigures(spec.tags, snapshot, sources, table, sessions);
       return figures === undefined ? null : measureHttp(spec, figures, elapsedMs);
     }
     case 'websocket': {
@@ -282,13 +285,15 @@ function measureWs(spec: ThresholdSpec, ws: WsSnapshot, elapsedMs: number): numb
       return trend(spec, ws.session);
   }
   if (ws.sessions === 0) return null;
+  if (spec.metric === 'ws_sessions') return counter(spec, ws.sessions, elapsedMs);
   return counter(spec, spec.metric === 'ws_msgs_sent' ? ws.msgsSent : ws.msgsReceived, elapsedMs);
 }
 
 function measureHttp(spec: ThresholdSpec, figures: HttpFigures, elapsedMs: number): number | null {
   if (spec.metric === 'http_req_duration') return trend(spec, figures.latency);
   if (figures.requests === 0) return null;
-  if (spec.metric === 'http_requests') return counter(spec, figures.requests, elapsedMs);
+  if (spec.metric === 'http_requests' || spec.metric === 'http_reqs')
+    return counter(spec, figures.requests, elapsedMs);
   if (spec.aggregate === 'rate') return figures.failures / figures.requests;
   return spec.aggregate === 'count' ? figures.failures : null;
 }

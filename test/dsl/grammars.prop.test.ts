@@ -225,7 +225,6 @@ t.test('generated threshold expressions parse back to their parts', (t) => {
 
 /** k6's spelling of a barrage metric or aggregate, where k6 spells it differently. */
 function k6Spelling(name: string): fc.Arbitrary<string> {
-  if (name === 'http_requests') return fc.constantFrom(name, 'http_reqs');
   const pNN = /^p(\d+(?:\.\d+)?)$/.exec(name);
   if (pNN === null) return fc.constant(name);
   return fc.constantFrom(name, `p(${pNN[1]!})`, ...(name === 'p50' ? ['med'] : []));

@@ -2,6 +2,7 @@ import t from 'tap';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WebSocketServer } from 'ws';
 import { runCli } from '../helpers/run-cli.js';
 
 const K6 = [
@@ -17,12 +18,11 @@ t.test('validate shows k6 thresholds in barrage spelling, with one note', async 
   const result = await runCli(['validate', '--target', 'http://127.0.0.1:9', ...K6]);
   t.equal(result.code, 0, result.stderr);
   t.match(result.stdout, '    http_req_duration:p95 < 10000\n');
-  t.match(result.stdout, '    http_requests:count == 5\n');
+  t.match(result.stdout, '    http_reqs:count == 5\n');
   t.match(result.stdout, '    http_req_duration:p50 < 10000\n');
   const notes = result.stdout.split('\n').filter((line) => line.includes('k6 spellings'));
-  t.same(notes, [
-    "  note        k6 spellings read as barrage's: p(95) → p95, http_reqs → http_requests, med → p50",
-  ]);
+  t.same(notes, ["  note        k6 spellings read as barrage's: p(95) → p95, med → p50"]);
+  t.match(result.stdout, "http_reqs counts HTTP requests only, as k6's does");
 });
 
 t.test('reports show the barrage spelling of k6 thresholds', async (t) => {
@@ -40,10 +40,10 @@ t.test('reports show the barrage spelling of k6 thresholds', async (t) => {
   const json = JSON.parse(result.stdout) as { thresholds: { results: { threshold: string }[] } };
   t.same(
     json.thresholds.results.map((r) => r.threshold),
-    ['http_req_duration:p95 < 10000', 'http_requests:count == 5', 'http_req_duration:p50 < 10000'],
+    ['http_req_duration:p95 < 10000', 'http_reqs:count == 5', 'http_req_duration:p50 < 10000'],
   );
   const xml = readFileSync(junit, 'utf8');
-  t.match(xml, 'name="http_requests:count == 5"');
+  t.match(xml, 'name="http_reqs:count == 5"');
   t.notMatch(xml, 'p(95)');
 });
 
@@ -63,3 +63,45 @@ t.test('k6 metrics barrage does not measure are refused with the reason', async 
   t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
   t.equal(result.stdout, '');
 });
+
+t.test(
+  "http_reqs and ws_sessions count what k6's count: sessions are not requests there",
+  async (t) => {
+    const server = createServer((_req, res) => res.end('ok'));
+    const sockets = new WebSocketServer({ server });
+    sockets.on('connection', (socket) => socket.on('message', (data) => socket.send(data)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    const port = (server.address() as { port: number }).port;
+    const dir = t.testdir({
+      // Each iteration: one HTTP request and one WebSocket session; k6 counts 4 http_reqs.
+      'load.yaml': [
+        `target: http://127.0.0.1:${port}`,
+        'requests: 4',
+        'concurrency: 1',
+        'endpoints:',
+        '  - { name: page, url: /page }',
+        `  - { name: chat, url: 'ws://127.0.0.1:${port}/chat', messages: [{ text: hi }] }`,
+        'flows: [{ name: visit, steps: [page, chat] }]',
+        'thresholds:',
+        '  - http_reqs:count == 4',
+        '  - ws_sessions:count == 4',
+        '  - http_requests:count == 8',
+        '',
+      ].join('\n'),
+    });
+    const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+    t.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as {
+      thresholds: { results: { threshold: string; actual: number; pass: boolean }[] };
+    };
+    t.same(
+      json.thresholds.results.map((r) => [r.threshold, r.actual, r.pass]),
+      [
+        ['http_reqs:count == 4', 4, true],
+        ['ws_sessions:count == 4', 4, true],
+        ['http_requests:count == 8', 8, true],
+      ],
+    );
+  },
+);
