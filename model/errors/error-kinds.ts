@@ -26,6 +26,7 @@ export const ERROR_KINDS = [
   'too_many_redirects',
   'idle_timeout',
   'aborted',
+  'interrupted',
   'ws_handshake',
   'ws_abnormal_close',
   'ws_timeout',

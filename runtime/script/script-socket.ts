@@ -73,6 +73,8 @@ export class ScriptSocket {
   #turnReset: NodeJS.Immediate | undefined;
   #startUs = 0;
   #failedAt: string | undefined;
+  /** The run's stop closed it: the session is interrupted, not a success. */
+  #interrupted = false;
 
   /** A socket not connected yet: its timers may start meanwhile. */
   constructor(deps: ScriptSocketDeps) {
@@ -120,7 +122,7 @@ export class ScriptSocket {
       await socket.ended();
     }
     this.#clearTimers();
-    const kind = socket.failure;
+    const kind = socket.failure ?? (this.#interrupted ? 'interrupted' : undefined);
     if (kind !== undefined) {
       this.#event('error', kind);
       if (this.#failedAt !== undefined)
@@ -206,6 +208,15 @@ export class ScriptSocket {
     if (socket === undefined) this.#dropped = true;
     else if (socket.phase === 'connecting') socket.fail('aborted');
     else socket.startClose(code, reason);
+  }
+
+  /**
+   * The run's stop: closes the socket (1001, going away, as a browser leaving the page does) and
+   * counts its session as interrupted, since the scenario did not end it.
+   */
+  interrupt(): void {
+    if (this.#socket?.phase === 'open') this.#interrupted = true;
+    this.close(1001, '');
   }
 
   /** Cuts the socket (a hard stop). */

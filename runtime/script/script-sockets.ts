@@ -4,7 +4,7 @@
  * proxies): `ws.session()` runs one scripted session to its end; `ws.connect()` opens a socket
  * whose events reach the scenario until it closes. A virtual user has at most
  * MAX_SOCKETS_PER_USER sockets open; its iteration's end closes them (1001), the run's end too
- * (1000), and a hard stop cuts them.
+ * (1001, their sessions counted interrupted), and a hard stop cuts them.
  */
 import {
   defaultHeaders,
@@ -175,9 +175,9 @@ export class ScriptSockets {
     }
   }
 
-  /** The run's time is up: every socket closes (1000). */
+  /** The run's time is up (or it is stopped): every socket closes, its session interrupted. */
   stop(): void {
-    for (const socket of this.#open) socket.close(1000, '');
+    for (const socket of this.#open) socket.interrupt();
   }
 
   /** A virtual user's iteration is over: its sockets still open close (1001, going away). */

@@ -138,8 +138,17 @@ class WsSessionRunner implements SessionRunner {
       if (failed !== undefined) return failed;
     }
     let missing = false;
-    for (let i = 0; i < session.steps.length && !this.#stopping; i++) {
-      const failed = await this.#step(live, session.steps[i]!);
+    // A stop that skips a step which sends or waits for frames, or ends a listen early, leaves the
+    // session unfinished: interrupted, not a success. (A pause it ends early loses nothing.)
+    let interrupted = false;
+    for (let i = 0; i < session.steps.length; i++) {
+      const step = session.steps[i]!;
+      if (this.#stopping) {
+        interrupted = session.steps.slice(i).some((s) => s.kind !== 'pause');
+        break;
+      }
+      const failed = await this.#step(live, step);
+      if (this.#stopping && step.kind === 'listen') interrupted = true;
       if (failed === 'missing_variable') {
         missing = true;
         break;
@@ -156,7 +165,9 @@ class WsSessionRunner implements SessionRunner {
     if (session.lastWait < 0) socket.flowDone();
     vu.deadlineUs = this.#deps.now() + session.timeoutMs * 1000;
     await socket.close();
-    return socket.failure ?? (missing ? 'missing_variable' : undefined);
+    return (
+      socket.failure ?? (missing ? 'missing_variable' : interrupted ? 'interrupted' : undefined)
+    );
   }
 
   /** One step; the error kind when it failed (missing_variable: a placeholder had no value). */

@@ -171,25 +171,28 @@ t.test('a flood between two waits is bounded: the oldest frames are skipped unse
   t.ok(first > flood - 1000, `the first frame still queued was flood ${first}`);
 });
 
-t.test('the end of the run ends a listen, and the session closes well', async (t) => {
-  const chat = await startChatServer(t);
-  const stop = new AbortController();
-  setTimeout(() => stop.abort(), 500);
-  const result = await run(
-    {
-      concurrency: 1,
-      duration: '1h',
-      endpoints: [
-        {
-          url: `${chat.url}/chat?user=l-{{$uuid}}&room=l`,
-          session: [{ listen: '1h' }, { send: '{"type":"ack","n":0}' }],
-        },
-      ],
-    },
-    undefined,
-    stop.signal,
-  );
-  t.equal(result.total, 1);
-  t.equal(result.failures, 0, 'ended by the run, not failed');
-  t.equal(chat.log.acks.length, 0, 'the steps after the listen were skipped');
-});
+t.test(
+  'the end of the run ends a listen: the session closes, counted as interrupted',
+  async (t) => {
+    const chat = await startChatServer(t);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 500);
+    const result = await run(
+      {
+        concurrency: 1,
+        duration: '1h',
+        endpoints: [
+          {
+            url: `${chat.url}/chat?user=l-{{$uuid}}&room=l`,
+            session: [{ listen: '1h' }, { send: '{"type":"ack","n":0}' }],
+          },
+        ],
+      },
+      undefined,
+      stop.signal,
+    );
+    t.equal(result.total, 1);
+    t.same(result.errors, { interrupted: 1 }, 'cut short by the run: no success');
+    t.equal(chat.log.acks.length, 0, 'the steps after the listen were skipped');
+  },
+);
