@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
-import { FIGURES, isTrend, perEndpoint } from '../model/metrics/metric-figures.js';
+import { FIGURES, perEndpoint } from '../model/metrics/metric-figures.js';
 import { METRIC_KINDS, METRIC_UNITS } from '../model/metrics/metric-registry.js';
 import { trendEncodingProblem } from '../runtime/metrics/custom-histogram.js';
 import { encodedProblem } from '../runtime/metrics/histogram.js';
@@ -56,14 +56,21 @@ const counts = z.record(z.string(), count, { error: 'counts by key' });
  * each optional (absent until sampled, and in raw files written before it was measured).
  */
 function figureShape(scope: 'endpoint' | 'run') {
-  const shape: Record<string, typeof histogram | typeof count> = {};
+  const shape: Record<string, typeof histogram | typeof count | typeof rateCounts> = {};
   for (const f of FIGURES)
     if (f.index >= 0 && (scope === 'run' || perEndpoint(f.family)))
-      shape[f.spec.field] = isTrend(f.family) ? histogram : count;
+      shape[f.spec.field] =
+        f.shape === 'trend' ? histogram : f.shape === 'counter' ? count : rateCounts;
   return Object.fromEntries(
     Object.entries(shape).map(([field, type]) => [field, type.exactOptional()]),
-  ) as Record<string, z.ZodExactOptional<typeof histogram | typeof count>>;
+  ) as Record<string, z.ZodExactOptional<typeof histogram | typeof count | typeof rateCounts>>;
 }
+
+/** A rate's counts: [trues, total], never more trues than samples. */
+const rateCounts = z
+  .tuple([count, count], { error: 'a rate [trues, total]' })
+  .refine(([trues, total]) => trues <= total, { error: 'at most as many true samples as samples' })
+  .readonly();
 
 /** What a custom trend's histogram is expected to be (custom-histogram.ts). */
 const TREND_HISTOGRAM = "a compressed HDR histogram of barrage's custom trend layout";
@@ -106,10 +113,12 @@ const outcome = z.strictObject(
   {
     status: z.int({ error: 'a status code' }).min(OTHER_OUTCOME).max(999),
     error: z.string().exactOptional(),
+    retry: z.literal(true, { error: 'true (a retry)' }).exactOptional(),
+    redirect: z.literal(true, { error: "true (a redirect's hop)" }).exactOptional(),
     requests: count,
     latency: histogram,
   },
-  { error: "an outcome's figures { status, error, requests, latency }" },
+  { error: "an outcome's figures { status, error, retry, redirect, requests, latency }" },
 );
 
 /** Tags by key. */

@@ -40,7 +40,10 @@ function serve() {
   });
 }
 
-/** A YAML run with endpoints, flows, streams, a WebSocket session, retries and custom metrics. */
+/**
+ * A YAML run with endpoints, streams, a WebSocket session, retries, a redirect (the session app's
+ * dashboard sends a visitor without a session to its login page) and custom metrics.
+ */
 const endpoints = (url) => `target: ${url}
 seed: 7
 requests: 60
@@ -66,6 +69,7 @@ endpoints:
     body: { n: 3 }
     metrics: { echo_bytes: { header: content-length }, echoed: $.body.n, in_stock: { json: $.method }, last_n: $.body.n }
   - { name: missing, url: /status/404, expect: { status: [200] } }
+  - { name: hop, url: /app/dashboard }
   - { name: events, url: '/sse?events=3&every_ms=1', stream: sse }
   - { name: lines, url: '/chunks?lines=3&every_ms=1', stream: chunks }
   - name: chat

@@ -8,20 +8,27 @@ import {
   hasGroup,
   resultOf,
   type EndpointFigureResults,
+  type FigureResult,
+  type RateResult,
   type RunFigureResults,
 } from '../../runtime/metrics/figure-results.js';
 import type { LatencySummary } from '../../runtime/metrics/run-result.js';
-import {
-  FIGURES,
-  groupMembers,
-  isTrend,
-  shownIn,
-  type Figure,
-} from '../../model/metrics/metric-figures.js';
-import { latency, type JsonLatency } from './json-latency.js';
+import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
+import { latency, round3, type JsonLatency } from './json-latency.js';
 
-/** A figure's JSON: a summary rounded (null without one), a count as it is. */
-type JsonFigure<V> = [V] extends [number] ? number : JsonLatency | null;
+/** A rate as JSON: the share of true samples (3 decimals; null of none), true ones, all. */
+export interface JsonRate {
+  readonly rate: number | null;
+  readonly count: number;
+  readonly total: number;
+}
+
+/** A figure's JSON: a summary rounded (null without one), a count as it is, a rate. */
+type JsonFigure<V> = [V] extends [number]
+  ? number
+  : [V] extends [RateResult]
+    ? JsonRate
+    : JsonLatency | null;
 
 /** The ungrouped figures of results `R` as JSON: always there, null without data. */
 type JsonUngrouped<R> = {
@@ -46,13 +53,16 @@ export type JsonRunFigures = JsonFigures<RunFigureResults>;
 /** An endpoint's figures as JSON. */
 export type JsonEndpointFigures = JsonFigures<EndpointFigureResults>;
 
+/** One figure's JSON value. */
+type JsonFigureValue = JsonLatency | JsonRate | number | null;
+
 /** A summarized figure as JSON. */
-function jsonValue(
-  figure: Figure,
-  value: LatencySummary | number | undefined,
-): JsonLatency | number | null {
+function jsonValue(figure: Figure, value: FigureResult | undefined): JsonFigureValue {
   if (typeof value === 'number') return value;
-  return isTrend(figure.family) ? latency(value) : null;
+  if (figure.shape === 'trend') return latency(value as LatencySummary | undefined);
+  if (value === undefined) return null;
+  const { rate, count, total } = value as RateResult;
+  return { rate: round3(rate), count, total };
 }
 
 /**
@@ -70,8 +80,8 @@ export function ungroupedJson(
 export function ungroupedJson(
   result: RunFigureResults | EndpointFigureResults,
   scope: 'run' | 'endpoint',
-): Record<string, JsonLatency | number | null> {
-  const out: Record<string, JsonLatency | number | null> = {};
+): Record<string, JsonFigureValue> {
+  const out: Record<string, JsonFigureValue> = {};
   for (const f of FIGURES)
     if (shownIn(f, scope) && f.group === undefined) out[f.key] = jsonValue(f, resultOf(result, f));
   return out;
@@ -86,8 +96,8 @@ export function groupsJson(
 export function groupsJson(
   result: RunFigureResults | EndpointFigureResults,
   scope: 'run' | 'endpoint',
-): Record<string, Record<string, JsonLatency | number | null>> {
-  const out: Record<string, Record<string, JsonLatency | number | null>> = {};
+): Record<string, Record<string, JsonFigureValue>> {
+  const out: Record<string, Record<string, JsonFigureValue>> = {};
   for (const f of FIGURES) {
     if (!shownIn(f, scope) || f.group === undefined || Object.hasOwn(out, f.group)) continue;
     if (!hasGroup(result, f.group)) continue;

@@ -168,11 +168,12 @@ function k6Lines(result: RunResult): string[] {
   const line = (figure: Figure): void => {
     const value = resultOf(result, figure);
     if (value === undefined) return;
-    if (typeof value === 'number') lines.push(`${figure.spec.label}: ${formatCount(value)}`);
-    else
-      lines.push(
-        `${figure.spec.label}: p50 ${value.p50.toFixed(2)}ms, p95 ${value.p95.toFixed(2)}ms`,
-      );
+    const label = figure.spec.label;
+    if (typeof value === 'number') lines.push(`${label}: ${formatCount(value)}`);
+    else if ('total' in value) {
+      const share = value.rate === undefined ? '-' : `${(value.rate * 100).toFixed(2)}%`;
+      lines.push(`${label}: ${share} (${formatCount(value.count)} of ${formatCount(value.total)})`);
+    } else lines.push(`${label}: p50 ${value.p50.toFixed(2)}ms, p95 ${value.p95.toFixed(2)}ms`);
   };
   const groups = new Set<string>();
   for (const figure of FIGURES) {

@@ -36,6 +36,8 @@ type FieldsOf<F extends FigureFamily> = {
 export type EndpointTrendField = FieldsOf<'endpoint-trend'>;
 /** Snapshot fields of the endpoint counters (each endpoint's and the run's). */
 export type EndpointCounterField = FieldsOf<'endpoint-counter'>;
+/** Snapshot fields of the endpoint rates (each endpoint's and the run's). */
+export type EndpointRateField = FieldsOf<'endpoint-rate'>;
 /** Snapshot fields of the run's trends. */
 export type RunTrendField = FieldsOf<'run-trend'>;
 /** Snapshot fields of the run's counters that are not core ones (absent until counted). */
@@ -46,28 +48,47 @@ export interface Figure {
   readonly metric: BuiltinMetric;
   readonly family: FigureFamily;
   readonly spec: FigureSpec;
+  /** How it is kept: an HDR histogram, a count, or true samples of a total. */
+  readonly shape: FigureShape;
   /**
-   * A trend's index among the trends (TRENDS), a counter's among the counters kept apart
-   * (COUNTERS); -1 for a core counter, which the recorder keeps in a field of its own.
+   * Its index among the figures of its shape (TRENDS, COUNTERS, RATES); -1 for a core counter,
+   * which the recorder keeps in a field of its own.
    */
   readonly index: number;
   /** The group of `result` (`sse` of `sse.events`); undefined for an ungrouped figure. */
   readonly group: string | undefined;
   /** Its key within the group, or the whole result key. */
   readonly key: string;
-  /** The indexes of its group's trends and counters (itself included), made together. */
+  /** The indexes of its group's trends, counters and rates (itself included), made together. */
   readonly groupTrends: readonly number[];
   readonly groupCounters: readonly number[];
+  readonly groupRates: readonly number[];
+}
+
+/** How a figure is kept: an HDR histogram, a count, or true samples of a total. */
+export type FigureShape = 'trend' | 'counter' | 'rate';
+
+const SHAPES: Readonly<Record<FigureFamily, FigureShape>> = {
+  'endpoint-trend': 'trend',
+  'run-trend': 'trend',
+  'endpoint-counter': 'counter',
+  'run-counter': 'counter',
+  'endpoint-rate': 'rate',
+};
+
+/** How a family's figures are kept. */
+export function shapeOf(family: FigureFamily): FigureShape {
+  return SHAPES[family];
 }
 
 /** True for a family kept per endpoint as well as for the run. */
 export function perEndpoint(family: FigureFamily): boolean {
-  return family === 'endpoint-trend' || family === 'endpoint-counter';
+  return family.startsWith('endpoint-');
 }
 
 /** True for a trend family. */
 export function isTrend(family: FigureFamily): boolean {
-  return family === 'endpoint-trend' || family === 'run-trend';
+  return SHAPES[family] === 'trend';
 }
 
 function figuresOf(): Figure[] {
@@ -75,13 +96,14 @@ function figuresOf(): Figure[] {
     const row: BuiltinDeclaration = BUILTIN_METRICS[metric];
     return row.figure === undefined ? [] : [{ metric, family: row.family, spec: row.figure }];
   });
-  let trends = 0;
-  let counters = 0;
+  const next: Record<FigureShape, number> = { trend: 0, counter: 0, rate: 0 };
   const indexed = rows.map((row) => {
     const dot = row.spec.result.indexOf('.');
+    const shape = shapeOf(row.family);
     return {
       ...row,
-      index: isTrend(row.family) ? trends++ : row.spec.core ? -1 : counters++,
+      shape,
+      index: row.spec.core === true ? -1 : next[shape]++,
       group: dot < 0 ? undefined : row.spec.result.slice(0, dot),
       key: dot < 0 ? row.spec.result : row.spec.result.slice(dot + 1),
     };
@@ -89,10 +111,13 @@ function figuresOf(): Figure[] {
   return indexed.map((figure) => {
     const group = indexed.filter((f) => f.group !== undefined && f.group === figure.group);
     const members = group.length === 0 ? [figure] : group;
+    const indexes = (shape: FigureShape): number[] =>
+      members.filter((f) => f.shape === shape && f.index >= 0).map((f) => f.index);
     return {
       ...figure,
-      groupTrends: members.filter((f) => isTrend(f.family)).map((f) => f.index),
-      groupCounters: members.filter((f) => !isTrend(f.family) && f.index >= 0).map((f) => f.index),
+      groupTrends: indexes('trend'),
+      groupCounters: indexes('counter'),
+      groupRates: indexes('rate'),
     };
   });
 }
@@ -101,12 +126,15 @@ function figuresOf(): Figure[] {
 export const FIGURES: readonly Figure[] = Object.freeze(figuresOf());
 
 /** The trend figures by index. */
-export const TRENDS: readonly Figure[] = FIGURES.filter((f) => isTrend(f.family));
+export const TRENDS: readonly Figure[] = FIGURES.filter((f) => f.shape === 'trend');
 
 /** The counter figures kept apart, by index (not the core counters). */
 export const COUNTERS: readonly Figure[] = FIGURES.filter(
-  (f) => !isTrend(f.family) && f.index >= 0,
+  (f) => f.shape === 'counter' && f.index >= 0,
 );
+
+/** The rate figures by index. */
+export const RATES: readonly Figure[] = FIGURES.filter((f) => f.shape === 'rate');
 
 /** A figure metric's index among its kind's (the recorder's argument; -1: a core counter). */
 export const FIGURE: Readonly<Record<MetricsOf<FigureFamily>, number>> = Object.freeze(
@@ -129,13 +157,11 @@ export function shownIn(figure: Figure, scope: 'run' | 'endpoint'): boolean {
   );
 }
 
-/** The figures of a group in the order results list them: its counters first, then its trends. */
+/** A group's figures in the order results list them: its counters, its rates, its trends. */
 export function groupMembers(group: string): readonly Figure[] {
   const members = FIGURES.filter((f) => f.group === group);
-  return [
-    ...members.filter((f) => !isTrend(f.family)),
-    ...members.filter((f) => isTrend(f.family)),
-  ];
+  const order: readonly FigureShape[] = ['counter', 'rate', 'trend'];
+  return order.flatMap((shape) => members.filter((f) => f.shape === shape));
 }
 
 /** The figure of a built-in metric of a figure family, undefined for another family's. */

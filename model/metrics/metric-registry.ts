@@ -26,7 +26,9 @@ export type BuiltinTag =
   | 'group'
   | 'check'
   | 'expected_response'
-  | 'error_kind';
+  | 'error_kind'
+  | 'retry'
+  | 'redirect';
 
 /** Every built-in tag: a user's own tags take other keys. */
 export const BUILTIN_TAGS: readonly BuiltinTag[] = [
@@ -38,6 +40,8 @@ export const BUILTIN_TAGS: readonly BuiltinTag[] = [
   'check',
   'expected_response',
   'error_kind',
+  'retry',
+  'redirect',
 ];
 
 /** True when `key` is one of barrage's own tags. */
@@ -67,12 +71,13 @@ export interface MetricDeclaration {
  *                     and http_requests, recorded on the request path's fast lane
  *   endpoint-trend    an HDR histogram of each endpoint and of the run, made on its first sample
  *   endpoint-counter  a count of each endpoint and of the run, made on its first
+ *   endpoint-rate     true samples of a total, of each endpoint and of the run
  *   run-trend         an HDR histogram of the run (of each scenario)
  *   run-counter       a count of the run (of each scenario)
  *   websocket         WebSocket sessions' figures, of each ws:// endpoint and of the run
  *   checks            passes and fails by name and tags
  *   vus               the virtual users' gauges
- * The four figure families are generic: a row of theirs says where its figures live (`figure`),
+ * The five figure families are generic: a row of theirs says where its figures live (`figure`),
  * and the recorder, snapshot, merge, raw schema, summary, JSON result, text report, thresholds
  * and live outputs work from the rows (metric-figures.ts): a new metric of theirs is a row here
  * and its recording call.
@@ -80,7 +85,8 @@ export interface MetricDeclaration {
 export type MetricFamily = 'request' | FigureFamily | 'websocket' | 'checks' | 'vus';
 
 /** The families whose figures the result pipeline handles from their rows alone. */
-export type FigureFamily = 'endpoint-trend' | 'endpoint-counter' | 'run-trend' | 'run-counter';
+export type FigureFamily =
+  'endpoint-trend' | 'endpoint-counter' | 'endpoint-rate' | 'run-trend' | 'run-counter';
 
 /** Where a figure family's metric lives, and how the reports name it. */
 export interface FigureSpec {
@@ -118,6 +124,8 @@ const REQUEST_TAGS: readonly BuiltinTag[] = [
   'group',
   'expected_response',
   'error_kind',
+  'retry',
+  'redirect',
 ];
 /** Tags of figures kept per endpoint but not per outcome (status, error kind). */
 const ENDPOINT_TAGS: readonly BuiltinTag[] = ['endpoint', 'method', 'scenario', 'group'];
@@ -163,6 +171,46 @@ export const BUILTIN_METRICS = Object.freeze({
     unit: 'ms',
     description:
       'TLS handshake time of the requests that opened an https connection (one kept alive has no sample)',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  http_req_total_duration: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'totalDuration',
+      result: 'total_duration_ms',
+      label: 'Total duration (retries, waits and redirects included)',
+      perEndpoint: true,
+    },
+    unit: 'ms',
+    description:
+      'A request as the user asked for it: from its first attempt sent to its final response, retries, their waits and redirects included',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  http_req_total_failed: {
+    kind: 'rate',
+    family: 'endpoint-rate',
+    figure: {
+      field: 'totalFailed',
+      result: 'total_failed',
+      label: 'Failed after retries',
+      perEndpoint: true,
+    },
+    unit: 'ratio',
+    description:
+      'Requests as the user asked for them that failed, their retries spent: rate is their share, count their number',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  http_req_retry_wait: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: { field: 'retryWait', result: 'retry_wait_ms', label: 'Retry wait' },
+    unit: 'ms',
+    description:
+      "Time waited before a retry: the backoff, or the server's Retry-After when it asks for longer",
     tags: ENDPOINT_TAGS,
     userTags: true,
   },

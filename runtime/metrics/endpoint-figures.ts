@@ -19,6 +19,15 @@ const KINDS_SORTED: readonly ErrorKind[] = [...ERROR_KINDS].sort();
 /** Error kind slots of an outcome's key: 0 for success, 1 + the kind's index for a failure. */
 const KIND_SLOTS = ERROR_KINDS.length + 1;
 
+/**
+ * Which exchange of a logical request a response answered, as bits: RETRY_STEP for an attempt
+ * after the first (a retry), REDIRECT_STEP for a redirect's hop. 0: the first attempt's request.
+ */
+export const RETRY_STEP = 1;
+export const REDIRECT_STEP = 2;
+/** Step values of an outcome's key. */
+const STEPS = 4;
+
 /** An endpoint's requests that ended with one status and error kind. */
 class Outcome {
   requests = 0;
@@ -27,6 +36,7 @@ class Outcome {
   constructor(
     readonly status: number,
     readonly slot: number,
+    readonly step: number,
   ) {}
 
   snapshot(): OutcomeSnapshot {
@@ -34,6 +44,8 @@ class Outcome {
     return {
       status: this.status,
       ...(error === undefined ? {} : { error }),
+      ...((this.step & RETRY_STEP) === 0 ? {} : { retry: true }),
+      ...((this.step & REDIRECT_STEP) === 0 ? {} : { redirect: true }),
       requests: this.requests,
       latency: this.latency.encode(),
     };
@@ -67,29 +79,43 @@ export class EndpointFigures {
     this.errors[ERROR_KIND_INDEX.get(kind) ?? ERROR_KIND_INDEX.get('other')!]!++;
   }
 
-  /** Records a clamped latency at its precomputed index, under the request's outcome. */
-  recordOutcome(status: number, kind: ErrorKind | undefined, index: number, value: number): void {
+  /**
+   * Records a clamped latency at its precomputed index, under the request's outcome: its status,
+   * error kind and step (RETRY_STEP, REDIRECT_STEP).
+   */
+  recordOutcome(
+    status: number,
+    kind: ErrorKind | undefined,
+    index: number,
+    value: number,
+    step = 0,
+  ): void {
     const slot =
       kind === undefined ? 0 : (ERROR_KIND_INDEX.get(kind) ?? ERROR_KIND_INDEX.get('other')!) + 1;
     let outcome = this.#last;
-    if (outcome === undefined || outcome.status !== status || outcome.slot !== slot) {
-      outcome = this.#outcome(status, slot);
+    if (
+      outcome === undefined ||
+      outcome.status !== status ||
+      outcome.slot !== slot ||
+      outcome.step !== step
+    ) {
+      outcome = this.#outcome(status, slot, step);
       this.#last = outcome;
     }
     outcome.requests++;
     outcome.latency.record(index, value);
   }
 
-  #outcome(status: number, slot: number): Outcome {
-    const key = status * KIND_SLOTS + slot;
+  #outcome(status: number, slot: number, step: number): Outcome {
+    const key = (status * KIND_SLOTS + slot) * STEPS + step;
     const known = this.#outcomes.get(key);
     if (known !== undefined) return known;
     if (this.#outcomes.size < MAX_OUTCOMES || status === OTHER_OUTCOME) {
-      const outcome = new Outcome(status, slot);
+      const outcome = new Outcome(status, slot, step);
       this.#outcomes.set(key, outcome);
       return outcome;
     }
-    return this.#outcome(OTHER_OUTCOME, 0);
+    return this.#outcome(OTHER_OUTCOME, 0, 0);
   }
 
   countStatus(status: number): void {
@@ -101,10 +127,13 @@ export class EndpointFigures {
   }
 
   snapshot(): EndpointSnapshot {
-    // Status, then error kind in code-point order: as merges write them.
+    // Status, then error kind in code-point order, then step: as merges write them.
     const outcomes = [...this.#outcomes.values()]
-      .map((o) => o.snapshot())
-      .sort((a, b) => a.status - b.status || byCodePoint(a.error ?? '', b.error ?? ''));
+      .sort(
+        (a, b) =>
+          a.status - b.status || byCodePoint(errorOf(a.slot), errorOf(b.slot)) || a.step - b.step,
+      )
+      .map((o) => o.snapshot());
     return {
       requests: this.requests,
       failures: this.failures,
@@ -117,6 +146,11 @@ export class EndpointFigures {
       ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
     };
   }
+}
+
+/** An outcome slot's error kind, '' for a success. */
+function errorOf(slot: number): string {
+  return slot === 0 ? '' : ERROR_KINDS[slot - 1]!;
 }
 
 /** Orders strings by UTF-16 code units, as merges write keys. */

@@ -22,7 +22,7 @@ type ValueOf<K extends Metric> = Rows[K]['kind'] extends 'trend'
 /** Metrics that are not core counters (those are placed by hand in RunResult). */
 type Placed = { [K in Metric]: SpecOf<K> extends { readonly core: true } ? never : K }[Metric];
 /** Metrics of the endpoint families. */
-type OfEndpoints = MetricsOf<'endpoint-trend' | 'endpoint-counter'>;
+type OfEndpoints = MetricsOf<'endpoint-trend' | 'endpoint-counter' | 'endpoint-rate'>;
 
 /** The ungrouped figures of `M`, at their result keys (absent while they have no sample). */
 type Ungrouped<M extends Metric> = {
@@ -43,6 +43,13 @@ type Grouped<M extends Metric> = {
   };
 };
 
+/** A rate's result: the share of true samples (undefined of none), how many were true, of how many. */
+export interface RateResult {
+  readonly rate: number | undefined;
+  readonly count: number;
+  readonly total: number;
+}
+
 /** Endpoint trends marked to show per endpoint. */
 type PerEndpoint = {
   [K in OfEndpoints]: SpecOf<K> extends { readonly perEndpoint: true } ? K : never;
@@ -54,6 +61,9 @@ export type RunFigureResults = Ungrouped<Placed> & Grouped<Placed>;
 /** The figure results of an endpoint. */
 export type EndpointFigureResults = Ungrouped<PerEndpoint> & Grouped<OfEndpoints>;
 
+/** A figure's result: a trend's summary, a count, a rate's. */
+export type FigureResult = LatencySummary | number | RateResult;
+
 /**
  * A figure's result in a run's or an endpoint's results: a trend's summary, a counter's count;
  * undefined where the result has none (its group absent, or no sample).
@@ -61,13 +71,13 @@ export type EndpointFigureResults = Ungrouped<PerEndpoint> & Grouped<OfEndpoints
 export function resultOf(
   results: RunFigureResults | EndpointFigureResults,
   figure: Figure,
-): LatencySummary | number | undefined {
+): FigureResult | undefined {
   const values = results as Readonly<Record<string, unknown>>;
   const holder =
     figure.group === undefined
       ? values
       : (values[figure.group] as Readonly<Record<string, unknown>> | undefined);
-  return holder?.[figure.key] as LatencySummary | number | undefined;
+  return holder?.[figure.key] as FigureResult | undefined;
 }
 
 /** True when a run's or an endpoint's results hold `group`. */

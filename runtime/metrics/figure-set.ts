@@ -8,19 +8,19 @@
 import {
   COUNTERS,
   FIGURES,
-  isTrend,
   perEndpoint,
+  RATES,
   TRENDS,
   type Figure,
 } from '../../model/metrics/metric-figures.js';
 import { addEncoded, CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
-import type { EncodedHistogram, RunFigureSnapshot } from './snapshot.js';
+import type { EncodedHistogram, RateCounts, RunFigureSnapshot } from './snapshot.js';
 
-/** A figure's value in a snapshot (a histogram or a count), by its registry field. */
-export function figureValue(
-  snapshot: RunFigureSnapshot,
-  figure: Figure,
-): EncodedHistogram | number | undefined {
+/** A figure's value in a snapshot: a histogram, a count, a rate's counts. */
+export type FigureValue = EncodedHistogram | number | RateCounts;
+
+/** A figure's value in a snapshot, by its registry field. */
+export function figureValue(snapshot: RunFigureSnapshot, figure: Figure): FigureValue | undefined {
   return snapshot[figure.spec.field as keyof RunFigureSnapshot];
 }
 
@@ -41,6 +41,8 @@ const SCOPED: Readonly<Record<FigureScope, readonly Figure[]>> = {
 export class FigureSet {
   readonly #trends: (CachedHistogram | undefined)[] = [];
   readonly #counts: (number | undefined)[] = [];
+  /** Each rate's true samples and total, made on its first sample. */
+  readonly #rates: ([number, number] | undefined)[] = [];
 
   /** A sample of trend `figure` at a precomputed histogram index and clamped value. */
   trendAt(figure: number, index: number, value: number): void {
@@ -60,24 +62,33 @@ export class FigureSet {
     this.#counts[figure] = this.#counts[figure]! + n;
   }
 
+  /** A sample of rate `figure`: true or false. */
+  rate(figure: number, hit: boolean): void {
+    if (this.#rates[figure] === undefined) this.#make(RATES[figure]!, figure, false);
+    const counts = this.#rates[figure]!;
+    if (hit) counts[0]++;
+    counts[1]++;
+  }
+
   /** Makes a figure's group (itself included); its own histogram when it is a trend. */
   #make(figure: Figure, own: number, trend: boolean): CachedHistogram | undefined {
     for (const t of figure.groupTrends) this.#trends[t] ??= new CachedHistogram();
     for (const c of figure.groupCounters) this.#counts[c] ??= 0;
+    for (const r of figure.groupRates) this.#rates[r] ??= [0, 0];
     return trend ? this.#trends[own] : undefined;
   }
 
   /** The fields of the figures made so far, of `scope`, in registry order. */
   fields(scope: FigureScope): RunFigureSnapshot {
-    const out: Record<string, EncodedHistogram | number> = {};
+    const out: Record<string, FigureValue> = {};
     for (const f of SCOPED[scope]) {
-      if (isTrend(f.family)) {
-        const histogram = this.#trends[f.index];
-        if (histogram !== undefined) out[f.spec.field] = histogram.encode();
-      } else {
-        const count = this.#counts[f.index];
-        if (count !== undefined) out[f.spec.field] = count;
-      }
+      const value =
+        f.shape === 'trend'
+          ? this.#trends[f.index]?.encode()
+          : f.shape === 'counter'
+            ? this.#counts[f.index]
+            : this.#rates[f.index];
+      if (value !== undefined) out[f.spec.field] = Array.isArray(value) ? [...value] : value;
     }
     return out;
   }
@@ -91,16 +102,28 @@ export function mergeFigures(
   all: readonly RunFigureSnapshot[],
   scope: FigureScope,
 ): RunFigureSnapshot {
-  const out: Record<string, EncodedHistogram | number> = {};
+  const out: Record<string, FigureValue> = {};
   for (const f of SCOPED[scope]) {
     const present = all.flatMap((s) => {
       const value = figureValue(s, f);
       return value === undefined ? [] : [value];
     });
     if (present.length === 0) continue;
-    out[f.spec.field] = isTrend(f.family)
-      ? addEncoded(present as EncodedHistogram[])
-      : (present as number[]).reduce((a, b) => a + b, 0);
+    if (f.shape === 'trend') out[f.spec.field] = addEncoded(present as EncodedHistogram[]);
+    else if (f.shape === 'counter')
+      out[f.spec.field] = (present as number[]).reduce((a, b) => a + b, 0);
+    else out[f.spec.field] = sumRates(present as RateCounts[]);
   }
   return out;
+}
+
+/** Rates' counts summed: trues, and totals. */
+export function sumRates(all: readonly RateCounts[]): RateCounts {
+  let trues = 0;
+  let total = 0;
+  for (const [t, n] of all) {
+    trues += t;
+    total += n;
+  }
+  return [trues, total];
 }

@@ -221,22 +221,32 @@ function mergeProtocols(all: readonly EndpointSnapshot[]): { protocols?: number 
 function mergeOutcomes(all: readonly OutcomeSnapshot[]): OutcomeSnapshot[] {
   const byKey = new Map<string, OutcomeSnapshot[]>();
   for (const o of all) {
-    const key = `${o.status} ${o.error ?? ''}`;
+    const key = `${o.status} ${o.error ?? ''} ${stepOf(o)}`;
     const group = byKey.get(key);
     if (group === undefined) byKey.set(key, [o]);
     else group.push(o);
   }
   return [...byKey.values()]
     .map((group) => {
-      const { status, error } = group[0]!;
+      const { status, error, retry, redirect } = group[0]!;
       return {
         status,
         ...(error === undefined ? {} : { error }),
+        ...(retry === undefined ? {} : { retry }),
+        ...(redirect === undefined ? {} : { redirect }),
         requests: sum(group, (o) => o.requests),
         latency: addEncoded(group.map((o) => o.latency)),
       };
     })
-    .sort((a, b) => a.status - b.status || compareKeys(a.error ?? '', b.error ?? ''));
+    .sort(
+      (a, b) =>
+        a.status - b.status || compareKeys(a.error ?? '', b.error ?? '') || stepOf(a) - stepOf(b),
+    );
+}
+
+/** An outcome's step, as endpoint-figures.ts orders them: a retry 1, a redirect's hop 2. */
+function stepOf(outcome: OutcomeSnapshot): number {
+  return (outcome.retry === true ? 1 : 0) + (outcome.redirect === true ? 2 : 0);
 }
 
 /**

@@ -149,8 +149,10 @@ export class Recorder {
   }
 
   /**
-   * One request that got a response or an error; times in µs since dispatch start. `waitingUs`
-   * is its last hop's time to first byte, -1 when no headers came.
+   * One request on the wire (an attempt, or a redirect's hop) that got a response or an error;
+   * times in µs since dispatch start. `intendedUs` (-1: none) is the logical request's intended
+   * time, given with its final exchange; `waitingUs` its time to first byte, -1 when no headers
+   * came; `step` tells a retry's or a redirect hop's (endpoint-figures.ts RETRY_STEP, REDIRECT_STEP).
    */
   recordRequest(
     endpoint: number,
@@ -162,6 +164,7 @@ export class Recorder {
     bytesIn: number,
     bytesOut: number,
     waitingUs = -1,
+    step = 0,
   ): void {
     const figures = this.#endpoints[endpoint]!;
     const bucket = this.#seconds.at(endUs);
@@ -173,7 +176,7 @@ export class Recorder {
     const value = clampMicros(endUs - startUs);
     const index = indexOfMicros(value);
     this.#latency.record(index, value);
-    figures.recordOutcome(status, kind, index, value);
+    figures.recordOutcome(status, kind, index, value, step);
     bucket.live!.record(index, value);
     if (this.#openModel && intendedUs >= 0) this.#intended.recordMicros(endUs - intendedUs);
     if (waitingUs >= 0) {
@@ -199,6 +202,12 @@ export class Recorder {
   recordCount(figure: number, endpoint: number, n = 1): void {
     this.#figures.count(figure, n);
     if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.count(figure, n);
+  }
+
+  /** A sample of a rate of the figure families (true or false), of `endpoint` and the run. */
+  recordRate(figure: number, endpoint: number, hit: boolean): void {
+    this.#figures.rate(figure, hit);
+    if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.rate(figure, hit);
   }
 
   /**

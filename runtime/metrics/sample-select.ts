@@ -10,7 +10,7 @@ import type { Tags } from '../../model/metrics/metric-registry.js';
 import { DEFAULT_SCENARIO } from '../../model/plan/scenario-plan.js';
 import { addEncoded } from './histogram.js';
 import type { Figure } from '../../model/metrics/metric-figures.js';
-import { figureValue } from './figure-set.js';
+import { figureValue, sumRates } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
 import type {
   EncodedHistogram,
@@ -18,6 +18,7 @@ import type {
   OutcomeSnapshot,
   ShardSnapshot,
   WsSnapshot,
+  RateCounts,
 } from './snapshot.js';
 
 /** The tags of a run's endpoints and scenarios, which tagged thresholds match samples by. */
@@ -75,7 +76,13 @@ export function sourcesOf(filter: Tags, snapshot: ShardSnapshot, table: SampleTa
 }
 
 /** Tags that vary request by request: read from an endpoint's outcomes. */
-const OUTCOME_TAGS: ReadonlySet<string> = new Set(['status', 'error_kind', 'expected_response']);
+const OUTCOME_TAGS: ReadonlySet<string> = new Set([
+  'status',
+  'error_kind',
+  'expected_response',
+  'retry',
+  'redirect',
+]);
 
 /** True when every filter tag but the outcome tags has its value in `tags`. */
 export function matches(filter: Tags, tags: Tags): boolean {
@@ -84,11 +91,16 @@ export function matches(filter: Tags, tags: Tags): boolean {
   return true;
 }
 
-/** True when an outcome has the filter's status, error kind and expected_response, if given. */
+/**
+ * True when an outcome has the filter's status, error kind, expected_response, retry and
+ * redirect, if given (retry and redirect are "true" or "false").
+ */
 function outcomeMatches(filter: Tags, outcome: OutcomeSnapshot): boolean {
-  const { status, error_kind: kind, expected_response: expected } = filter;
+  const { status, error_kind: kind, expected_response: expected, retry, redirect } = filter;
   if (status !== undefined && String(outcome.status) !== status) return false;
   if (kind !== undefined && outcome.error !== kind) return false;
+  if (retry !== undefined && String(outcome.retry === true) !== retry) return false;
+  if (redirect !== undefined && String(outcome.redirect === true) !== redirect) return false;
   return expected === undefined || String(outcome.error === undefined) === expected;
 }
 
@@ -217,6 +229,26 @@ export function endpointCount(
     return count === undefined ? [] : [count];
   });
   return counts.length === 0 ? undefined : counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * An endpoint rate of the run (untagged) or of the tagged endpoints: its counts summed; undefined
+ * when nothing was sampled there.
+ */
+export function endpointRate(
+  figure: Figure,
+  filter: Tags,
+  snapshot: ShardSnapshot,
+  sources: readonly Source[],
+  table: SampleTable,
+): RateCounts | undefined {
+  const whole = wholeOf(filter, snapshot, sources);
+  if (whole !== undefined) return figureValue(whole, figure) as RateCounts | undefined;
+  const counts = matchingEndpoints(filter, sources, table).flatMap((e) => {
+    const value = figureValue(e.endpoint, figure) as RateCounts | undefined;
+    return value === undefined ? [] : [value];
+  });
+  return counts.length === 0 ? undefined : sumRates(counts);
 }
 
 /** The run's WebSocket figures (untagged), or the sum of the tagged endpoints'. */

@@ -6,6 +6,7 @@
  */
 import type {
   EndpointCounterField,
+  EndpointRateField,
   EndpointTrendField,
   RunCounterField,
   RunTrendField,
@@ -25,7 +26,10 @@ export type EncodedHistogram = string;
  */
 export type EndpointFigureSnapshot = { readonly [K in EndpointTrendField]?: EncodedHistogram } & {
   readonly [K in EndpointCounterField]?: number;
-};
+} & { readonly [K in EndpointRateField]?: RateCounts };
+
+/** A rate's samples: how many were true, of how many. */
+export type RateCounts = readonly [trues: number, total: number];
 
 /** The run's figure fields: its endpoints' summed, and the run's own trends and counters. */
 export type RunFigureSnapshot = EndpointFigureSnapshot & {
@@ -43,6 +47,10 @@ export type Counts = Readonly<Record<string, number>>;
 export interface OutcomeSnapshot {
   readonly status: number;
   readonly error?: string;
+  /** An attempt after the first (a retry's request, or one of its hops); absent: false. */
+  readonly retry?: true;
+  /** A redirect's hop (not an attempt's first request); absent: false. */
+  readonly redirect?: true;
   readonly requests: number;
   readonly latency: EncodedHistogram;
 }

@@ -14,21 +14,14 @@ import type {
   AuthResult,
   ChecksResult,
   EndpointResult,
-  LatencySummary,
   RunResult,
   SeriesPoint,
   VusResult,
   WsResult,
 } from './run-result.js';
 import type { CustomMetric } from '../../model/metrics/metric-registry.js';
-import {
-  FIGURES,
-  groupMembers,
-  isTrend,
-  shownIn,
-  type Figure,
-} from '../../model/metrics/metric-figures.js';
-import type { EndpointFigureResults, RunFigureResults } from './figure-results.js';
+import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
+import type { EndpointFigureResults, FigureResult, RunFigureResults } from './figure-results.js';
 import { figureValue, type FigureScope } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
 import { customResults, metricWarnings } from './summarize-custom.js';
@@ -40,6 +33,7 @@ import type {
   Counts,
   EncodedHistogram,
   EndpointSnapshot,
+  RateCounts,
   RunFigureSnapshot,
   SecondSnapshot,
   ShardSnapshot,
@@ -145,15 +139,14 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
   };
 }
 
-/** A figure's result: a trend's summary (undefined while empty), a count (0 when absent). */
-function figureResult(
-  fields: RunFigureSnapshot,
-  figure: Figure,
-): LatencySummary | number | undefined {
+/** A figure's result: a trend's summary (undefined while empty), a count or a rate (0 when absent). */
+function figureResult(fields: RunFigureSnapshot, figure: Figure): FigureResult | undefined {
   const value = figureValue(fields, figure);
-  if (isTrend(figure.family))
+  if (figure.shape === 'trend')
     return summarizeEncoded((value as EncodedHistogram | undefined) ?? '');
-  return (value as number | undefined) ?? 0;
+  if (figure.shape === 'counter') return (value as number | undefined) ?? 0;
+  const [count, total] = (value as RateCounts | undefined) ?? [0, 0];
+  return { rate: total === 0 ? undefined : count / total, count, total };
 }
 
 /**

@@ -16,7 +16,7 @@
  * A WebSocket endpoint's sessions count as requests (the registry's rule) but their lengths are
  * ws_session_duration, not http_req_duration, as the run's own HTTP latency leaves them out.
  */
-import { FIGURES, isTrend } from '../../model/metrics/metric-figures.js';
+import { FIGURES } from '../../model/metrics/metric-figures.js';
 import {
   BUILTIN_METRICS,
   customDeclaration,
@@ -36,6 +36,7 @@ import type {
   ChecksSnapshot,
   EncodedHistogram,
   EndpointSnapshot,
+  RateCounts,
   RunFigureSnapshot,
   ShardSnapshot,
 } from '../metrics/snapshot.js';
@@ -149,6 +150,8 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
       status: String(outcome.status),
       expected_response: String(outcome.error === undefined),
       ...(outcome.error === undefined ? {} : { error_kind: outcome.error }),
+      ...(outcome.retry === true ? { retry: 'true' } : {}),
+      ...(outcome.redirect === true ? { redirect: 'true' } : {}),
     };
     const failed = outcome.error === undefined ? 0 : outcome.requests;
     out.push(
@@ -173,7 +176,11 @@ function endpointSeries(out: Series[], endpoint: EndpointSnapshot, tags: Tags): 
 }
 
 /** The figure families sent per endpoint, and per scenario (model/metrics/metric-figures.ts). */
-const ENDPOINT_FAMILIES: readonly FigureFamily[] = ['endpoint-trend', 'endpoint-counter'];
+const ENDPOINT_FAMILIES: readonly FigureFamily[] = [
+  'endpoint-trend',
+  'endpoint-counter',
+  'endpoint-rate',
+];
 const RUN_FAMILIES: readonly FigureFamily[] = ['run-trend', 'run-counter'];
 
 /**
@@ -190,9 +197,14 @@ function figureSeries(
   for (const figure of FIGURES) {
     if (!families.includes(figure.family)) continue;
     const value = figureValue(figures, figure);
-    if (isTrend(figure.family)) pushTrend(out, figure.metric, tags, value as string | undefined);
-    else if (value !== undefined)
+    if (figure.shape === 'trend') pushTrend(out, figure.metric, tags, value as string | undefined);
+    else if (value === undefined) continue;
+    else if (figure.shape === 'counter')
       out.push(builtin(figure.metric, tags, { count: value as number }));
+    else {
+      const [trues, total] = value as RateCounts;
+      out.push(builtin(figure.metric, tags, { count: total, trues }));
+    }
   }
 }
 

@@ -56,6 +56,7 @@ import {
 } from '../metrics/histogram.js';
 import {
   endpointCount,
+  endpointRate,
   endpointTrend,
   httpFigures,
   matches,
@@ -175,6 +176,12 @@ function measureFigure(spec: ThresholdSpec, figure: Figure, scope: FigureScope):
     case 'endpoint-counter': {
       const count = endpointCount(figure, spec.tags, snapshot, sources, table);
       return count === undefined ? null : counter(spec, count, elapsedMs);
+    }
+    case 'endpoint-rate': {
+      const counts = endpointRate(figure, spec.tags, snapshot, sources, table);
+      if (counts === undefined || counts[1] === 0) return null;
+      if (spec.aggregate === 'rate') return counts[0] / counts[1];
+      return spec.aggregate === 'count' ? counts[0] : null;
     }
     case 'run-trend':
       return trend(

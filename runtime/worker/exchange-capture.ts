@@ -41,7 +41,7 @@ export class ExchangeCapture {
   }
 }
 
-/** The record of the flight's request as it ended (its last hop, its final attempt). */
+/** The record of the exchange the flight just ended: an attempt, or a redirect's hop. */
 function exchangeRecord(
   flight: InFlight,
   kind: ErrorKind | undefined,
@@ -53,7 +53,7 @@ function exchangeRecord(
   const exchange = vu.exchange;
   const error = exchange.error;
   return {
-    time: new Date(deps.startedAt + flight.startUs / 1000).toISOString(),
+    time: new Date(deps.startedAt + flight.sendUs / 1000).toISOString(),
     ...(deps.scenario === undefined ? {} : { scenario: deps.scenario }),
     endpoint: flight.compiled!.endpoint.name,
     vu: vu.id,
@@ -70,7 +70,7 @@ function exchangeRecord(
           },
     timings: {
       waiting_ms: waitingUs < 0 ? null : ms(waitingUs),
-      duration_ms: ms(flight.endUs - flight.startUs),
+      duration_ms: ms(flight.endUs - flight.sendUs),
     },
     error_kind: kind ?? null,
     ...(error === undefined ? {} : { error: messageOf(error) }),

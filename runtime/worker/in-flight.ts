@@ -18,18 +18,23 @@ export class InFlight {
   index = 0;
   requestIntendedUs = NO_INTENDED_TIME;
   authorization: string | undefined;
+  /** The bytes of the request as filled (each attempt's first exchange sends them). */
   bytesOut = 0;
-  /** Redirect hops of this attempt, and their bytes (the last response's are the exchange's). */
+  /** The bytes of the exchange under way (the filled request's, or a redirect hop's). */
+  exchangeBytesOut = 0;
+  /** Redirect hops of this attempt. */
   hops = 0;
-  hopBytesIn = 0;
-  hopBytesOut = 0;
   /** Why following a redirect failed (too_many_redirects, url_not_allowed). */
   redirectKind: ErrorKind | undefined;
   attempt = 0;
-  startUs = 0;
-  /** When the last hop was sent (the attempt's start, or its redirect's): waiting runs from it. */
+  /** When the logical request's first attempt was sent: its total duration runs from it. */
+  firstUs = 0;
+  /** When the exchange under way was sent (an attempt, or a redirect's hop). */
   sendUs = 0;
+  /** When the last exchange ended. */
   endUs = 0;
+  /** When the backoff under way began. */
+  waitStartUs = 0;
   kind: ErrorKind | undefined;
   done: RequestDone = () => undefined;
   fail: (error: unknown) => void = () => undefined;

@@ -1,20 +1,29 @@
 /**
  * The request path (DESIGN.md §3): one logical request of a virtual user, used alike by YAML
  * iterations (iteration.ts) and TypeScript scenarios' http calls (script-ops.ts): build it from
- * the compiled parts, inject authorization, send it under one deadline, follow its redirects,
- * retry when the spec allows, record it, run its extractors or its verifier, and feed its
- * custom metrics (extract-metrics.ts).
- * A permit's request is one logical request: retries are counted apart and the latency recorded
- * is the final attempt's (service time), while the intended-time latency runs from the permit's
- * scheduled time to the final completion.
+ * the compiled parts, inject authorization, send it under one deadline per attempt, follow its
+ * redirects, retry when the spec allows, record it, run its extractors or its verifier, and feed
+ * its custom metrics (extract-metrics.ts).
+ *
+ * Every exchange on the wire is a request of the reports (docs/reports.md, What is counted): each
+ * attempt and each redirect hop is recorded with its own status, error kind, latency (its send to
+ * its response's end), time to first byte and bytes, tagged `retry` (an attempt after the first)
+ * and `redirect` (a hop), so the totals and status codes equal what the server saw. The logical
+ * request — what the user asked for — keeps its own figures: http_req_total_duration, from its
+ * first send to its final response with its retries' waits and hops in it, and
+ * http_req_total_failed, its final outcome; the open model's intended-time latency is its too.
+ * Its final response is the one extractors, checks and `metrics:` read.
  *
  * A request follows its redirects (RFC 9110 §15.4) up to the endpoint's `max_redirects`, as a
  * browser does: 301/302 turn a POST into a GET and 303 anything but HEAD, 307/308 keep method and
  * body; each hop goes only to the request's own origin, the target or `allowed_hosts`, drops the
  * Authorization header when it leaves the origin, and carries the cookie jar's cookies for its url.
- * The hops are one logical request: one deadline, one latency from the first byte sent to the last
- * response's end, bytes summed; each hop is counted in `redirects`. Its time to first byte
- * (http_req_waiting) is the last hop's: from that hop's send to its response headers.
+ * An attempt's hops share its deadline.
+ *
+ * A retry waits its backoff, or longer when the response asks for it (a 429's or 503's
+ * Retry-After, the RateLimit fields: retry-after.ts), never less; a server asking for more than
+ * `max_backoff` is not retried, and neither is a request once the run is stopping: its failed
+ * attempt stands. Each wait is a sample of http_req_retry_wait.
  *
  * The path is written with callbacks, not async functions: each level of async function costs a
  * promise and a microtask per request, and four of them cost more than a tenth of the
@@ -25,13 +34,14 @@
  *   authorizing   the provider's value (#authorized)    filling; NO_TOKEN: done(false), nothing sent
  *   filling       fill()                               sending; unsent: done(false); encoding
  *   encoding      finishBody() (#sendEncoded)          sending
- *   sending       the exchange's end (exchanged)       following; backing off; recording
- *   following     the hop's end (exchanged)            following; backing off; recording
- *   backing off   the backoff's end (backedOff)        authorizing again, then sending; recording
- *                 a hard stop (backoffWait)            recording (the failed attempt stands)
- *   recording     #record                              done(ok)
+ *   sending       the exchange's end (exchanged)       following; backing off; finishing
+ *   following     the hop's end (exchanged)            following; backing off; finishing
+ *   backing off   the backoff's end (backedOff)        authorizing again, then sending; standing
+ *                 a hard stop (backoffWait)            standing (the failed attempt stands)
+ *   finishing     #finish                              done(ok)
+ *   standing      #stand                               done(false)
  *
- * Recording a failed request also offers it to the capture (exchange-capture.ts: the sample
+ * Recording a failed exchange also offers it to the capture (exchange-capture.ts: the sample
  * failures, the HTTP debug log); a successful one only when the log asks for every request.
  */
 import type { RetryPlan } from '../../model/plan/plan.js';
@@ -39,11 +49,14 @@ import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-pr
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError, classifyStatus } from '../failure/error-kind.js';
 import { backoffMs, isRetryable } from '../failure/retry.js';
+import { retryAfterMs } from '../failure/retry-after.js';
 import type { RetryBudget } from '../failure/retry-budget.js';
 import { BODY_PENDING, type CompiledRequest } from '../http/compiled-request.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import { fillHop, REDIRECT_STATUSES, redirectTarget } from '../http/redirect-hop.js';
 import type { Recorder } from '../metrics/recorder.js';
+import { REDIRECT_STEP, RETRY_STEP } from '../metrics/endpoint-figures.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
 import { setLongTimeout } from '../schedule/long-timer.js';
 import { runExtractors } from '../vars/extract.js';
 import { recordEndpointMetrics } from '../vars/extract-metrics.js';
@@ -72,6 +85,8 @@ export interface RequestPathDeps {
   readonly hosts: AllowedHosts;
   /** Sample failures and the HTTP debug log; absent: nothing is captured (setup(), teardown()). */
   readonly capture?: CaptureDeps;
+  /** Wall-clock epoch ms, for a Retry-After given as a date (default: the system's). */
+  readonly wallMs?: () => number;
 }
 
 /** Sends the logical requests of a segment's virtual users. */
@@ -108,7 +123,7 @@ export class RequestPath {
         this,
         (f) => this.#exchanged(f),
         (f) => this.#backedOff(f),
-        (f) => this.#record(f),
+        (f) => this.#stand(f),
         (f, atUs, previousUs) => this.#streamPiece(f, atUs, previousUs),
       );
       this.#flights.set(vu, flight);
@@ -171,12 +186,14 @@ export class RequestPath {
       return;
     }
     flight.bytesOut = filled;
+    flight.firstUs = this.deps.now();
     this.#attempt(flight);
   };
 
   /** The first attempt of a request whose body was encoded after fill(). */
   #sendEncoded(flight: InFlight, bytesOut: number): void {
     flight.bytesOut = bytesOut;
+    flight.firstUs = this.deps.now();
     this.#attempt(flight);
   }
 
@@ -186,14 +203,12 @@ export class RequestPath {
     const endpoint = compiled!.endpoint;
     flight.attempt++;
     flight.hops = 0;
-    flight.hopBytesIn = 0;
-    flight.hopBytesOut = 0;
     flight.redirectKind = undefined;
-    flight.startUs = this.deps.now();
-    flight.sendUs = flight.startUs;
+    flight.exchangeBytesOut = flight.bytesOut;
+    flight.sendUs = this.deps.now();
     vu.connectUs = -1;
     vu.tlsUs = -1;
-    vu.deadlineUs = flight.startUs + endpoint.timeoutMs * 1000;
+    vu.deadlineUs = flight.sendUs + endpoint.timeoutMs * 1000;
     vu.sent = vu.options;
     this.#startExchange(flight);
     vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
@@ -234,10 +249,14 @@ export class RequestPath {
     this.deps.recorder.recordStreamPiece(flight.index, kind, vu.firstPieceUs, -1);
   }
 
-  /** An attempt (or a hop) is over: follow its redirect, retry it after a backoff, or record it. */
+  /**
+   * An attempt (or a hop) is over: follow its redirect (the hop recorded), retry it after a
+   * backoff (the attempt recorded), or finish the request.
+   */
   #exchanged(flight: InFlight): void {
     const { vu } = flight;
     const exchange = vu.exchange;
+    flight.endUs = this.deps.now();
     if (exchange.error === undefined) {
       if (exchange.decodedBytes > 0) this.deps.recorder.recordDecoded(exchange.decodedBytes);
       if (this.deps.cookies && exchange.setCookies.length > 0)
@@ -249,29 +268,46 @@ export class RequestPath {
       )
         return;
     }
-    flight.endUs = this.deps.now();
     vu.deadlineUs = 0;
     flight.kind =
       exchange.error !== undefined
         ? classifyError(exchange.error)
         : (exchange.failure ?? flight.redirectKind ?? classifyStatus(exchange.status));
-    if (
-      flight.kind !== undefined &&
-      this.#shouldRetry(flight.kind, exchange.status, flight.attempt, flight.endUs)
-    ) {
-      const retry = this.deps.retry!;
-      const waitMs = backoffMs(
-        flight.attempt,
-        retry.backoffMs,
-        retry.maxBackoffMs,
-        retry.jitter,
-        vu.random,
-      );
-      flight.backoff = setLongTimeout(flight.backedOff, waitMs);
-      vu.session = flight.backoffWait;
+    const waitMs = flight.kind === undefined ? undefined : this.#retryWaitMs(flight, flight.kind);
+    if (waitMs === undefined) {
+      this.#finish(flight);
       return;
     }
-    this.#record(flight);
+    this.#recordExchange(flight, flight.kind, -1);
+    flight.waitStartUs = flight.endUs;
+    flight.backoff = setLongTimeout(flight.backedOff, waitMs);
+    vu.session = flight.backoffWait;
+  }
+
+  /**
+   * The wait before retrying a failed attempt: its backoff, or what the response asks for when
+   * longer; undefined when it is not retried (not retryable, out of attempts or budget, the run
+   * stopping, or a server asking for more than `max_backoff`).
+   */
+  #retryWaitMs(flight: InFlight, kind: ErrorKind): number | undefined {
+    const retry = this.deps.retry;
+    const status = flight.vu.exchange.status;
+    if (retry === undefined || flight.attempt >= retry.maxAttempts || this.deps.stopping())
+      return undefined;
+    if (!isRetryable(kind, status)) return undefined;
+    const wall = this.deps.wallMs?.() ?? Date.now();
+    const asked =
+      status === 429 || status === 503 ? retryAfterMs(flight.vu.exchange.headers, wall) : undefined;
+    if (asked !== undefined && asked > retry.maxBackoffMs) return undefined;
+    if (!(this.deps.budget?.tryWithdraw(flight.endUs) ?? true)) return undefined;
+    const backoff = backoffMs(
+      flight.attempt,
+      retry.backoffMs,
+      retry.maxBackoffMs,
+      retry.jitter,
+      flight.vu.random,
+    );
+    return Math.max(backoff, asked ?? 0);
   }
 
   /**
@@ -294,10 +330,11 @@ export class RequestPath {
     const origin = sameOrigin ? vu.sent.origin : next.origin;
     const path = next.pathname + next.search;
     const cookie = this.deps.cookies ? vu.cookies.header(origin, path) : undefined;
+    // This response (a 3xx) is a request of its own, recorded before its exchange is reused.
+    this.#recordExchange(flight, undefined, -1);
     const bytesOut = fillHop(vu.hop, vu.sent, exchange.status, origin, path, sameOrigin, cookie);
     flight.hops++;
-    flight.hopBytesIn += exchange.bytesIn;
-    flight.hopBytesOut += bytesOut;
+    flight.exchangeBytesOut = bytesOut;
     this.deps.recorder.recordRedirect();
     vu.sent = vu.hop;
     flight.sendUs = this.deps.now();
@@ -309,11 +346,16 @@ export class RequestPath {
   }
 
   /**
-   * After a retry's backoff: with auth, the current Authorization value (the token may have been
-   * renewed during the backoff, and an expired one must not be sent). When there is none, the
-   * failed attempt stands as the request's result.
+   * After a retry's backoff (its wait a sample of http_req_retry_wait): with auth, the current
+   * Authorization value (the token may have been renewed during the backoff, and an expired one
+   * must not be sent). When there is none, the failed attempt stands as the request's result.
    */
   #backedOff(flight: InFlight): void {
+    this.deps.recorder.recordTrend(
+      FIGURE.http_req_retry_wait,
+      flight.index,
+      this.deps.now() - flight.waitStartUs,
+    );
     if (flight.authorization === undefined) {
       this.#retry(flight);
       return;
@@ -323,7 +365,7 @@ export class RequestPath {
 
   readonly #reauthorized = (flight: InFlight, value: Authorization): void => {
     if (typeof value !== 'string') {
-      this.#record(flight);
+      this.#stand(flight);
       return;
     }
     flight.compiled!.replaceAuthorization(flight.vu.options, value);
@@ -336,42 +378,29 @@ export class RequestPath {
   }
 
   /**
-   * The final attempt's outcome is the request's: run the extractors of a success (a response
+   * The final exchange's outcome is the request's: run the extractors of a success (a response
    * they cannot read fails it as `extract_error`, a value the variable store refuses as
    * `variable_limit`), or the endpoint's verifier (expected statuses, extractors, checks:
-   * response-verifier.ts), then record it.
+   * response-verifier.ts), then record it and the logical request's figures.
    */
-  #record(flight: InFlight): void {
+  #finish(flight: InFlight): void {
     const { vu } = flight;
     const endpoint = flight.compiled!.endpoint;
     const exchange = vu.exchange;
     let kind = flight.kind;
     // undici refused the request itself (a header value it will not send): nothing left, so it
     // is not a request. A refused redirect hop is, since the hops before it were sent.
-    if (kind === 'invalid_request' && flight.hops === 0) {
+    if (kind === 'invalid_request' && flight.hops === 0 && flight.attempt === 1) {
       flight.done(this.#unsent(flight.compiled!, kind, undefined));
       return;
     }
     const verifier = flight.compiled!.verifier;
     if (verifier !== undefined) {
-      const us = flight.endUs - flight.startUs;
+      const us = flight.endUs - flight.sendUs;
       kind = verifier.judge(kind, exchange, us, vu.vars, vu.random, this.deps.recorder);
     } else if (kind === undefined && endpoint.extract.length > 0)
       kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
-    const waitingUs = this.#waitingUs(flight);
-    this.deps.recorder.recordRequest(
-      flight.index,
-      exchange.status,
-      kind,
-      flight.startUs,
-      flight.endUs,
-      flight.requestIntendedUs,
-      flight.hopBytesIn + exchange.bytesIn,
-      flight.bytesOut + flight.hopBytesOut,
-      waitingUs,
-    );
-    if (exchange.status > 0)
-      this.deps.recorder.recordProtocol(flight.index, vu.protocolOf(vu.sent.origin));
+    this.#recordExchange(flight, kind, flight.requestIntendedUs);
     if (endpoint.metrics.length > 0 && exchange.status > 0)
       recordEndpointMetrics(
         endpoint.metrics,
@@ -381,12 +410,56 @@ export class RequestPath {
         this.deps.recorder,
         flight.endUs,
       );
-    if (kind !== undefined || this.#captureAll) this.#capture?.capture(flight, kind, waitingUs);
+    this.#recordLogical(flight, kind);
     flight.done(kind === undefined);
   }
 
+  /** A failed attempt stands as the request's result (its backoff cut, no token for its retry). */
+  #stand(flight: InFlight): void {
+    this.#recordLogical(flight, flight.kind);
+    flight.done(false);
+  }
+
+  /** The logical request's own figures: its total duration and its final outcome. */
+  #recordLogical(flight: InFlight, kind: ErrorKind | undefined): void {
+    const recorder = this.deps.recorder;
+    recorder.recordTrend(
+      FIGURE.http_req_total_duration,
+      flight.index,
+      flight.endUs - flight.firstUs,
+    );
+    recorder.recordRate(FIGURE.http_req_total_failed, flight.index, kind !== undefined);
+  }
+
   /**
-   * The last hop's time to first byte, less the connection it opened (as k6's waiting), which is
+   * Records the exchange just ended (an attempt, or a redirect's hop) as a request with `kind`,
+   * tagged as a retry's or a hop's, with the logical request's intended time on its final one
+   * (-1 on the others); offers it to the capture when it failed, or when every one is logged.
+   */
+  #recordExchange(flight: InFlight, kind: ErrorKind | undefined, intendedUs: number): void {
+    const { vu } = flight;
+    const exchange = vu.exchange;
+    const step = (flight.attempt > 1 ? RETRY_STEP : 0) | (flight.hops > 0 ? REDIRECT_STEP : 0);
+    const waitingUs = this.#waitingUs(flight);
+    this.deps.recorder.recordRequest(
+      flight.index,
+      exchange.status,
+      kind,
+      flight.sendUs,
+      flight.endUs,
+      intendedUs,
+      exchange.bytesIn,
+      flight.exchangeBytesOut,
+      waitingUs,
+      step,
+    );
+    if (exchange.status > 0)
+      this.deps.recorder.recordProtocol(flight.index, vu.protocolOf(vu.sent.origin));
+    if (kind !== undefined || this.#captureAll) this.#capture?.capture(flight, kind, waitingUs);
+  }
+
+  /**
+   * The exchange's time to first byte, less the connection it opened (as k6's waiting), which is
    * recorded apart; -1 when no headers came.
    */
   #waitingUs(flight: InFlight): number {
@@ -396,13 +469,6 @@ export class RequestPath {
     if (vu.connectUs < 0) return waiting;
     this.deps.recorder.recordConnection(flight.index, vu.connectUs, vu.tlsUs);
     return waiting < 0 ? -1 : Math.max(0, waiting - vu.connectUs - Math.max(0, vu.tlsUs));
-  }
-
-  #shouldRetry(kind: ErrorKind, status: number, attempt: number, nowUs: number): boolean {
-    const retry = this.deps.retry;
-    if (retry === undefined || attempt >= retry.maxAttempts || this.deps.stopping()) return false;
-    if (!isRetryable(kind, status)) return false;
-    return this.deps.budget?.tryWithdraw(nowUs) ?? true;
   }
 
   /** A request not sent; `missing` holds the variables when one of them had no value. */

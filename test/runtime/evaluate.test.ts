@@ -27,7 +27,9 @@ function recorder(): Recorder {
  * Checks: 3 passes, 1 fail. Waiting (time to first byte): login's 10 requests 50 µs each but the
  * last (no headers); search's 30, 1000 µs. Search is an event stream too: its first event 800 µs
  * after the send, then two more 500 and 700 µs apart. Login streamed chunks: its first 300 µs after
- * the send, the next 400 µs later. Iterations of 1000 and 2000 µs; 3 virtual users.
+ * the send, the next 400 µs later. Iterations of 1000 and 2000 µs; 3 virtual users. Logical
+ * requests of login: two, of 1200 and 1800 µs in all, one failed after its retry, which waited
+ * 300 µs.
  */
 function fullRun(): ShardSnapshot {
   const r = recorder();
@@ -44,6 +46,11 @@ function fullRun(): ShardSnapshot {
   r.recordStreamPiece(1, 'sse', -1, 700);
   r.recordStreamPiece(0, 'chunks', 300, -1);
   r.recordStreamPiece(0, 'chunks', -1, 400);
+  r.recordTrend(FIGURE.http_req_total_duration, 0, 1_200);
+  r.recordTrend(FIGURE.http_req_total_duration, 0, 1_800);
+  r.recordRate(FIGURE.http_req_total_failed, 0, false);
+  r.recordRate(FIGURE.http_req_total_failed, 0, true);
+  r.recordTrend(FIGURE.http_req_retry_wait, 0, 300);
   r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 1_000);
   r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 2_000);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
@@ -169,6 +176,13 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['stream_chunks', 'rate', {}, 0.5],
   ['stream_chunks', 'count', { endpoint: 'login' }, 2],
   ['stream_chunks', 'count', { endpoint: 'search' }, null],
+  ['http_req_total_duration', 'min', {}, 1.2],
+  ['http_req_total_duration', 'max', { endpoint: 'login' }, 1.8],
+  ['http_req_total_duration', 'max', { endpoint: 'search' }, null],
+  ['http_req_total_failed', 'rate', {}, 0.5],
+  ['http_req_total_failed', 'count', { endpoint: 'login' }, 1],
+  ['http_req_total_failed', 'rate', { endpoint: 'search' }, null],
+  ['http_req_retry_wait', 'max', {}, 0.3],
   ['iteration_duration', 'min', {}, 1],
   ['iteration_duration', 'max', {}, 2],
   ['iteration_duration', 'avg', {}, 1.5],

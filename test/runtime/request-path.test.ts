@@ -54,8 +54,16 @@ t.test('redirects: 301/302/303 turn a POST into a GET, 307/308 keep method and b
     t.equal(hop?.url, '/to');
     t.equal(hop?.method, method, `${status}: the hop is a ${method}`);
     t.equal(hop?.body, body, `${status}: the hop's body`);
-    t.match(rig.snapshot(), { requests: 1, successes: 1, redirects: 1 }, `${status}: one request`);
-    t.strictSame(rig.snapshot().statusCodes, { '200': 1 }, `${status}: the final status`);
+    t.match(
+      rig.snapshot(),
+      { requests: 2, successes: 2, redirects: 1 },
+      `${status}: the request and its hop, each a request the server saw`,
+    );
+    t.strictSame(
+      rig.snapshot().statusCodes,
+      { '200': 1, [status]: 1 },
+      `${status}: the hop's status and the final one`,
+    );
   }
 });
 
@@ -68,8 +76,9 @@ t.test('a redirect loop stops at max_redirects as too_many_redirects', async (t)
   t.equal(await rig.send(0), false);
   t.equal(target.received.length, 3, 'the request and its two hops');
   const s = rig.snapshot();
-  t.match(s, { requests: 1, failures: 1, redirects: 2 });
+  t.match(s, { requests: 3, failures: 1, redirects: 2 }, 'three exchanges, the last one failed');
   t.strictSame(s.errors, { too_many_redirects: 1 });
+  t.strictSame(s.statusCodes, { '302': 3 });
 });
 
 t.test('a hop to a host not allowed fails as url_not_allowed, unsent there', async (t) => {
@@ -135,9 +144,15 @@ t.test('retries: what is retried and how it is counted', async (t) => {
     t.equal(await rig.send(0), retried, `${first}: ok after its retry, or failed`);
     t.equal(target.received.length, retried ? 2 : 1, `${first}: the server saw each attempt`);
     const s = rig.snapshot();
-    t.equal(s.requests, 1, `${first}: one logical request`);
-    t.equal(s.retries, retried ? 1 : 0, `${first}: retries counted apart`);
-    t.strictSame(s.statusCodes, { [retried ? 200 : first]: 1 }, `${first}: the final status`);
+    t.equal(s.requests, target.received.length, `${first}: each attempt is a request`);
+    t.equal(s.retries, retried ? 1 : 0, `${first}: the retries among them`);
+    t.strictSame(
+      s.statusCodes,
+      retried ? { [first]: 1, '200': 1 } : { [first]: 1 },
+      `${first}: every status the server answered`,
+    );
+    const total = s.totalFailed as readonly [number, number] | undefined;
+    t.same(total, [retried ? 0 : 1, 1], `${first}: one logical request, its final outcome`);
   }
 });
 
@@ -159,8 +174,8 @@ t.test(
       ['/from', '/to', '/from', '/to'],
     );
     const s = rig.snapshot();
-    t.match(s, { requests: 1, retries: 1, redirects: 2 });
-    t.equal(s.requests + s.retries + s.redirects, target.received.length);
+    t.match(s, { requests: 4, retries: 1, redirects: 2 });
+    t.equal(s.requests, target.received.length, 'the requests are what the server saw');
   },
 );
 
@@ -179,7 +194,12 @@ t.test('no retry once the run is stopping: the failed attempt stands', async (t)
   );
   t.equal(await rig.send(0), false);
   t.equal(target.received.length, 1);
-  t.match(rig.snapshot(), { requests: 1, retries: 0, errors: { http_5xx: 1 } });
+  t.match(rig.snapshot(), {
+    requests: 1,
+    retries: 0,
+    errors: { http_5xx: 1 },
+    totalFailed: [1, 1],
+  });
 });
 
 t.test('a retry carries the Authorization value current after its backoff', async (t) => {
@@ -202,7 +222,7 @@ t.test('a retry carries the Authorization value current after its backoff', asyn
     'the second attempt carried the renewed value',
   );
   t.equal(asked, 2, 'asked once per attempt');
-  t.match(rig.snapshot(), { requests: 1, retries: 1 });
+  t.match(rig.snapshot(), { requests: 2, retries: 1, totalFailed: [0, 1] });
 });
 
 t.test(
