@@ -12,8 +12,8 @@
  *   `.text()` is `.text`.
  * - Header names are lower case (`location`, not `Location`); `cookiesForURL()` gives each name's
  *   value, not a list of values; relative urls are the target's, so BASE_URL is gone.
- * - A redirect followed is one request of its name here (k6 records one per hop): `log in` is the
- *   POST and its hop to the dashboard, with one latency.
+ * - A redirect followed is one request per hop, as in k6: `log in` is the POST and its hop to the
+ *   dashboard; http_req_total_duration{endpoint=log in} times both.
  * - Thresholds: `{name:log in}` is `{endpoint=log in}`, `{check:…}` is `{check=…}`.
  * - `__VU` is `vu.id + 1`, so each VU logs in as the user it had in k6; every call is awaited.
  */

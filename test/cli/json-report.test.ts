@@ -43,6 +43,9 @@ const BASE_KEYS = [
   'waiting_ms',
   'connecting_ms',
   'tls_handshaking_ms',
+  'total_duration_ms',
+  'total_failed',
+  'retry_wait_ms',
   'iteration_duration_ms',
   'vus',
   'vus_max',
@@ -159,6 +162,8 @@ t.test('a WebSocket endpoint carries its own websocket block; HTTP endpoints non
     'failures',
     'latency_ms',
     'waiting_ms',
+    'total_duration_ms',
+    'total_failed',
     'protocols',
     'status_codes',
     'errors',
@@ -258,6 +263,9 @@ t.test('no data: latency fields are null, not missing', (t) => {
   t.equal(json.waiting_ms, null);
   t.equal(json.connecting_ms, null);
   t.equal(json.tls_handshaking_ms, null);
+  t.equal(json.total_duration_ms, null);
+  t.equal(json.total_failed, null, 'a rate of nothing is no rate');
+  t.equal(json.retry_wait_ms, null);
   t.equal(json.iteration_duration_ms, null);
   t.equal(json.vus, null, 'never sampled');
   t.equal(json.vus_max, null, 'not counted (a raw file written before it was)');
@@ -268,6 +276,8 @@ t.test('no data: latency fields are null, not missing', (t) => {
       failures: 0,
       latency_ms: null,
       waiting_ms: null,
+      total_duration_ms: null,
+      total_failed: null,
       protocols: [],
       status_codes: {},
       errors: {},

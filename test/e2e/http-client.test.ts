@@ -7,6 +7,7 @@ import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { brotliCompressSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { runCli } from '../helpers/run-cli.js';
+import type { JsonResult } from '../../cli/render/json-report.js';
 
 interface Seen {
   readonly url: string;
@@ -87,15 +88,6 @@ async function target(t: Test): Promise<Seen> {
   return seen;
 }
 
-interface JsonResult {
-  readonly total: number;
-  readonly failures: number;
-  readonly errors: Record<string, number>;
-  readonly redirects: number;
-  readonly bytes_received: number;
-  readonly bytes_decoded: number;
-  readonly interrupted: boolean;
-}
 
 async function run(t: Test, config: string, code = 0): Promise<JsonResult> {
   const dir = t.testdir({ 'load.yaml': config });
@@ -132,9 +124,11 @@ t.test('a form login: 302 to the dashboard, followed with its session cookie', a
   const seen = await target(t);
   const endpoints = `  - { name: login, method: POST, url: /login, body: "u=ada" }\n`;
   const result = await run(t, flow(seen.url, endpoints, ['login'], 3));
-  t.equal(result.total, 3, 'a request and its hops are one request');
+  t.equal(result.total, 6, 'each hop is a request, as the server saw');
+  t.same(result.status_codes, { '200': 3, '302': 3 });
   t.equal(result.failures, 0);
   t.equal(result.redirects, 3, 'each hop counted');
+  t.same(result.total_failed, { rate: 0, count: 0, total: 3 }, 'three logins');
   t.strictSame(seen.requests.slice(0, 2), [
     'POST /login cookie=',
     'GET /dashboard cookie=session=u1',

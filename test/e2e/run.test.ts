@@ -4,28 +4,8 @@ import { startTargetServer, type TargetServer } from '../../cli/serve/target-ser
 import { eventually } from '../helpers/eventually.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 import { startTargetProcess } from '../helpers/target-process.js';
+import type { JsonResult } from '../../cli/render/json-report.js';
 
-interface JsonResult {
-  total: number;
-  successes: number;
-  failures: number;
-  requests_per_sec: number;
-  p95_latency_ms: number | null;
-  p99_latency_ms: number | null;
-  errors: Record<string, number>;
-  status_codes: Record<string, number>;
-  late: number;
-  dropped: number;
-  retries: number;
-  interrupted: boolean;
-  intended_latency_ms: { p99: number } | null;
-  thresholds?: {
-    total: number;
-    passed: number;
-    failed: number;
-    results: Record<string, unknown>[];
-  };
-}
 
 const json = (result: SpawnResult): JsonResult => JSON.parse(result.stdout) as JsonResult;
 
@@ -214,20 +194,26 @@ t.test('--json-output prints only the spec JSON result on stdout', async (t) => 
   });
 });
 
-t.test('503 then success: retried, counted, one logical request each', async (t) => {
+t.test('503 then success: each attempt a request, one logical request each', async (t) => {
   const server = await target(t, { flakyEvery: 2 });
   const config = `target: ${server.url}/flaky\nrequests: 100\nconcurrency: 1\nretry: { max_attempts: 3, backoff: 1ms, budget: 1 }\n`;
   const dir = t.testdir({ 'load.yaml': config });
   const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
   const parsed = json(result);
-  t.equal(parsed.total, 100, 'retries do not inflate the request count');
-  t.equal(parsed.failures, 0, 'every 503 was retried into a success');
+  t.equal(server.stats().byRoute.flaky, 199);
+  t.equal(parsed.total, 199, 'every attempt is a request, as the server counted');
+  t.same(parsed.status_codes, { '200': 100, '503': 99 }, 'the 503s retried are in the table');
+  t.equal(parsed.failures, 99);
   t.equal(
     parsed.retries,
     99,
     'one retry for every request after the first (answers alternate 200, 503)',
   );
-  t.equal(server.stats().byRoute.flaky, 199);
+  t.same(
+    parsed.total_failed,
+    { rate: 0, count: 0, total: 100 },
+    'every logical request was retried into a success',
+  );
   const none = await runCli([
     'run',
     '--target',
@@ -246,11 +232,13 @@ t.test('the retry budget keeps a 5xx storm from being amplified', async (t) => {
   const config = `target: ${server.url}/status/503\nrequests: 400\nconcurrency: 4\nretry: { max_attempts: 5, backoff: 1ms, budget: 0.1, min_retries_per_sec: 10 }\n`;
   const dir = t.testdir({ 'load.yaml': config });
   const parsed = json(await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir }));
-  t.equal(parsed.failures, 400);
+  t.match(parsed.total_failed, { count: 400, total: 400 });
   // 10% of 400 requests, plus the floor: 10 at the start and 10 per second of the (sub-second) run.
   t.ok(parsed.retries <= 40 + 10 + 10, `retries ${parsed.retries} stay within the budget`);
   t.ok(parsed.retries >= 40, `the budget's share is used (${parsed.retries})`);
   t.equal(server.stats().byRoute.status, 400 + parsed.retries);
+  t.equal(parsed.total, 400 + parsed.retries, 'the requests the server saw');
+  t.equal(parsed.failures, parsed.total);
 });
 
 t.test(
