@@ -5,7 +5,6 @@
  * may reach. Shared by the options reader and the sandbox's bootstrap, beside removed-globals.ts.
  */
 
-
 /**
  * An expression that defines the global `__ENV` (k6's name; read-only) and evaluates to the same
  * frozen object, the API's `env`. It needs `envJson` (the ScenarioEnv as JSON text) and `parse`

@@ -88,7 +88,6 @@ async function target(t: Test): Promise<Seen> {
   return seen;
 }
 
-
 async function run(t: Test, config: string, code = 0): Promise<JsonResult> {
   const dir = t.testdir({ 'load.yaml': config });
   const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });

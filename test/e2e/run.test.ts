@@ -6,7 +6,6 @@ import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 import { startTargetProcess } from '../helpers/target-process.js';
 import type { JsonResult } from '../../cli/render/json-report.js';
 
-
 const json = (result: SpawnResult): JsonResult => JSON.parse(result.stdout) as JsonResult;
 
 async function target(
