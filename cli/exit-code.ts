@@ -4,7 +4,7 @@
 export enum ExitCode {
   /** Every threshold passed, or none were defined. */
   Ok = 0,
-  /** A threshold failed, or any error (bad input, unwritable report, lost segment). */
+  /** A threshold failed, or any error (bad input, unwritable report, lost segment, empty run). */
   Failed = 1,
   /** A second SIGINT cut the run short. */
   Interrupted = 130,
@@ -15,6 +15,8 @@ export interface RunOutcome {
   readonly thresholdsFailed: number;
   /** A fatal error stopped the run (auth gave up, a segment was lost). */
   readonly fatal: boolean;
+  /** The run proved nothing: no request sent, none succeeded, or every iteration failed. */
+  readonly empty: boolean;
   /** A report could not be written. */
   readonly reportFailed: boolean;
   /** An `abort_on_fail` threshold stopped the run (exit 1 even if it passes on the final figures). */
@@ -23,7 +25,11 @@ export interface RunOutcome {
 
 /** Exit code of a finished run. */
 export function exitCodeFor(outcome: RunOutcome): ExitCode {
-  return outcome.thresholdsFailed > 0 || outcome.fatal || outcome.reportFailed || outcome.aborted
+  return outcome.thresholdsFailed > 0 ||
+    outcome.fatal ||
+    outcome.empty ||
+    outcome.reportFailed ||
+    outcome.aborted
     ? ExitCode.Failed
     : ExitCode.Ok;
 }

@@ -20,6 +20,7 @@ import type { BarrageContext } from './context.js';
 import type { CommandOutcome } from './command-outcome.js';
 import type { ReportFile } from './report-files.js';
 import { VERSION } from './version.js';
+import { emptyRunCause } from '../runtime/metrics/empty-run.js';
 
 /** The environment variable GitHub Actions sets to the step's summary file. */
 const GITHUB_STEP_SUMMARY = 'GITHUB_STEP_SUMMARY';
@@ -96,7 +97,8 @@ export interface ResultDelivery {
 
 /**
  * The report on stdout, the files asked for, the metrics model's warnings on stderr (where a
- * --json-output run's reader looks) and the fatal note; thresholds, a fatal end and an abort
+ * --json-output run's reader looks), the fatal note and the cause of a run that proved nothing
+ * (empty-run.ts); thresholds, a fatal end, an empty run and an abort
  * decide the exit code.
  */
 export function resultOutcome(
@@ -105,14 +107,18 @@ export function resultOutcome(
 ): CommandOutcome {
   const { paths, raw, report, jsonOutput, renderers } = delivery;
   const color = context.isTTY && context.env.NO_COLOR === undefined;
-  const warnings = (report.result.warnings ?? []).map((w) => `warning: ${w}`);
+  const notes = (report.result.warnings ?? []).map((w) => `warning: ${w}`);
+  if (raw.fatal !== undefined) notes.push(delivery.fatalNote(raw.fatal));
+  const empty = emptyRunCause(report.result);
+  if (empty !== undefined) notes.push(`the run failed: ${empty}`);
   return {
     stdout: renderStdout(report, { jsonOutput, color }),
     files: reportFiles(paths, report, raw, context.env, renderers),
-    notes: raw.fatal === undefined ? warnings : [...warnings, delivery.fatalNote(raw.fatal)],
+    notes,
     ending: {
       thresholdsFailed: report.thresholds?.failed ?? 0,
       fatal: raw.fatal !== undefined,
+      empty: empty !== undefined,
       aborted: raw.aborted !== undefined,
     },
   };

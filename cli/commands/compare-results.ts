@@ -108,6 +108,7 @@ function outcomeOf(
     ending: {
       thresholdsFailed: report.thresholds.filter((t) => !t.pass).length,
       fatal: false,
+      empty: false,
       aborted: false,
     },
   };

@@ -37,7 +37,7 @@ import {
 import { toJsonResult } from './json-report.js';
 import { escapeHtml, html, scriptJson, section, table, type Cell } from './html-markup.js';
 import type { BaselineOverlay, RunReport, ThresholdSummary } from './run-report.js';
-import { allFailedWarning, stoppedLine, unsentWarning } from './text-report.js';
+import { emptyRunWarning, stoppedLine, unsentWarning } from './text-report.js';
 
 /** What the HTML report needs besides the run. */
 export interface HtmlReportOptions {
@@ -60,7 +60,7 @@ function header(report: RunReport): string {
   const notices: string[] = [];
   const stopped = stoppedLine(report);
   if (stopped !== undefined) notices.push(stopped);
-  for (const warning of [unsentWarning(r), allFailedWarning(report)])
+  for (const warning of [unsentWarning(r), emptyRunWarning(r)])
     if (warning !== undefined) notices.push(warning);
   return [
     '<header>',

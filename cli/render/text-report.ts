@@ -39,13 +39,15 @@
  *   HTTP debug log: 12 lines written, 3 dropped    (with --http-debug)
  *
  * Then each breakdown table after a blank line, and last, after a
- * blank line, the warning when every request failed and no threshold could turn that into exit 1,
+ * blank line, the warning when the run proved nothing (no request sent, none succeeded, every
+ * iteration failed: it exits 1),
  * and those of the metrics model's bounds (folded tag sets and request names, values left out).
  * Color (ANSI, only when asked): green ✓ lines, red ✗ lines and the warning; nothing else.
  */
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
 import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import { hasGroup, resultOf } from '../../runtime/metrics/figure-results.js';
+import { emptyRunCause } from '../../runtime/metrics/empty-run.js';
 import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
@@ -193,12 +195,10 @@ function k6Lines(result: RunResult): string[] {
   return lines;
 }
 
-/** The warning for a run where nothing succeeded and no threshold will fail it; undefined otherwise. */
-export function allFailedWarning(report: RunReport): string | undefined {
-  const { result } = report;
-  if (result.total === 0 || result.successes !== 0 || report.thresholds !== undefined)
-    return undefined;
-  return `WARNING: every request failed (${result.failures} of ${result.total}). No thresholds are set, so this alone does not fail the run (add e.g. --threshold "http_req_failed:rate < 0.01").`;
+/** The warning for a run that proved nothing (runtime/metrics/empty-run.ts); undefined otherwise. */
+export function emptyRunWarning(result: RunResult): string | undefined {
+  const cause = emptyRunCause(result);
+  return cause === undefined ? undefined : `WARNING: the run failed (exit 1): ${cause}.`;
 }
 
 /**
@@ -253,7 +253,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   if (report.httpDebug !== undefined) lines.push(httpDebugLine(report.httpDebug));
   lines.push(...unsentLines(result));
   for (const section of renderBreakdowns(result)) lines.push('', section);
-  for (const warning of [unsentWarning(result), allFailedWarning(report)])
+  for (const warning of [unsentWarning(result), emptyRunWarning(result)])
     if (warning !== undefined) lines.push('', paint(warning, RED, options.color));
   for (const warning of result.warnings ?? [])
     lines.push('', paint(`WARNING: ${warning}.`, RED, options.color));

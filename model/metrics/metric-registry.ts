@@ -424,6 +424,16 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: RUN_TAGS,
     userTags: false,
   },
+  vus_stopped: {
+    kind: 'counter',
+    family: 'run-counter',
+    figure: { field: 'vusStopped', result: 'vus_stopped', label: 'Virtual users stopped' },
+    unit: 'count',
+    description:
+      'Virtual users that stopped because one of their setup endpoints (setup: true) failed: they make no iteration',
+    tags: RUN_TAGS,
+    userTags: false,
+  },
   checks: {
     kind: 'rate',
     family: 'checks',

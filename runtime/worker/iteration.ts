@@ -75,7 +75,8 @@ export class IterationRunner {
 
   /**
    * The worker's feeder record, then its setup endpoints, once, in order; false when the worker
-   * ends instead, for want of a record (a non-cycling feeder used up). With `per: worker` a worker
+   * ends instead, for want of a record (a non-cycling feeder used up) or because a setup endpoint
+   * failed (as a throwing setup() stops k6's test: its login has no session to go on with). With `per: worker` a worker
    * keeps its record for life, and those left without one end; the segment stops only when none
    * got one, as a used-up feeder stops it. With `per: iteration`, the setup endpoints get a record
    * of their own (a login's username) and a used-up feeder stops the segment, as in run().
@@ -91,7 +92,11 @@ export class IterationRunner {
       this.#holders++;
       vu.vars.merge(record);
     }
-    for (const index of graph.setup) await this.request(vu, index, NO_INTENDED_TIME);
+    for (const index of graph.setup) {
+      if (await this.request(vu, index, NO_INTENDED_TIME)) continue;
+      this.deps.recorder.recordCount(FIGURE.vus_stopped, RUN_ONLY);
+      return false;
+    }
     return true;
   }
 

@@ -246,9 +246,12 @@ t.test('the distribution table quotes the usual percentiles and the max', (t) =>
   t.end();
 });
 
-t.test('every request failed and no thresholds: the warning is at the top', (t) => {
+t.test('a run none of whose requests succeeded: the warning is at the top', (t) => {
   const page = render(runReportFixture(runResultFixture({ successes: 0, failures: 1000 })));
-  t.match(page, /<p class="notice">WARNING: every request failed \(1000 of 1000\)/);
+  t.match(
+    page,
+    /<p class="notice">WARNING: the run failed \(exit 1\): none of its 1000 requests succeeded/,
+  );
   t.match(page, '<span class="badge none" id="verdict">no thresholds</span>');
   t.end();
 });

@@ -103,7 +103,7 @@ t.test('no completed request prints n/a latencies', (t) => {
   const text = renderTextReport(runReportFixture(result), plain);
   for (const label of ['Min:  ', 'Max:  ', 'Mean: ', 'P50:  ', 'P90:  ', 'P99:  '])
     t.match(text, `\n  ${label}n/a\n`);
-  t.notMatch(text, 'WARNING', 'no warning when nothing was sent');
+  t.match(text, 'WARNING: the run failed (exit 1): no request was sent', 'nothing sent fails the run');
   t.end();
 });
 
@@ -150,16 +150,16 @@ t.test('closed model: no open-model block, no retries line at 0', (t) => {
   t.end();
 });
 
-t.test('warning when every request failed and no thresholds are set', (t) => {
+t.test('warning when the run proved nothing, thresholds or not', (t) => {
   const failed = runResultFixture({ successes: 0, failures: 1000, errors: { refused: 1000 } });
   const warning =
-    'WARNING: every request failed (1000 of 1000). No thresholds are set, so this alone does not fail the run (add e.g. --threshold "http_req_failed:rate < 0.01").';
+    'WARNING: the run failed (exit 1): none of its 1000 requests succeeded (refused: 1000).';
   const cases = [
     { name: 'all failed, no thresholds', report: runReportFixture(failed), want: true },
     {
       name: 'all failed, thresholds set',
       report: runReportFixture(failed, EXAMPLE_THRESHOLDS),
-      want: false,
+      want: true,
     },
     { name: 'some succeeded', report: runReportFixture(), want: false },
   ];
@@ -199,7 +199,7 @@ t.test('color: green pass, red fail and warning; nothing when off', (t) => {
   const lines = colored.split('\n').filter((l) => l.includes(ANSI));
   t.equal(lines.length, 2, 'only the threshold lines are colored');
   const warned = renderTextReport(runReportFixture(failed), { color: true });
-  t.match(warned, '\u001b[31mWARNING: every request failed');
+  t.match(warned, '\u001b[31mWARNING: the run failed (exit 1)');
   for (const report of [
     runReportFixture(failed),
     runReportFixture(runResultFixture(), EXAMPLE_THRESHOLDS),
