@@ -296,10 +296,11 @@ t.test('faults of the target are measured failures, never crashes', async (t) =>
     '1',
     '--json-output',
   ]);
-  t.equal(refused.code, 0, 'no thresholds: exit 0');
+  t.equal(refused.code, 1, 'nothing succeeded: exit 1, thresholds or not');
+  t.match(refused.stderr, 'barrage: the run failed: none of its 5 requests succeeded (refused: 5)');
   t.same(json(refused).errors, { refused: 5 });
   const text = await runCli(['run', '--target', closedPort, '-n', '5', '-c', '1']);
-  t.match(text.stdout, /WARNING: every request failed/);
+  t.match(text.stdout, /WARNING: the run failed \(exit 1\): none of its 5 requests succeeded/);
 
   const resetter = await tcpServer(t, (socket) => socket.resetAndDestroy());
   t.match(

@@ -53,7 +53,8 @@ t.test('YAML sessions whose last steps the end skipped are interrupted', async (
     ].join('\n'),
   });
   const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, 1, 'no session succeeded: the run proved nothing');
+  t.match(result.stderr, 'the run failed: none of its');
   const json = JSON.parse(result.stdout) as Json;
   t.ok(frames.length > 0 && frames.every((n) => n < 3), `the server saw ${frames.join(', ')}`);
   t.equal(json.errors.interrupted, frames.length, 'each session cut short is interrupted');
@@ -80,7 +81,8 @@ t.test("a scenario's socket still open at the end is interrupted, closed with 10
     ),
     { cwd: dir },
   );
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, 1, 'no session succeeded: the run proved nothing');
+  t.match(result.stderr, 'the run failed: none of its');
   const json = JSON.parse(result.stdout) as Json;
   t.equal(json.websocket?.sessions, frames.length, 'every connection the server saw');
   t.equal(json.errors.interrupted, frames.length, 'none ended by the scenario: all interrupted');
