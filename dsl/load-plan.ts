@@ -328,6 +328,7 @@ async function loadFeeder(
     path: resolve(baseDir, feeder.file),
     shown: feeder.file,
     format: feeder.format,
+    types: feeder.types,
   });
   if (!read.ok) {
     // A problem inside the file names its line; one about the file itself points at the key.

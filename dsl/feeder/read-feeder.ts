@@ -13,6 +13,7 @@ import type { ConfigIssue, Source } from '../issues.js';
 import type { FeederPlan, FeederTable } from '../../model/plan/plan.js';
 import { err, ok, type Result } from '../result.js';
 import { readBoundedBytes, withBoundedFile } from '../sources/bounded-file.js';
+import { ColumnTypes, unknownColumns, type ColumnType } from './column-types.js';
 import { FeederTableBuilder } from './feeder-table-builder.js';
 
 /** Largest feeder file read (records live in memory for the whole run). */
@@ -25,6 +26,8 @@ export interface FeederInput {
   /** As the user wrote it, for messages. */
   readonly shown: string;
   readonly format: 'csv' | 'json' | 'ndjson' | undefined;
+  /** Typed CSV columns (feeder.types); a JSON record's values keep their own types. */
+  readonly types?: Readonly<Record<string, ColumnType>> | undefined;
 }
 
 /** Reads the records into a compact table (FeederTable), fields named once. */
@@ -43,9 +46,18 @@ export function readFeeder(input: FeederInput): Result<Pick<FeederPlan, 'records
       'a .csv, .json or .ndjson file (or feeder.format)',
       JSON.stringify(extname(input.path) || 'no extension'),
     );
+  const types = input.types ?? {};
+  if (format !== 'csv' && Object.keys(types).length > 0)
+    return fail(
+      'feeder_error',
+      'feeder.types only with a CSV file (JSON values keep their own types)',
+      `a ${format} file`,
+    );
   const read =
     format === 'csv'
-      ? withBoundedFile(input.path, 'feeder file', MAX_FEEDER_BYTES, parseCsv)
+      ? withBoundedFile(input.path, 'feeder file', MAX_FEEDER_BYTES, (fd, size) =>
+          parseCsv(fd, size, types),
+        )
       : readJson(input.path, format);
   if (!read.ok) return fail(read.error[0]!.code, read.error[0]!.expected, read.error[0]!.actual);
   const parsed = read.value;
@@ -83,7 +95,11 @@ const CHUNK_BYTES = 64 * 1024;
  * the parser keeps no rows. The header row names the fields (a repeated name keeps its last
  * column, as objects did); a strict UTF-8 decoder checks the bytes on the way.
  */
-function parseCsv(fd: number, size: number): Result<FeederTable, ParseProblem> {
+function parseCsv(
+  fd: number,
+  size: number,
+  types: Readonly<Record<string, ColumnType>>,
+): Result<FeederTable, ParseProblem> {
   const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size, 1)));
   let lines = 1;
   eachChunk(fd, size, chunk, (bytes) => {
@@ -92,19 +108,31 @@ function parseCsv(fd: number, size: number): Result<FeederTable, ParseProblem> {
   let builder: FeederTableBuilder | undefined;
   let columns: number[] = [];
   let row: string[] = [];
+  let typing: ColumnTypes | undefined;
+  let problem: ParseProblem | undefined;
   const parser = new Parser({
     skip_empty_lines: true,
     trim: false,
     bom: true,
-    on_record: (record: string[]) => {
+    on_record: (record: string[], info) => {
+      if (problem !== undefined) return null;
       if (builder === undefined) {
         const fields = [...new Set(record)];
         columns = record.map((name) => fields.indexOf(name));
         row = new Array<string>(fields.length);
         builder = new FeederTableBuilder(fields, size, lines);
+        problem = headerProblem(fields, types, info.lines);
+        typing = new ColumnTypes(fields, types);
       } else {
         for (let c = 0; c < record.length; c++) row[columns[c]!] = record[c]!;
-        builder.add(row);
+        const wrong = typing!.apply(row);
+        if (wrong === undefined) builder.add(row, typing!.typed);
+        else
+          problem = {
+            expected: `${wrong.expected} in column ${wrong.column} (feeder.types)`,
+            actual: wrong.actual,
+            line: info.lines,
+          };
       }
       return null;
     },
@@ -124,6 +152,7 @@ function parseCsv(fd: number, size: number): Result<FeederTable, ParseProblem> {
   if (notUtf8)
     return err({ expected: 'a feeder file in UTF-8', actual: 'bytes that are not UTF-8' });
   parser.end();
+  if (problem !== undefined) return err(problem);
   const error: (Error & { lines?: number }) | null = parser.errored;
   if (error !== null)
     return err({
@@ -132,6 +161,21 @@ function parseCsv(fd: number, size: number): Result<FeederTable, ParseProblem> {
       ...(error.lines === undefined ? {} : { line: error.lines }),
     });
   return ok((builder ?? new FeederTableBuilder([], 0, 0)).finish());
+}
+
+/** A problem when feeder.types names a column the header row does not have. */
+function headerProblem(
+  fields: readonly string[],
+  types: Readonly<Record<string, ColumnType>>,
+  line: number,
+): ParseProblem | undefined {
+  const unknown = unknownColumns(fields, types);
+  if (unknown.length === 0) return undefined;
+  return {
+    expected: `feeder.types naming columns of the header row (${fields.join(', ')})`,
+    actual: unknown.join(', '),
+    line,
+  };
 }
 
 /** Calls `visit` with each successive chunk of the file (a view of `chunk`, reused). */

@@ -16,6 +16,17 @@ export function feederSchema() {
         .default('sequential')
         .describe('sequential: one global order shared by all workers'),
       cycle: flag('start over when the records run out; false stops the run').default(true),
+      types: z
+        .record(
+          z.string(),
+          z.enum(['string', 'number', 'boolean', 'json'], {
+            error: 'string, number, boolean or json',
+          }),
+        )
+        .optional()
+        .describe(
+          'CSV columns sent as JSON numbers, booleans or values in a JSON body (checked when the file is read); every other column is text',
+        ),
       per: z
         .enum(['worker', 'iteration'], { error: 'worker or iteration' })
         .optional()
@@ -23,6 +34,6 @@ export function feederSchema() {
           'worker: one record per worker, taken before its setup endpoints; iteration: a new record each iteration. Default: worker when an endpoint has setup: true, iteration otherwise',
         ),
     },
-    { error: 'a feeder mapping: { file, format, order, cycle, per }' },
+    { error: 'a feeder mapping: { file, format, order, cycle, types, per }' },
   );
 }
