@@ -47,6 +47,7 @@ const BASE_KEYS = [
   'total_failed',
   'retry_wait_ms',
   'iteration_duration_ms',
+  'vus_stopped',
   'vus',
   'vus_max',
   'interrupted',
