@@ -109,7 +109,8 @@ export function resultOutcome(
   const color = context.isTTY && context.env.NO_COLOR === undefined;
   const notes = (report.result.warnings ?? []).map((w) => `warning: ${w}`);
   if (raw.fatal !== undefined) notes.push(delivery.fatalNote(raw.fatal));
-  const empty = emptyRunCause(report.result);
+  // A fatal stop names its own cause; the empty run's would only repeat it.
+  const empty = raw.fatal === undefined ? emptyRunCause(report.result) : undefined;
   if (empty !== undefined) notes.push(`the run failed: ${empty}`);
   return {
     stdout: renderStdout(report, { jsonOutput, color }),

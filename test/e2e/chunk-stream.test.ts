@@ -132,7 +132,7 @@ t.test('idle_timeout fails a body that stalls between chunks, as idle_timeout', 
       '    idle_timeout: 200ms',
     ].join('\n'),
   );
-  t.equal(result.code, 0, 'no threshold: failures alone do not fail the run');
+  t.equal(result.code, 1, 'no request succeeded: the run failed, thresholds or not');
   t.same(json.errors, { idle_timeout: 4 }, 'each stalled body failed as idle_timeout');
   t.equal(json.stream?.chunks, 4, 'the one chunk each body sent is counted');
   t.equal(json.stream?.chunk_gap_ms, null, 'no body had a second chunk');

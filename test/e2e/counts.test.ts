@@ -35,7 +35,11 @@ t.test('every request unsent: 0 requests, the unsent count and its cause', async
     'load.yaml': `target: ${server.url}\nrequests: 5\nconcurrency: 1\nendpoints:\n  - { name: list, url: /list, extract: { id: "$.id" } }\n  - { name: item, url: "/x/{{id}}" }\nflows:\n  - { name: f, steps: [item] }\n`,
   });
   const json = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
-  t.equal(json.code, 0, json.stderr);
+  t.equal(json.code, 1, 'nothing was sent: the run failed');
+  t.match(
+    json.stderr,
+    'barrage: the run failed: no request was sent: 5 unsent (missing_variable: {{id}} in endpoint item, url: 5)',
+  );
   const r = JSON.parse(json.stdout) as JsonResult;
   t.equal(server.seen.length, 0, 'the server saw nothing');
   t.strictSame([r.total, r.failures, r.requests_per_sec], [0, 0, 0]);

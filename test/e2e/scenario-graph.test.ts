@@ -170,7 +170,8 @@ t.test('a timed run whose every request is unsent still ends on time', async (t)
     killAfterMs: 20_000,
   });
   t.equal(result.signal, null, 'the run ended by itself, not by the safety kill');
-  t.equal(result.code, 0);
+  t.equal(result.code, 1, 'nothing was sent: the run failed');
+  t.match(result.stderr, 'barrage: the run failed: no request was sent');
   const json = JSON.parse(result.stdout) as {
     unsent_errors: Record<string, number>;
     unsent: number;

@@ -62,7 +62,8 @@ t.test('WebAssembly is not there: each iteration is a script_error', async (t) =
   const server = await target(t);
   const result = await runScenario('wasm.ts', server.url, '-n', '3', '-c', '1');
   t.equal(result.signal, null, 'ended by itself');
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, 1, 'every iteration failed: the run failed');
+  t.match(result.stderr, 'barrage: the run failed: no request was sent: 3 of 3 iterations failed');
   t.same(json(result).iteration_errors, { script_error: 3 });
   t.match(
     result.stderr,

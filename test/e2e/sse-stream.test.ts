@@ -114,7 +114,7 @@ t.test('idle_timeout fails a stream that stalls, as idle_timeout', async (t) => 
       '    idle_timeout: 200ms',
     ].join('\n'),
   );
-  t.equal(result.code, 0, 'no threshold: failures alone do not fail the run');
+  t.equal(result.code, 1, 'no request succeeded: the run failed, thresholds or not');
   t.equal(json.total, 4);
   t.same(json.errors, { idle_timeout: 4 }, 'each stalled stream failed as idle_timeout');
   t.equal(json.sse?.events, 4, 'the one event each stream sent is counted');

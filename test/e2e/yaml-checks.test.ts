@@ -187,7 +187,7 @@ t.test('checks_fail_request makes a failed check fail its request as check_faile
     '      - { name: empty, json: $.total, equals: 0 }',
   ];
   const strict = await run(t, lines(true));
-  t.equal(strict.code, 0, strict.stderr);
+  t.equal(strict.code, 1, 'every request failed its check: the run proved nothing');
   t.equal(strict.json?.failures, 8);
   t.same(strict.json?.errors, { check_failed: 8 });
   t.same(strict.json?.checks?.by_name.empty, { passes: 0, fails: 8 });
