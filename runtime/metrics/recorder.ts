@@ -177,6 +177,7 @@ export class Recorder {
     const index = indexOfMicros(value);
     this.#latency.record(index, value);
     figures.recordOutcome(status, kind, index, value, step);
+    figures.seconds.record(endUs, value, kind !== undefined);
     bucket.live!.record(index, value);
     if (this.#openModel && intendedUs >= 0) this.#intended.recordMicros(endUs - intendedUs);
     if (waitingUs >= 0) {
