@@ -4,6 +4,8 @@
  * requests, failures and the sum of their service times (µs; mean = latencyUs / requests). Three
  * numbers a second, summed when shards merge: no histogram per endpoint and second, whose memory
  * a run of many endpoints could not afford. Seconds without a request of the endpoint are absent.
+ * A recorder keeps them for its first MAX_ENDPOINTS_BY_SECOND endpoints only (a HAR import may
+ * bring hundreds; the report charts the eight most requested).
  *
  * Hot path: a completion in the same second as the previous one adds to the open second; a new
  * second (about once a second) closes it into the list. Completions arrive in clock order, so a
@@ -11,10 +13,13 @@
  */
 import type { EndpointSecond } from './snapshot.js';
 
+/** The endpoints (by index) whose seconds a recorder keeps: a bound on memory and snapshot size. */
+export const MAX_ENDPOINTS_BY_SECOND = 32;
+
 /** One endpoint's seconds. */
 export class EndpointSeconds {
-  readonly #closed: { second: number; requests: number; failures: number; latencyUs: number }[] =
-    [];
+  /** Closed seconds, never changed in place (a late completion replaces its entry): shared by snapshots. */
+  readonly #closed: EndpointSecond[] = [];
   #second = -1;
   #requests = 0;
   #failures = 0;
@@ -31,8 +36,7 @@ export class EndpointSeconds {
 
   /** The seconds so far, oldest first; undefined when none had a request. */
   snapshot(): EndpointSecond[] | undefined {
-    const all = this.#closed.map((s) => ({ ...s }));
-    if (this.#requests > 0) add(all, this.#open());
+    const all = this.#requests > 0 ? add([...this.#closed], this.#open()) : [...this.#closed];
     return all.length === 0 ? undefined : all.sort((a, b) => a.second - b.second);
   }
 
@@ -54,19 +58,21 @@ export class EndpointSeconds {
   }
 }
 
-/** Adds `s` into the entry of its second in `list`, or appends it. */
-function add(
-  list: { second: number; requests: number; failures: number; latencyUs: number }[],
-  s: EndpointSecond,
-): void {
-  const known = list.findLast((e) => e.second === s.second);
-  if (known === undefined) {
-    list.push({ ...s });
-    return;
-  }
-  known.requests += s.requests;
-  known.failures += s.failures;
-  known.latencyUs += s.latencyUs;
+/** Adds `s` to its second's entry in `list` (a new entry replacing it), or appends it. */
+function add(list: EndpointSecond[], s: EndpointSecond): EndpointSecond[] {
+  const at = list.findLastIndex((e) => e.second === s.second);
+  if (at < 0) list.push(s);
+  else list[at] = sumOf(list[at]!, s);
+  return list;
+}
+
+function sumOf(a: EndpointSecond, b: EndpointSecond): EndpointSecond {
+  return {
+    second: a.second,
+    requests: a.requests + b.requests,
+    failures: a.failures + b.failures,
+    latencyUs: a.latencyUs + b.latencyUs,
+  };
 }
 
 /** Several endpoints' (or shards') seconds summed by second; undefined when none has any. */
@@ -77,17 +83,7 @@ export function mergeEndpointSeconds(
   for (const list of all)
     for (const s of list ?? []) {
       const known = bySecond.get(s.second);
-      bySecond.set(
-        s.second,
-        known === undefined
-          ? s
-          : {
-              second: s.second,
-              requests: known.requests + s.requests,
-              failures: known.failures + s.failures,
-              latencyUs: known.latencyUs + s.latencyUs,
-            },
-      );
+      bySecond.set(s.second, known === undefined ? s : sumOf(known, s));
     }
   return bySecond.size === 0
     ? undefined

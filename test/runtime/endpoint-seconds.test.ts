@@ -2,7 +2,11 @@
 // of each completion, a late completion added to its own second, shards summed by second; and
 // through the recorder and a merge, as the HTML report reads them.
 import t from 'tap';
-import { EndpointSeconds, mergeEndpointSeconds } from '../../runtime/metrics/endpoint-seconds.js';
+import {
+  EndpointSeconds,
+  MAX_ENDPOINTS_BY_SECOND,
+  mergeEndpointSeconds,
+} from '../../runtime/metrics/endpoint-seconds.js';
 import { mergeSnapshots } from '../../runtime/metrics/merge-stats.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 
@@ -57,4 +61,19 @@ t.test('the recorder keeps each endpoint’s seconds, and a merge sums two shard
     { second: 1, requests: 2, failures: 1, latencyUs: 6000 },
   ]);
   t.equal(merged.endpoints[1]!.seconds, undefined, 'an endpoint never sent has none');
+});
+
+t.test('only the first MAX_ENDPOINTS_BY_SECOND endpoints keep their seconds', async (t) => {
+  const r = new Recorder({
+    endpointCount: MAX_ENDPOINTS_BY_SECOND + 1,
+    segment: { index: 1, count: 1 },
+    startedAt: 0,
+    openModel: false,
+  });
+  r.recordRequest(MAX_ENDPOINTS_BY_SECOND - 1, 200, undefined, 0, 1000, -1, 0, 0);
+  r.recordRequest(MAX_ENDPOINTS_BY_SECOND, 200, undefined, 0, 1000, -1, 0, 0);
+  const s = r.snapshot(1e6);
+  t.equal(s.endpoints[MAX_ENDPOINTS_BY_SECOND - 1]!.seconds?.length, 1);
+  t.equal(s.endpoints[MAX_ENDPOINTS_BY_SECOND]!.seconds, undefined);
+  t.equal(s.endpoints[MAX_ENDPOINTS_BY_SECOND]!.requests, 1, 'its other figures as ever');
 });
