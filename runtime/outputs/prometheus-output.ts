@@ -11,11 +11,13 @@
  * (Prometheus without `--enable-feature=native-histograms` answers 500 "native histograms are
  * disabled", and drops the whole request, counters included) gets the same flush again with the
  * trends as summaries (trend_as: stats), at once; when the answer says they are disabled, every
- * later flush is sent so too, and the user is told once.
+ * later flush is sent so too, and the user is told once. A request refused as too large (413)
+ * goes again in halves, and every later flush in parts of that many points (told once).
  */
 import protobuf from 'protobufjs/light.js';
 import { compress } from 'snappyjs';
 import type { OutputPlan, TrendAs } from '../../model/plan/output-plan.js';
+import type { Point } from './flush-window.js';
 import type { Flush, OutputSink, Payload } from './output-sink.js';
 import { postPayload, type Receiver } from './post-payload.js';
 import { prometheusSeries } from './prometheus-series.js';
@@ -32,11 +34,16 @@ const PROTOCOL_HEADERS = {
 const HISTOGRAMS_NAMED = /histogram/i;
 /** A refusal saying the receiver keeps no native histograms at all (Prometheus, Thanos, Cortex). */
 const HISTOGRAMS_OFF = /native histograms? (are|is) (disabled|not supported|not enabled)/i;
+/** A refusal of a request too large (413 Content Too Large): smaller ones may be taken. */
+const TOO_LARGE = /^the receiver answered 413\b/;
 
 /** The sink of one prometheus-rw output; `warn` tells the user of a fallback, once. */
 export function openPrometheusOutput(output: OutputPlan, warn: (text: string) => void): OutputSink {
   return new PrometheusSink(output, warn);
 }
+
+/** An encoded request, and whether it carries native histograms. */
+type Encoded = Payload & { readonly histograms: boolean };
 
 class PrometheusSink implements OutputSink {
   readonly kind = 'prometheus-rw';
@@ -46,8 +53,10 @@ class PrometheusSink implements OutputSink {
   readonly #warn: (text: string) => void;
   /** The form trends are sent in: the output's, until a receiver says it keeps no histograms. */
   #trendAs: TrendAs;
-  /** The flush of each payload carrying native histograms, to send again as summaries. */
-  readonly #native = new WeakMap<Payload, Flush>();
+  /** Most points a request carries: all, until a receiver answers 413. */
+  #maxPoints = Infinity;
+  /** What each payload was encoded from, to send it again in another form or in parts. */
+  readonly #sources = new WeakMap<Payload, { flush: Flush; trendAs: TrendAs }>();
 
   constructor(output: OutputPlan, warn: (text: string) => void) {
     this.target = output.target;
@@ -57,29 +66,69 @@ class PrometheusSink implements OutputSink {
   }
 
   encode(flush: Flush): Payload | undefined {
-    const payload = this.#encode(flush, this.#trendAs);
-    if (payload?.histograms === true) this.#native.set(payload, flush);
+    const payload = this.#encode(flush.points, flush.timeMs, this.#trendAs);
+    if (payload !== undefined) this.#sources.set(payload, { flush, trendAs: this.#trendAs });
     return payload;
   }
 
-  /** POSTs the payload; one refused for its histograms goes again with the trends as summaries. */
+  /** POSTs the payload, in parts once a receiver took only smaller requests. */
   async send(payload: Payload, signal: AbortSignal): Promise<void> {
+    const { flush, trendAs } = this.#sources.get(payload)!;
+    await this.#post(flush.points, flush.timeMs, trendAs, signal, payload as Encoded);
+  }
+
+  /**
+   * Sends `points` in parts of at most #maxPoints. A part refused for its histograms goes again
+   * with the trends as summaries; one refused as too large (413), in halves.
+   */
+  async #post(
+    points: readonly Point[],
+    timeMs: number,
+    trendAs: TrendAs,
+    signal: AbortSignal,
+    encoded?: Encoded,
+  ): Promise<void> {
+    if (points.length > this.#maxPoints) {
+      for (let at = 0; at < points.length; at += this.#maxPoints)
+        await this.#post(points.slice(at, at + this.#maxPoints), timeMs, trendAs, signal);
+      return;
+    }
+    const payload = encoded ?? this.#encode(points, timeMs, trendAs);
+    if (payload === undefined) return;
     try {
       await postPayload(this.#receiver, payload.body, signal);
     } catch (error) {
-      const flush = this.#native.get(payload);
       const reason = error instanceof Error ? error.message : String(error);
-      if (flush === undefined || signal.aborted || !HISTOGRAMS_NAMED.test(reason)) throw error;
-      if (HISTOGRAMS_OFF.test(reason) && this.#trendAs === 'native') {
-        this.#trendAs = 'stats';
-        this.#warn(
-          `output prometheus-rw ${this.target}: ${reason}; the trends are sent as summaries ` +
-            `from now on (trend_as: stats), or start the receiver with native histograms ` +
-            `(Prometheus: --enable-feature=native-histograms)`,
-        );
+      if (signal.aborted) throw error;
+      if (payload.histograms && HISTOGRAMS_NAMED.test(reason)) {
+        this.#noHistograms(reason);
+        return this.#post(points, timeMs, 'stats', signal);
       }
-      await postPayload(this.#receiver, this.#encode(flush, 'stats')!.body, signal);
+      if (!TOO_LARGE.test(reason) || points.length === 1) throw error;
+      this.#tooLarge(reason, Math.ceil(points.length / 2));
+      return this.#post(points, timeMs, trendAs, signal);
     }
+  }
+
+  /** Trends as summaries from now on, when the receiver says it keeps no native histograms. */
+  #noHistograms(reason: string): void {
+    if (!HISTOGRAMS_OFF.test(reason) || this.#trendAs !== 'native') return;
+    this.#trendAs = 'stats';
+    this.#warn(
+      `output prometheus-rw ${this.target}: ${reason}; the trends are sent as summaries ` +
+        `from now on (trend_as: stats), or start the receiver with native histograms ` +
+        `(Prometheus: --enable-feature=native-histograms)`,
+    );
+  }
+
+  /** Smaller requests from now on (said the first time). */
+  #tooLarge(reason: string, maxPoints: number): void {
+    if (this.#maxPoints === Infinity)
+      this.#warn(
+        `output prometheus-rw ${this.target}: ${reason}; each flush is sent in smaller requests ` +
+          `from now on, or raise the receiver's request size limit`,
+      );
+    this.#maxPoints = Math.min(this.#maxPoints, maxPoints);
   }
 
   /** Nothing held: each send is a request of its own. */
@@ -87,8 +136,8 @@ class PrometheusSink implements OutputSink {
     return Promise.resolve();
   }
 
-  #encode(flush: Flush, trendAs: TrendAs): (Payload & { histograms: boolean }) | undefined {
-    const { series, metadata } = prometheusSeries(flush.points, flush.timeMs, trendAs);
+  #encode(points: readonly Point[], timeMs: number, trendAs: TrendAs): Encoded | undefined {
+    const { series, metadata } = prometheusSeries(points, timeMs, trendAs);
     if (series.length === 0) return undefined;
     const message = this.#writeRequest.fromObject({ timeseries: series, metadata });
     return {

@@ -408,3 +408,43 @@ t.test('a refusal not naming histograms is not sent again', async (t) => {
   t.equal(target.received.length, 1);
   t.same(warnings, []);
 });
+
+t.test(
+  'a request refused as too large (413) goes again in halves, and later flushes in parts, told once',
+  async (t) => {
+    const accepted: Decoded[] = [];
+    let refused = 0;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const decoded = decode(Buffer.concat(chunks));
+        if (decoded.timeseries.length > 4) {
+          refused++;
+          res.writeHead(413).end('request too large');
+          return;
+        }
+        accepted.push(decoded);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/write`;
+    const warnings: string[] = [];
+    const sink = openPrometheusOutput(plan({ target: url }), (w) => warnings.push(w));
+    const names = (requests: readonly Decoded[]): string[] =>
+      requests.flatMap((r) => r.timeseries.map((s) => labelsOf(s).__name__ ?? '')).sort();
+    const whole = names([decode(sink.encode(flush())!.body)]);
+    t.equal(whole.length, 7, 'a flush of 7 series');
+    await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
+    t.equal(refused, 1, 'refused once');
+    t.same(names(accepted), whole, 'every series taken, in smaller requests');
+    const parts = accepted.length;
+    await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
+    t.equal(refused, 1, 'the next flush goes in parts at once');
+    t.same(names(accepted.slice(parts)), whole);
+    t.equal(warnings.length, 1, 'said once');
+    t.match(warnings[0], /answered 413: request too large; each flush is sent in smaller requests/);
+  },
+);
