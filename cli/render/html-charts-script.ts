@@ -22,7 +22,8 @@
  * errors in a cliff, its last bucket counted over less than a second. That second is drawn apart,
  * as what it is: its count divided by its length (a rate, as the others), on a dashed line from
  * the last whole second labelled with its length; the figure carries `data-partial` (the length,
- * s) and `data-partial-value` (the rate drawn). Legends list the lines without values (uPlot's live legend would show `--` until hovered).
+ * s) and `data-partial-value` (the rate drawn). Legends show each line's value at the hovered x,
+ * and its last value when nothing is hovered (uPlot's default shows `--` until hovered).
  *
  * After drawing, a figure carries `data-points` (how many x values its chart holds) and the root
  * element `data-charts="ready"`: the browser test reads both. Charts follow the page's width on
@@ -91,6 +92,19 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     return columns;
   }
 
+  function rounded(v) {
+    return String(Math.round(v * 100) / 100);
+  }
+
+  // A line's value in its legend: at the hovered x, or its last value (never uPlot's '--').
+  function legendValue(u, v, sidx, idx) {
+    if (idx != null) return v == null ? '' : rounded(v);
+    var column = u.data[sidx];
+    for (var i = column.length - 1; i >= 0; i--)
+      if (column[i] != null) return rounded(column[i]) + ' (last)';
+    return '';
+  }
+
   function draw(name, opts, columns) {
     var figure = document.querySelector('[data-chart="' + name + '"]');
     if (!figure) return;
@@ -105,7 +119,7 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     }
     opts.width = widthOf(box);
     opts.height = HEIGHT;
-    opts.legend = { live: false };
+    opts.series.forEach(function (s, i) { if (i > 0 && !s.value) s.value = legendValue; });
     var u = new uPlot(opts, columns, box);
     figure.setAttribute('data-points', String(u.data[0].length));
     charts.push({ u: u, box: box });

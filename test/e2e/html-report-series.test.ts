@@ -1,7 +1,7 @@
 // The HTML report's time series in headless Chromium (Debian's, as test/e2e/html-report.test.ts
 // opens it): a 3.5 s run, whose last second lasted half a second, draws that second apart as a
 // rate over its length (no cliff to its raw count), the active virtual users and each endpoint's
-// requests and mean latency over time; legends list their lines without `--` values, and at
+// requests and mean latency over time; legends show last values, not `--`, and at
 // 420 px the thresholds table shows every column without scrolling. Screenshots are kept in
 // test-artifacts/ for people to look at.
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -122,6 +122,13 @@ t.test(
     t.notOk(
       legends.some((l) => l.includes('--')),
       'no legend shows `--` values waiting for a hover',
+    );
+
+    const lastWhole = json.series[json.series.length - 2]!;
+    t.match(
+      await page.textContent('figure[data-chart="throughput"] .u-legend'),
+      `requests/s${lastWhole.requests} (last)`,
+      'without a hover, the legend shows the last whole second’s value',
     );
 
     mkdirSync(ARTIFACTS, { recursive: true });
