@@ -95,7 +95,7 @@ export function openLiveView(
 /**
  * The names of a snapshot's endpoints as the reports show them, secrets removed: those a
  * TypeScript scenario met (the snapshot's), else the plan's. The last list is kept, so a tick
- * redacts only when a scenario met a new request.
+ * redacts only when the names changed (a scenario met a new request), not for each merged copy.
  */
 function shownNames(loaded: Loaded): (snapshot: ShardSnapshot | undefined) => readonly string[] {
   const redactor = new Redactor(loaded);
@@ -105,7 +105,7 @@ function shownNames(loaded: Loaded): (snapshot: ShardSnapshot | undefined) => re
   return (snapshot) => {
     const names = snapshot?.endpointNames;
     if (names === undefined) return planned;
-    if (names !== met) {
+    if (met === undefined || names.length !== met.length || names.some((n, i) => n !== met![i])) {
       met = names;
       shown = names.map((name) => redactor.text(name));
     }
