@@ -28,7 +28,7 @@ export async function startLiveOutputs(
   cwd: string,
   warn: (text: string) => void,
 ): Promise<LiveOutputs> {
-  const sinks = await openOutputs(plan.outputs.outputs, cwd);
+  const sinks = await openOutputs(plan.outputs.outputs, cwd, warn);
   const testid = plan.tags.testid ?? generatedTestid(systemClock.wallMs());
   const tags: Tags = {
     testid,

@@ -139,6 +139,15 @@ const endpoint = z.strictObject(
       .min(1, { error: 'protocol bits' })
       .max(3, { error: 'protocol bits' })
       .exactOptional(),
+    seconds: z
+      .array(
+        z.strictObject(
+          { second: count, requests: count, failures: count, latencyUs: count },
+          { error: "an endpoint's second { second, requests, failures, latencyUs }" },
+        ),
+        { error: "an endpoint's requests by second" },
+      )
+      .exactOptional(),
     ...figureShape('endpoint'),
   },
   { error: "an endpoint's figures" },

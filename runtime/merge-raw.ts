@@ -108,7 +108,7 @@ function sameEndpoints(a: RawResult, b: RawResult): boolean {
 
 /**
  * The snapshot as if dispatch had begun at `base` (epoch ms, not after its own start): its series
- * moves by the whole seconds between the starts, and its elapsed time grows by the gap, so the
+ * (the run's, and its endpoints') moves by the whole seconds between the starts, and its elapsed time grows by the gap, so the
  * merged run spans from the earliest start to the latest end.
  */
 export function alignTo(snapshot: ShardSnapshot, base: number): ShardSnapshot {
@@ -120,5 +120,10 @@ export function alignTo(snapshot: ShardSnapshot, base: number): ShardSnapshot {
     startedAt: base,
     elapsedMs: snapshot.elapsedMs + gapMs,
     series: snapshot.series.map((s) => ({ ...s, second: s.second + seconds })),
+    endpoints: snapshot.endpoints.map((e) =>
+      e.seconds === undefined
+        ? e
+        : { ...e, seconds: e.seconds.map((s) => ({ ...s, second: s.second + seconds })) },
+    ),
   };
 }

@@ -9,23 +9,33 @@
  *   error rate    failures / requests over the run so far (what http_req_failed:rate gates on)
  *   busy          workers running an iteration / workers
  *   rate          requests of the last whole second / the pacer's rate now (open model only)
- *   endpoints     service-time p50 / p95 / p99 over the run so far, ms, decoded only for the rows
- *                 the screen shows (a HAR import may bring hundreds of endpoints; decoding one
- *                 histogram and reading three percentiles costs ≈ 0.2 ms)
+ *   endpoints     one row per name, as the final report has them (a TypeScript scenario's
+ *                 requests of one name in several groups are one row): requests, failure rate and
+ *                 service-time p50 / p95 / p99 over the run so far, ms; worst first (failure rate,
+ *                 then p95, then requests), so the rows a small screen keeps are the ones to look
+ *                 at. Past SORTED_BY_LATENCY rows the order is by failure rate and requests only,
+ *                 and percentiles are decoded only for the rows the screen shows (a HAR import may
+ *                 bring hundreds of endpoints; decoding one histogram costs ≈ 0.2 ms)
+ *   latency       p50 and p95 of each ended second (latency-trend.ts)
  *   thresholds    evaluated on the snapshot as if the run ended now
  */
 import type { Plan } from '../../model/plan/plan.js';
 import { scenarioEndMs, topLevelLoad } from '../../model/plan/scenario-plan.js';
 import { byName } from '../render/report-figures.js';
 import { describeRunLoad } from '../render/scenario-view.js';
-import { percentileMs, decodeHistogram } from '../../runtime/metrics/histogram.js';
-import type { EncodedHistogram, ShardSnapshot } from '../../runtime/metrics/snapshot.js';
+import { addHistogram, decodeHistogram, percentileMs } from '../../runtime/metrics/histogram.js';
+import type {
+  EncodedHistogram,
+  EndpointSnapshot,
+  ShardSnapshot,
+} from '../../runtime/metrics/snapshot.js';
 import { patternDurationMs } from '../../runtime/schedule/rate-function.js';
 import type { LiveState } from '../../runtime/segment/live-state.js';
 import { evaluateThresholds } from '../../runtime/thresholds/evaluate.js';
 import { endpointTable } from '../endpoint-table.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { ErrorEvent } from './error-feed.js';
+import type { LatencyTrend } from './latency-trend.js';
 import { formatPercent, formatRate, formatSeconds } from './format.js';
 
 /** How a gauge reads: normal, worth a look, or bad. */
@@ -74,6 +84,8 @@ export interface DashboardModel {
   readonly state: RunState;
   readonly elapsedMs: number;
   readonly rates: readonly number[];
+  /** p50 and p95 of each ended second, ms. */
+  readonly latency: LatencyTrend;
   readonly gauges: readonly GaugeModel[];
   readonly statusCodes: readonly CountRow[];
   readonly errorKinds: readonly CountRow[];
@@ -88,7 +100,10 @@ export interface DashboardModel {
 export interface ModelInput {
   readonly plan: Plan;
   readonly title: string;
+  /** The names of the snapshot's endpoints, by index, as they may be shown. */
   readonly endpointNames: readonly string[];
+  /** The snapshot's latency per second (SecondLatencies, which keeps what it decoded). */
+  readonly latency: LatencyTrend;
   readonly snapshot: ShardSnapshot | undefined;
   readonly live: LiveState | undefined;
   readonly stopping: boolean;
@@ -110,6 +125,7 @@ export function buildModel(input: ModelInput): DashboardModel {
     state,
     elapsedMs: snapshot?.elapsedMs ?? 0,
     rates,
+    latency: input.latency,
     gauges: gauges(plan, snapshot, live, rates),
     statusCodes: snapshot === undefined ? [] : statusRows(snapshot),
     errorKinds: snapshot === undefined ? [] : errorRows(snapshot),
@@ -255,13 +271,36 @@ function errorRows(snapshot: ShardSnapshot): CountRow[] {
     .map(([key, count]) => ({ key, count, share: count / Math.max(1, snapshot.requests) }));
 }
 
+/** Rows sorted by their percentiles up to this many; past it, by failures and requests. */
+export const SORTED_BY_LATENCY = 64;
+
 function endpointRows(snapshot: ShardSnapshot, names: readonly string[]): EndpointRow[] {
-  return snapshot.endpoints.map((e, i) => ({
-    name: names[i] ?? `#${i}`,
-    requests: e.requests,
-    failureRate: e.requests === 0 ? 0 : e.failures / e.requests,
-    percentiles: once(() => percentiles(e.latency)),
-  }));
+  const groups = new Map<string, EndpointSnapshot[]>();
+  snapshot.endpoints.forEach((e, i) => {
+    const name = names[i] ?? `#${i}`;
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, [e]);
+    else group.push(e);
+  });
+  const rows = [...groups].map(([name, all]): EndpointRow => {
+    let requests = 0;
+    let failures = 0;
+    for (const e of all) {
+      requests += e.requests;
+      failures += e.failures;
+    }
+    return {
+      name,
+      requests,
+      failureRate: requests === 0 ? 0 : failures / requests,
+      percentiles: once(() => percentiles(...all.map((e) => e.latency))),
+    };
+  });
+  const byLatency = rows.length <= SORTED_BY_LATENCY;
+  const p95 = (row: EndpointRow): number => (byLatency ? (row.percentiles()?.p95 ?? -1) : 0);
+  return rows.sort(
+    (a, b) => b.failureRate - a.failureRate || p95(b) - p95(a) || b.requests - a.requests,
+  );
 }
 
 function scenarioRows(snapshot: ShardSnapshot | undefined): EndpointRow[] {
@@ -273,9 +312,12 @@ function scenarioRows(snapshot: ShardSnapshot | undefined): EndpointRow[] {
   }));
 }
 
-function percentiles(encoded: EncodedHistogram): Percentiles | undefined {
-  if (encoded === '') return undefined;
-  const histogram = decodeHistogram(encoded);
+/** The percentiles of the sum of `encoded`; undefined when none has a value. */
+function percentiles(...encoded: EncodedHistogram[]): Percentiles | undefined {
+  const filled = encoded.filter((e) => e !== '');
+  if (filled.length === 0) return undefined;
+  const histogram = decodeHistogram(filled[0]!);
+  for (const more of filled.slice(1)) addHistogram(histogram, decodeHistogram(more));
   return {
     p50: percentileMs(histogram, 50),
     p95: percentileMs(histogram, 95),

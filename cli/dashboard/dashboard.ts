@@ -12,6 +12,7 @@ import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
 import type { LiveState } from '../../runtime/segment/live-state.js';
 import { buildModel } from './dashboard-model.js';
 import { ErrorFeed } from './error-feed.js';
+import { SecondLatencies } from './latency-trend.js';
 import { renderScreen, type ScreenSize } from './screen.js';
 import { toAnsi } from './styled-line.js';
 import { TerminalSession } from './terminal-session.js';
@@ -37,8 +38,11 @@ export interface DashboardOptions {
   readonly plan: Plan;
   /** The run's name in the header (the target, secrets removed). */
   readonly title: string;
-  /** The endpoints' names as they may be shown (a default name is a url: secrets removed). */
-  readonly endpointNames: readonly string[];
+  /**
+   * The names of a snapshot's endpoints as they may be shown (a default name is a url: secrets
+   * removed): those a TypeScript scenario met, else the plan's.
+   */
+  readonly endpointNames: (snapshot: ShardSnapshot | undefined) => readonly string[];
   readonly color: boolean;
   /** Aborted once the run is stopping (a key, a signal, or the run's own end). */
   readonly stopping: AbortSignal;
@@ -49,8 +53,8 @@ export interface DashboardOptions {
 /** The running dashboard. */
 export class Dashboard {
   readonly #session: TerminalSession;
-  readonly #feed: ErrorFeed;
-  readonly #names: readonly string[];
+  readonly #feed = new ErrorFeed();
+  readonly #latencies = new SecondLatencies();
   #snapshot: ShardSnapshot | undefined;
   #live: LiveState | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -61,8 +65,6 @@ export class Dashboard {
     private readonly options: DashboardOptions,
   ) {
     this.#session = new TerminalSession(io);
-    this.#names = options.endpointNames;
-    this.#feed = new ErrorFeed(this.#names);
   }
 
   /** Takes the terminal and starts the refresh loop. */
@@ -90,7 +92,7 @@ export class Dashboard {
   update(snapshot: ShardSnapshot, live: LiveState): void {
     this.#snapshot = snapshot;
     this.#live = live;
-    this.#feed.update(snapshot);
+    this.#feed.update(snapshot, this.options.endpointNames(snapshot));
   }
 
   /** Stops the loop and restores the terminal exactly. Idempotent. */
@@ -109,7 +111,8 @@ export class Dashboard {
     const model = buildModel({
       plan: this.options.plan,
       title: this.options.title,
-      endpointNames: this.#names,
+      endpointNames: this.options.endpointNames(this.#snapshot),
+      latency: this.#latencies.trend(this.#snapshot),
       snapshot: this.#snapshot,
       live: this.#live,
       stopping: this.options.stopping.aborted,

@@ -27,18 +27,15 @@ export class ErrorFeed {
   #previous: readonly EndpointSnapshot[] = [];
   #events: ErrorEvent[] = [];
 
-  constructor(
-    private readonly endpointNames: readonly string[],
-    private readonly capacity = 50,
-  ) {}
+  constructor(private readonly capacity = 50) {}
 
   /** The newest events, newest first. */
   get events(): readonly ErrorEvent[] {
     return this.#events;
   }
 
-  /** Adds the errors that appeared since the previous snapshot. */
-  update(snapshot: ShardSnapshot): void {
+  /** Adds the errors that appeared since the previous snapshot, its endpoints named by index. */
+  update(snapshot: ShardSnapshot, endpointNames: readonly string[]): void {
     const fresh: ErrorEvent[] = [];
     snapshot.endpoints.forEach((endpoint, i) => {
       const before = this.#previous[i];
@@ -49,7 +46,7 @@ export class ErrorFeed {
         if (delta <= 0) continue;
         fresh.push({
           atMs: snapshot.elapsedMs,
-          endpoint: this.endpointNames[i] ?? `#${i}`,
+          endpoint: endpointNames[i] ?? `#${i}`,
           kind,
           statuses: kind.startsWith('http_') ? statuses.filter((s) => sameClass(s, kind)) : [],
           count: delta,

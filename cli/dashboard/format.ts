@@ -29,3 +29,8 @@ export function formatSeconds(ms: number): string {
 export function formatRate(perSecond: number): string {
   return `${perSecond < 100 ? perSecond.toFixed(1) : Math.round(perSecond)}/s`;
 }
+
+/** A latency in ms: two decimals below 10, one below 100, none from 100, e.g. `3.10ms`. */
+export function formatMs(ms: number): string {
+  return `${ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : Math.round(ms)}ms`;
+}

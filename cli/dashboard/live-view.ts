@@ -70,11 +70,10 @@ export function openLiveView(
     const lines = new ProgressLines((line) => context.stderr.write(line));
     return { ownsTerminal: false, update: (s) => lines.update(s), close: () => undefined };
   }
-  const redactor = new Redactor(loaded);
   const dashboard = new Dashboard(context, {
     plan: loaded.plan,
     title: runTitle(loaded),
-    endpointNames: loaded.plan.graph.endpoints.map((e) => redactor.text(e.name)),
+    endpointNames: shownNames(loaded),
     color: context.env.NO_COLOR === undefined,
     stopping: control.stopping,
     onQuit: control.onQuit,
@@ -90,6 +89,27 @@ export function openLiveView(
       open = false;
       dashboard.close();
     },
+  };
+}
+
+/**
+ * The names of a snapshot's endpoints as the reports show them, secrets removed: those a
+ * TypeScript scenario met (the snapshot's), else the plan's. The last list is kept, so a tick
+ * redacts only when the names changed (a scenario met a new request), not for each merged copy.
+ */
+function shownNames(loaded: Loaded): (snapshot: ShardSnapshot | undefined) => readonly string[] {
+  const redactor = new Redactor(loaded);
+  const planned = loaded.plan.graph.endpoints.map((e) => redactor.text(e.name));
+  let met: readonly string[] | undefined;
+  let shown: readonly string[] = [];
+  return (snapshot) => {
+    const names = snapshot?.endpointNames;
+    if (names === undefined) return planned;
+    if (met === undefined || names.length !== met.length || names.some((n, i) => n !== met![i])) {
+      met = names;
+      shown = names.map((name) => redactor.text(name));
+    }
+    return shown;
   };
 }
 

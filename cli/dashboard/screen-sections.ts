@@ -8,6 +8,9 @@ import type { ErrorEvent } from './error-feed.js';
 import { formatPercent, formatTenths } from './format.js';
 import { fit, fitLine, lineWidth, span, type Line, type Style } from './styled-line.js';
 
+/** Rows the endpoints get before other sections' extra rows (worst first: dashboard-model.ts). */
+export const ENDPOINT_FLOOR = 5;
+
 /** From this width the status-code and error tables stand side by side. */
 export const SIDE_BY_SIDE = 64;
 
@@ -20,6 +23,8 @@ export interface Section {
   readonly body: (n: number) => Line[];
   /** Rows the section has to show (at least 1: an empty section says so). */
   readonly size: number;
+  /** Rows it gets, when it has them, before spare rows go round (default 1). */
+  readonly floor?: number;
 }
 
 /** The sections of a frame, in screen order. */
@@ -31,8 +36,8 @@ export function sectionsOf(model: DashboardModel, width: number): Section[] {
     sections.push(countSection('error', model.errorKinds, width, NO_ERRORS));
   }
   if (model.scenarios.length > 0)
-    sections.push(rowSection('scenario', model.scenarios, width, 'no scenario started yet'));
-  sections.push(rowSection('endpoint', model.endpoints, width, 'no endpoints'));
+    sections.push(rowSection('scenario', model.scenarios, width, 'no scenario started yet', 1));
+  sections.push(rowSection('endpoint', model.endpoints, width, 'no endpoints', ENDPOINT_FLOOR));
   if (model.thresholds.length > 0) sections.push(thresholdSection(model, width));
   sections.push(errorFeedSection(model.latestErrors, width));
   return sections;
@@ -46,17 +51,18 @@ const NUMBER_WIDTH = 9;
 const ACTUAL_WIDTH = 12;
 const TIME_WIDTH = 9;
 
-/** `rows` cut to n lines; the last one says how many are left out when cut. */
+/**
+ * `rows` cut to n lines; when cut, the last one says how many are left out, unless n is 1: the
+ * first row is worth more than a count.
+ */
 function clip(rows: readonly Line[], n: number, empty: string): Line[] {
-  if (rows.length === 0) return [[span(empty, 'dim')]];
-  if (rows.length <= n) return [...rows];
-  return [...rows.slice(0, n - 1), [span(`… ${rows.length - n + 1} more`, 'dim')]];
+  return clipLazy(rows, n, (row) => row, empty);
 }
 
 /** clip() of rows turned into lines only when shown. */
 function clipLazy<T>(rows: readonly T[], n: number, line: (row: T) => Line, empty: string): Line[] {
   if (rows.length === 0) return [[span(empty, 'dim')]];
-  if (rows.length <= n) return rows.map(line);
+  if (rows.length <= n || n === 1) return rows.slice(0, n).map(line);
   return [...rows.slice(0, n - 1).map(line), [span(`… ${rows.length - n + 1} more`, 'dim')]];
 }
 
@@ -134,6 +140,7 @@ function rowSection(
   rows: readonly EndpointRow[],
   width: number,
   empty: string,
+  floor: number,
 ): Section {
   const name = Math.max(8, width - 5 * NUMBER_WIDTH);
   const heading =
@@ -158,6 +165,7 @@ function rowSection(
     head: [[span(heading, 'bold')]],
     body: (n) => clipLazy(rows, n, line, empty),
     size: Math.max(1, rows.length),
+    floor,
   };
 }
 
@@ -175,7 +183,13 @@ function thresholdSection(model: DashboardModel, width: number): Section {
       span(fit(actual, ACTUAL_WIDTH, 'right'), t.pass ? undefined : 'red'),
     ];
   });
-  return { priority: 0, head: [head], body: (n) => clip(lines, n, ''), size: lines.length };
+  return {
+    priority: 0,
+    head: [head],
+    body: (n) => clip(lines, n, ''),
+    size: lines.length,
+    floor: lines.length,
+  };
 }
 
 function errorFeedSection(events: readonly ErrorEvent[], width: number): Section {

@@ -6,7 +6,7 @@
  */
 
 /** The styles the dashboard uses (SGR attributes). */
-export type Style = 'bold' | 'dim' | 'inverse' | 'green' | 'red' | 'yellow' | 'cyan';
+export type Style = 'bold' | 'dim' | 'inverse' | 'green' | 'red' | 'yellow' | 'cyan' | 'magenta';
 
 /** A run of text in one style. */
 export interface Span {
@@ -25,6 +25,7 @@ const SGR: Readonly<Record<Style, string>> = {
   red: '31',
   yellow: '33',
   cyan: '36',
+  magenta: '35',
 };
 
 /** Styles that stay when colors are off (NO_COLOR allows attributes such as bold and inverse). */

@@ -6,6 +6,9 @@
  *   throughput    requests per one-second bucket        x = elapsed s, y = req/s
  *   latency       p50, p95, p99 of each bucket (ms)     gaps where a second had no response
  *   errors        failed requests per bucket
+ *   vus           active virtual users of each second   (`#barrage-series` block, when sampled)
+ *   endpoint-throughput   requests/s of each of the most requested endpoints (`#barrage-series`)
+ *   endpoint-latency      their mean latency of each second, ms (gaps: no request that second)
  *   distribution  the latency percentile curve (HDR)    x = nines = −log10(1 − p/100), so that
  *                 0 → 0 %, 1 → 90 %, 2 → 99 %, 3 → 99.9 %; p = 100 (the max) has no place on it
  *   trend-<i>     the i-th custom trend's p50, p90, p95 and p99, on the same percentile axis
@@ -14,6 +17,13 @@
  * distribution also draw the baseline run's lines, dashed, on the union of both runs' x values
  * (a second or percentile one run lacks is a gap in its line); each figure with them carries
  * `data-baseline` (how many baseline lines it drew).
+ *
+ * A run that ended inside its last second (3.4 s: second 3 lasted 0.4 s) would end throughput and
+ * errors in a cliff, its last bucket counted over less than a second. That second is drawn apart,
+ * as what it is: its count divided by its length (a rate, as the others), on a dashed line from
+ * the last whole second labelled with its length; the figure carries `data-partial` (the length,
+ * s) and `data-partial-value` (the rate drawn). Legends show each line's value at the hovered x,
+ * and its last value when nothing is hovered (uPlot's default shows `--` until hovered).
  *
  * After drawing, a figure carries `data-points` (how many x values its chart holds) and the root
  * element `data-charts="ready"`: the browser test reads both. Charts follow the page's width on
@@ -82,10 +92,23 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     return columns;
   }
 
+  function rounded(v) {
+    return String(Math.round(v * 100) / 100);
+  }
+
+  // A line's value in its legend: at the hovered x, or its last value (never uPlot's '--').
+  function legendValue(u, v, sidx, idx) {
+    if (idx != null) return v == null ? '' : rounded(v);
+    var column = u.data[sidx];
+    for (var i = column.length - 1; i >= 0; i--)
+      if (column[i] != null) return rounded(column[i]) + ' (last)';
+    return '';
+  }
+
   function draw(name, opts, columns) {
     var figure = document.querySelector('[data-chart="' + name + '"]');
     if (!figure) return;
-    var drawnBase = opts.series.filter(function (s) { return s.dash; }).length;
+    var drawnBase = opts.series.filter(function (s) { return s.dash && !s.partial; }).length;
     if (drawnBase > 0) figure.setAttribute('data-baseline', String(drawnBase));
     var box = figure.querySelector('.plot');
     box.textContent = '';
@@ -96,6 +119,7 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     }
     opts.width = widthOf(box);
     opts.height = HEIGHT;
+    opts.series.forEach(function (s, i) { if (i > 0 && !s.value) s.value = legendValue; });
     var u = new uPlot(opts, columns, box);
     figure.setAttribute('data-points', String(u.data[0].length));
     charts.push({ u: u, box: box });
@@ -128,16 +152,81 @@ export const CHARTS_SCRIPT = String.raw`(function () {
 
   function pick(key) { return function (p) { return p[key]; }; }
 
-  draw('throughput', timeOpts('req/s', [line('requests/s', '#2563eb', 'rgba(37,99,235,0.12)')]),
-    overlaid(series, baseSeries, second, [pick('requests')], [pick('requests')]));
+  // The last bucket's length when the run ended inside it (0 < span < 1 s), else 1.
+  var lastPoint = series[series.length - 1];
+  var span = lastPoint ? data.duration_ms / 1000 - lastPoint.second : 1;
+  if (!(span > 0 && span < 1)) span = 1;
+  var partialSecond = span < 1 ? lastPoint.second : -1;
+
+  // A per-second count's chart: the whole seconds, then the partial one dashed, as a rate.
+  function counted(name, yLabel, lineOpts, key) {
+    var whole = function (p) { return p.second === partialSecond ? null : p[key]; };
+    var opts = timeOpts(yLabel, [lineOpts]);
+    var columns = overlaid(series, baseSeries, second, [whole], [pick(key)]);
+    if (span < 1) {
+      var tail = {};
+      series.forEach(function (p) {
+        if (p.second === partialSecond) tail[p.second] = p[key] / span;
+        else if (p.second === partialSecond - 1) tail[p.second] = p[key];
+      });
+      opts.series.push(Object.assign(line('last ' + span.toFixed(2) + ' s, per second', lineOpts.stroke), {
+        dash: [4, 4],
+        partial: true,
+        points: { show: true, size: 6 },
+      }));
+      columns.push(columns[0].map(function (x) { return x in tail ? tail[x] : null; }));
+      var marked = document.querySelector('[data-chart="' + name + '"]');
+      marked.setAttribute('data-partial', span.toFixed(3));
+      marked.setAttribute('data-partial-value', (tail[partialSecond] || 0).toFixed(2));
+    }
+    draw(name, opts, columns);
+  }
+
+  counted('throughput', 'req/s', line('requests/s', '#2563eb', 'rgba(37,99,235,0.12)'), 'requests');
   var percentiles = [pick('p50_ms'), pick('p95_ms'), pick('p99_ms')];
   draw('latency', timeOpts('ms', [
     line('p50', '#16a34a'),
     line('p95', '#d97706'),
     line('p99', '#dc2626'),
   ]), overlaid(series, baseSeries, second, percentiles, percentiles));
-  draw('errors', timeOpts('failed/s', [line('failed/s', '#dc2626', 'rgba(220,38,38,0.12)')]),
-    overlaid(series, baseSeries, second, [pick('failures')], [pick('failures')]));
+  counted('errors', 'failed/s', line('failed/s', '#dc2626', 'rgba(220,38,38,0.12)'), 'failures');
+
+  var seriesBlock = document.getElementById('barrage-series');
+  var extra = seriesBlock ? JSON.parse(seriesBlock.textContent) : {};
+  if (extra.vus) {
+    var vusOpts = timeOpts('VUs', [line('active VUs', '#0d9488', 'rgba(13,148,136,0.12)')]);
+    vusOpts.series = vusOpts.series.slice(0, 2);
+    draw('vus', vusOpts, [extra.vus.map(second), extra.vus.map(pick('active'))]);
+  }
+  if (extra.endpoints) {
+    var palette = ['#2563eb', '#d97706', '#16a34a', '#dc2626', '#7c3aed', '#0891b2', '#db2777', '#4b5563'];
+    var xs = series.map(second);
+    // Each endpoint's value at each second of the run: a count per second (0 without requests,
+    // the partial last second as a rate over its length) or a mean (a gap without requests).
+    var byEndpoint = function (value, none) {
+      return extra.endpoints.map(function (e) {
+        var at = {};
+        e.seconds.forEach(function (p) { at[p.second] = value(p); });
+        return xs.map(function (x) { return x in at ? at[x] : none; });
+      });
+    };
+    var lines = function () {
+      return extra.endpoints.map(function (e, i) {
+        return Object.assign(line(e.name, palette[i % palette.length]), { points: { show: true, size: 4 } });
+      });
+    };
+    var endpointOpts = function (yLabel) {
+      var opts = timeOpts(yLabel, []);
+      opts.series = [xSeconds].concat(lines());
+      return opts;
+    };
+    draw('endpoint-throughput', endpointOpts('req/s'), [xs].concat(byEndpoint(function (p) {
+      return p.second === partialSecond ? p.requests / span : p.requests;
+    }, 0)));
+    draw('endpoint-latency', endpointOpts('ms'), [xs].concat(byEndpoint(pick('mean_ms'), null)));
+    if (span < 1)
+      document.querySelector('[data-chart="endpoint-throughput"]').setAttribute('data-partial', span.toFixed(3));
+  }
 
   function ninesOf(percentile) {
     return -Math.log10(1 - percentile / 100);

@@ -1,7 +1,9 @@
 /**
  * The HTML report's stylesheet: system fonts only (no web fonts: the report makes no request),
  * tabular figures so that columns of numbers line up, cards on a light background on screen, and
- * a print stylesheet that drops the background, keeps each section whole where it fits, draws the
+ * tables that wrap their text (threshold expressions, names, headings) before they scroll, with
+ * less padding on narrow screens, so a phone-width page still shows every column of the
+ * thresholds; a print stylesheet that drops the background, keeps each section whole where it fits, draws the
  * charts one per row at the width the chart script sets for print, and keeps the pass/fail colors.
  */
 
@@ -46,6 +48,15 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.name { overflow-wrap: anywhere; min-width: 12em; }
+td code { overflow-wrap: anywhere; }
+th.num { white-space: normal; }
+.scroll { max-width: 100%; }
+@media (max-width: 640px) {
+  header, main, footer { padding: 0 8px; }
+  section { padding: 10px; }
+  th, td { padding: 4px 5px; }
+  td.name { min-width: 6em; }
+}
 tr.fail td { background: var(--fail-bg); }
 .mark { font-weight: 700; white-space: nowrap; }
 .mark.pass { color: var(--pass); }

@@ -20,7 +20,15 @@
  *   Threshold Summary: 1/2 passed
  *
  * Then, with no blank line: `Aborted: threshold … failed at 1.50 s …` when an `abort_on_fail`
- * threshold stopped the run, else `Interrupted: …` when it was stopped early; the open model's
+ * threshold stopped the run, else `Interrupted: …` when it was stopped early; the bytes on the
+ * wire (k6's data_received and data_sent: response and request bodies, compressed ones as sent),
+ * each in all, in binary units and per second of the run, the decoded size of compressed
+ * responses when there were some:
+ *
+ *   Data received: 123,456 B (120.6 KiB, 12.1 KiB/s; 480.0 KiB decoded)
+ *   Data sent: 267 B (27 B/s)
+ *
+ * the open model's
  * block (latency from the intended send time, late and dropped permits) when it has anything to
  * say; `Retries: N` when N > 0; the k6-style lines of time to first byte, iteration duration
  * and virtual users allocated, when measured:
@@ -52,7 +60,7 @@ import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 import { renderBreakdowns } from './tables.js';
-import { abortText, formatCount } from './report-figures.js';
+import { abortText, formatBytes, formatCount } from './report-figures.js';
 
 /** How the text report is drawn. */
 export interface TextReportOptions {
@@ -143,6 +151,30 @@ function thresholdLines(summary: ThresholdSummary, color: boolean): string[] {
     ...summary.results.map((r) => thresholdLine(r, color)),
     `Threshold Summary: ${summary.passed}/${summary.total} passed`,
   ];
+}
+
+/**
+ * Bytes received and sent: exact, then in binary units from 1 KiB, per second of the run, and
+ * what compressed responses decoded to.
+ */
+function dataLines(result: RunResult): string[] {
+  const seconds = result.duration_ms / 1000;
+  const amount = (bytes: number, decoded = 0): string => {
+    const sized = bytes >= 1024 ? formatBytes(bytes) : undefined;
+    const rate = seconds > 0 ? `${perSecond(bytes / seconds)}/s` : undefined;
+    const shown = [sized, rate].filter((part) => part !== undefined).join(', ');
+    const also = decoded > 0 ? `${shown === '' ? '' : '; '}${formatBytes(decoded)} decoded` : '';
+    return `${formatCount(bytes)} B${shown + also === '' ? '' : ` (${shown}${also})`}`;
+  };
+  return [
+    `Data received: ${amount(result.bytes_received, result.bytes_decoded)}`,
+    `Data sent: ${amount(result.bytes_sent)}`,
+  ];
+}
+
+/** A byte rate as formatBytes shows it, whole bytes below 1 KiB. */
+function perSecond(bytes: number): string {
+  return formatBytes(bytes < 1024 ? Math.round(bytes) : bytes);
 }
 
 /** The open model's figures: latency from the intended send time, late and dropped permits. */
@@ -246,6 +278,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
     for (const line of thresholdLines(report.thresholds, options.color)) lines.push(line);
   const stopped = stoppedLine(report);
   if (stopped !== undefined) lines.push(stopped);
+  lines.push(...dataLines(result));
   lines.push(...openModelLines(result));
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
   if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);

@@ -5,6 +5,7 @@
  * streams: figure-set.ts). Counters are plain fields and typed arrays, on recordRequest()'s path:
  * nothing here allocates per request.
  */
+import { EndpointSeconds, secondsOf } from './endpoint-seconds.js';
 import { ERROR_KIND_INDEX, ERROR_KINDS, type ErrorKind } from '../../model/errors/error-kinds.js';
 import { addEncoded, CachedHistogram } from './histogram.js';
 import { MAX_OUTCOMES, OTHER_OUTCOME } from './name-bound.js';
@@ -73,6 +74,8 @@ export class EndpointFigures {
   protocols = 0;
   /** The figure families' figures of the endpoint. */
   readonly figures = new FigureSet();
+  /** Its requests by second. */
+  readonly seconds = new EndpointSeconds();
 
   fail(kind: ErrorKind): void {
     this.failures++;
@@ -144,6 +147,7 @@ export class EndpointFigures {
       ...(this.ws === undefined ? {} : { ws: this.ws.snapshot() }),
       ...this.figures.fields('endpoint'),
       ...(this.protocols === 0 ? {} : { protocols: this.protocols }),
+      ...secondsOf(this.seconds.snapshot()),
     };
   }
 }

@@ -4,6 +4,7 @@
  * The result is canonical — segments sorted, count keys sorted — so merging is associative and
  * commutative: any grouping or order of the same shards gives a deep-equal snapshot.
  */
+import { mergeEndpointSeconds, secondsOf } from './endpoint-seconds.js';
 import { alignEndpoints } from './align-endpoints.js';
 import type { SegmentRef } from '../../model/plan/plan.js';
 import { addEncoded } from './histogram.js';
@@ -208,6 +209,7 @@ export function mergeEndpoints(all: readonly EndpointSnapshot[]): EndpointSnapsh
     ...(ws === undefined ? {} : { ws }),
     ...mergeFigures(all, 'endpoint'),
     ...mergeProtocols(all),
+    ...secondsOf(mergeEndpointSeconds(all.map((e) => e.seconds))),
   };
 }
 

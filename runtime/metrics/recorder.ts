@@ -25,6 +25,7 @@
  * endpoint's latency histogram but not to the run's, which stays HTTP service time; the
  * WebSocket histograms and counters are kept for the run and for each endpoint.
  */
+import { MAX_ENDPOINTS_BY_SECOND } from './endpoint-seconds.js';
 import type { SegmentRef } from '../../model/plan/plan.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
@@ -177,6 +178,8 @@ export class Recorder {
     const index = indexOfMicros(value);
     this.#latency.record(index, value);
     figures.recordOutcome(status, kind, index, value, step);
+    if (endpoint < MAX_ENDPOINTS_BY_SECOND)
+      figures.seconds.record(endUs, value, kind !== undefined);
     bucket.live!.record(index, value);
     if (this.#openModel && intendedUs >= 0) this.#intended.recordMicros(endUs - intendedUs);
     if (waitingUs >= 0) {

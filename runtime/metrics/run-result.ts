@@ -8,6 +8,7 @@
 import type { MetricKind, MetricUnit, Tags } from '../../model/metrics/metric-registry.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { EndpointFigureResults, RunFigureResults } from './figure-results.js';
+import type { EndpointSecond, VusSample } from './snapshot.js';
 
 /** Latency summary in milliseconds. */
 export interface LatencySummary {
@@ -44,6 +45,8 @@ export interface EndpointOwnResult {
   readonly status_codes: Readonly<Record<string, number>>;
   readonly errors: Readonly<Record<string, number>>;
   readonly websocket?: WsResult;
+  /** Its requests by second (the HTML report's per-endpoint charts; not in the JSON). */
+  readonly seconds?: readonly EndpointSecond[];
 }
 
 /** Requests with one value of a tag. */
@@ -160,6 +163,8 @@ export interface RunOwnResult {
   readonly intended_latency_ms: LatencySummary | undefined;
   /** Active virtual users (vus), sampled once a second; undefined when never sampled. */
   readonly vus?: VusResult;
+  /** The active virtual users of each sampled second (the HTML report's chart; not in the JSON). */
+  readonly vus_series?: readonly VusSample[];
   /** Virtual users allocated (vus_max); undefined in raw files written before it was counted. */
   readonly vus_max?: number;
   readonly late: number;

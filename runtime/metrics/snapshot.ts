@@ -70,6 +70,20 @@ export interface EndpointSnapshot extends EndpointFigureSnapshot {
   readonly ws?: WsSnapshot;
   /** HTTP versions its requests used, as bits (runtime/http/http-protocol.ts); absent: none. */
   readonly protocols?: number;
+  /**
+   * Its requests by second (endpoint-seconds.ts), oldest first; absent without requests, and in
+   * raw files written before they were kept.
+   */
+  readonly seconds?: readonly EndpointSecond[];
+}
+
+/** An endpoint's requests completed in one second of the run. */
+export interface EndpointSecond {
+  readonly second: number;
+  readonly requests: number;
+  readonly failures: number;
+  /** The sum of their service times, µs. */
+  readonly latencyUs: number;
 }
 
 /** The active virtual users sampled in one second of the run. */

@@ -16,7 +16,6 @@ import type {
   EndpointResult,
   RunResult,
   SeriesPoint,
-  VusResult,
   WsResult,
 } from './run-result.js';
 import type { CustomMetric } from '../../model/metrics/metric-registry.js';
@@ -136,6 +135,7 @@ function endpointResult(e: EndpointSnapshot, name: string): EndpointResult {
     errors: e.errors,
     ...(e.ws === undefined ? {} : { websocket: wsResult(e.ws) }),
     ...(figureResults(e, 'endpoint') as EndpointFigureResults),
+    ...(e.seconds === undefined ? {} : { seconds: e.seconds }),
   };
 }
 
@@ -173,11 +173,12 @@ function figureResults(fields: RunFigureSnapshot, scope: FigureScope): Record<st
 }
 
 /** Active virtual users: at the last sample, and the least and most over the run's seconds. */
-function vusSummary(snapshot: ShardSnapshot): { vus?: VusResult } {
+function vusSummary(snapshot: ShardSnapshot): Pick<RunResult, 'vus' | 'vus_series'> {
   const counts = (snapshot.vus ?? []).map((s) => s.active);
   if (counts.length === 0) return {};
   return {
     vus: { value: counts[counts.length - 1]!, min: Math.min(...counts), max: Math.max(...counts) },
+    vus_series: snapshot.vus!,
   };
 }
 

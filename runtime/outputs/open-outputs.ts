@@ -7,15 +7,20 @@ import { resolve } from 'node:path';
 import type { OutputPlan } from '../../model/plan/output-plan.js';
 import type { OutputSink } from './output-sink.js';
 
-/** Opens every output's sink; `cwd` resolves a json output's file. */
+/** Opens every output's sink; `cwd` resolves a json output's file, `warn` tells the user. */
 export async function openOutputs(
   outputs: readonly OutputPlan[],
   cwd: string,
+  warn: (text: string) => void,
 ): Promise<OutputSink[]> {
-  return Promise.all(outputs.map((output) => openOutput(output, cwd)));
+  return Promise.all(outputs.map((output) => openOutput(output, cwd, warn)));
 }
 
-async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> {
+async function openOutput(
+  output: OutputPlan,
+  cwd: string,
+  warn: (text: string) => void,
+): Promise<OutputSink> {
   switch (output.kind) {
     case 'json': {
       const { openJsonOutput } = await import('./json-output.js');
@@ -23,7 +28,7 @@ async function openOutput(output: OutputPlan, cwd: string): Promise<OutputSink> 
     }
     case 'prometheus-rw': {
       const { openPrometheusOutput } = await import('./prometheus-output.js');
-      return openPrometheusOutput(output);
+      return openPrometheusOutput(output, warn);
     }
     case 'otlp': {
       const { openOtlpOutput } = await import('./otlp-output.js');

@@ -80,6 +80,7 @@ t.test('gauges, tables and live thresholds from one snapshot', async (t) => {
     plan: loaded.plan,
     title: TARGET,
     endpointNames: ['home', 'api'],
+    latency: { p50: [], p95: [] },
     snapshot: r.snapshot(2_500_000),
     live,
     stopping: false,
@@ -105,13 +106,14 @@ t.test('gauges, tables and live thresholds from one snapshot', async (t) => {
   t.same(
     model.endpoints.map((e) => [e.name, e.requests, e.failureRate]),
     [
-      ['home', 300, 0],
       ['api', 100, 0.6],
+      ['home', 300, 0],
     ],
+    'worst first',
   );
-  const p = model.endpoints[1]!.percentiles();
+  const p = model.endpoints[0]!.percentiles();
   t.ok(p !== undefined && p.p50 > 1 && p.p95 >= p.p50 && p.p99 >= p.p95, 'percentiles in ms');
-  t.equal(model.endpoints[1]!.percentiles(), p, 'computed once');
+  t.equal(model.endpoints[0]!.percentiles(), p, 'computed once');
   t.same(
     model.thresholds.map((x) => [x.threshold, x.pass]),
     [
@@ -127,6 +129,7 @@ t.test('before the first snapshot, and while stopping', async (t) => {
     plan: loaded.plan,
     title: TARGET,
     endpointNames: [],
+    latency: { p50: [], p95: [] },
     snapshot: undefined,
     live: undefined,
     stopping: false,
@@ -167,6 +170,7 @@ t.test('named scenarios: their load, run length and rows', async (t) => {
     plan: loaded.plan,
     title: TARGET,
     endpointNames: ['home'],
+    latency: { p50: [], p95: [] },
     snapshot: {
       ...browse.snapshot(1e6),
       scenarios: { browse: browse.snapshot(1e6), buy: buy.snapshot(1e6) },
@@ -183,4 +187,35 @@ t.test('named scenarios: their load, run length and rows', async (t) => {
       ['buy', 1, 1],
     ],
   );
+});
+
+t.test('endpoints named as the report names them: one row per name, worst first', async (t) => {
+  const loaded = await loadFixture(t.testdir(), { target: TARGET, duration: '10s' });
+  const r = recorder(4);
+  // A scenario's `browse` met in two groups (indexes 1 and 3), and two other names.
+  for (let i = 0; i < 10; i++) r.recordRequest(0, 200, undefined, 0, 1000, -1, 0, 0);
+  for (let i = 0; i < 5; i++) r.recordRequest(1, 200, undefined, 0, 40_000, -1, 0, 0);
+  for (let i = 0; i < 5; i++) r.recordRequest(3, 200, undefined, 0, 60_000, -1, 0, 0);
+  for (let i = 0; i < 4; i++) r.recordRequest(2, 200, undefined, 0, 2000, -1, 0, 0);
+  const model = buildModel({
+    plan: loaded.plan,
+    title: TARGET,
+    endpointNames: ['login', 'browse', 'checkout', 'browse'],
+    latency: { p50: [], p95: [] },
+    snapshot: r.snapshot(1_000_000),
+    live: undefined,
+    stopping: false,
+    latestErrors: [],
+  });
+  t.same(
+    model.endpoints.map((e) => [e.name, e.requests]),
+    [
+      ['browse', 10],
+      ['checkout', 4],
+      ['login', 10],
+    ],
+    'the slowest first, both groups of browse in one row',
+  );
+  const p = model.endpoints[0]!.percentiles()!;
+  t.ok(p.p50 >= 39 && p.p50 <= 41 && p.p95 >= 59, `both groups' latencies: ${JSON.stringify(p)}`);
 });

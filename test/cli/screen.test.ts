@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { buildModel, type DashboardModel } from '../../cli/dashboard/dashboard-model.js';
 import { ErrorFeed } from '../../cli/dashboard/error-feed.js';
+import { SecondLatencies } from '../../cli/dashboard/latency-trend.js';
 import { MIN_COLUMNS, MIN_ROWS, renderScreen } from '../../cli/dashboard/screen.js';
 import { lineWidth, toAnsi, type Line } from '../../cli/dashboard/styled-line.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
@@ -32,7 +33,7 @@ async function model(
     startedAt: 0,
     openModel: true,
   });
-  const feed = new ErrorFeed(names);
+  const feed = new ErrorFeed();
   for (let tick = 1; tick <= 12; tick++) {
     for (let i = 0; i < 50; i++) {
       const endpoint = i % endpoints;
@@ -50,13 +51,15 @@ async function model(
         10,
       );
     }
-    feed.update(r.snapshot(tick * 500_000));
+    feed.update(r.snapshot(tick * 500_000), names);
   }
+  const snapshot = options.started === false ? undefined : r.snapshot(6_000_000);
   return buildModel({
     plan: loaded.plan,
     title: TARGET,
     endpointNames: names,
-    snapshot: options.started === false ? undefined : r.snapshot(6_000_000),
+    latency: new SecondLatencies().trend(snapshot),
+    snapshot,
     live: { workers: 10, busy: 4, inFlight: 4, targetRate: 100 },
     stopping: options.stopping ?? false,
     latestErrors: feed.events,
@@ -83,6 +86,10 @@ t.test('80×24: sparkline, gauges, tables, thresholds and latest errors all show
   t.match(screen[1], /^req\/s /);
   t.match(screen.join('\n'), SPARK);
   t.match(screen.join('\n'), /100\/s · peak 100\/s/);
+  t.ok(
+    screen.some((l) => /^p95 ms {4}[▁▂▃▄▅▆▇█ ]+ p95 2\.00ms · p50 2\.00ms$/.test(l)),
+    'the latency of each second, its last p95 and p50',
+  );
   for (const label of ['progress', 'errors', 'busy', 'rate'])
     t.ok(
       screen.some((l) => l.startsWith(label)),
@@ -112,14 +119,20 @@ t.test('120×40: a taller chart and every row of every table', async (t) => {
   );
 });
 
-t.test('many endpoints: cut with “… N more”, the thresholds still whole', async (t) => {
-  const lines = renderScreen(await model(t.testdir(), 30), { columns: 80, rows: 24 });
-  checkSize(t, lines, 80, 24);
-  const screen = text(lines);
-  t.ok(screen.some((l) => /^… \d+ more/.test(l)));
-  t.ok(screen.some((l) => l.startsWith('✓ http_req_duration')));
-  t.ok(screen.some((l) => l.startsWith('✗ http_req_failed')));
-});
+t.test(
+  'many endpoints: the worst first, cut with “… N more”, the thresholds still whole',
+  async (t) => {
+    const lines = renderScreen(await model(t.testdir(), 30), { columns: 80, rows: 24 });
+    checkSize(t, lines, 80, 24);
+    const screen = text(lines);
+    const heading = screen.findIndex((l) => l.startsWith('endpoint '));
+    t.match(screen[heading + 1], /^endpoint-1 .* [1-9]\d*\.\d\d%/, 'the failing endpoint first');
+    const rows = screen.slice(heading + 1).findIndex((l) => /^… \d+ more/.test(l));
+    t.ok(rows >= 4, `${rows} endpoint rows before “… N more”`);
+    t.ok(screen.some((l) => l.startsWith('✓ http_req_duration')));
+    t.ok(screen.some((l) => l.startsWith('✗ http_req_failed')));
+  },
+);
 
 t.test('narrow: the status and error tables stack; every line fits', async (t) => {
   for (const [columns, rows] of [
@@ -156,6 +169,7 @@ t.test('starting and stopping', async (t) => {
   );
   t.match(starting[0], /starting 0:00 $/);
   t.match(starting[1], /waiting for the first second/);
+  t.match(starting[2], /^p95 ms .*waiting for the first second$/);
   const stopping = text(
     renderScreen(await model(dir, 3, { stopping: true }), { columns: 80, rows: 24 }),
   );
@@ -186,7 +200,14 @@ t.test('only the endpoint rows shown decode their percentiles', async (t) => {
   }));
   const screen = text(renderScreen({ ...base, endpoints }, { columns: 80, rows: 24 }));
   const shown = screen.filter((l) => /^e\d+ /.test(l)).length;
-  t.ok(shown >= 1 && shown < 10, `${shown} rows shown`);
+  t.ok(shown >= 4 && shown < 10, `${shown} rows shown`);
   t.equal(decoded, shown, 'one decode per row shown, none for the rest');
   t.ok(screen.some((l) => l.startsWith(`… ${200 - shown} more`)));
+});
+
+t.test('from 30 rows, the p50 of each second under its p95', async (t) => {
+  const screen = text(renderScreen(await model(t.testdir()), { columns: 100, rows: 30 }));
+  const p95 = screen.findIndex((l) => l.startsWith('p95 ms'));
+  t.ok(p95 > 0, 'a p95 row');
+  t.match(screen[p95 + 1], /^p50 ms {4}[▁▂▃▄▅▆▇█ ]+ p95 2\.00ms · p50 2\.00ms$/);
 });

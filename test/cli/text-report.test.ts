@@ -34,10 +34,26 @@ const SPEC_BLOCK = [
   '',
 ].join('\n');
 
-t.test('the spec example renders as exactly the spec block', (t) => {
+/** The fixture's bytes (123,456 received, 7,890 sent in 10 s), right after the spec's lines. */
+const DATA_LINES = [
+  'Data received: 123,456 B (120.6 KiB, 12.1 KiB/s)',
+  'Data sent: 7,890 B (7.7 KiB, 789 B/s)',
+  '',
+].join('\n');
+
+t.test('the spec example renders as exactly the spec block, then the bytes', (t) => {
   t.equal(
     renderTextReport(runReportFixture(runResultFixture(), EXAMPLE_THRESHOLDS), plain),
-    SPEC_BLOCK,
+    SPEC_BLOCK + DATA_LINES,
+  );
+  t.end();
+});
+
+t.test('decoded bytes of compressed responses are said with those received', (t) => {
+  const result = runResultFixture({ bytes_decoded: 5 * 1024 * 1024, duration_ms: 0 });
+  t.match(
+    renderTextReport(runReportFixture(result), plain),
+    '\nData received: 123,456 B (120.6 KiB; 5.0 MiB decoded)\nData sent: 7,890 B (7.7 KiB)\n',
   );
   t.end();
 });
@@ -45,7 +61,7 @@ t.test('the spec example renders as exactly the spec block', (t) => {
 t.test('without thresholds there is no Thresholds block', (t) => {
   const text = renderTextReport(runReportFixture(), plain);
   t.notMatch(text, /Thresholds:|Threshold Summary/);
-  t.ok(text.endsWith('  P99:  12.00ms\n'));
+  t.ok(text.endsWith(`  P99:  12.00ms\n${DATA_LINES}`));
   t.end();
 });
 
@@ -114,7 +130,9 @@ t.test('interrupted run says so right after the block', (t) => {
   );
   t.equal(
     text,
-    SPEC_BLOCK + 'Interrupted: the run was stopped early (Ctrl+C); figures cover what completed.\n',
+    SPEC_BLOCK +
+      'Interrupted: the run was stopped early (Ctrl+C); figures cover what completed.\n' +
+      DATA_LINES,
   );
   t.notMatch(renderTextReport(runReportFixture(), plain), 'Interrupted');
   t.end();
@@ -130,6 +148,7 @@ t.test('open model block, then retries', (t) => {
   const text = renderTextReport(runReportFixture(result), plain);
   const tail = [
     '  P99:  12.00ms',
+    ...DATA_LINES.split('\n').slice(0, 2),
     'Latency from intended send time (coordinated omission corrected):',
     '  P50:  3.00ms',
     '  P90:  7.50ms',
@@ -178,7 +197,7 @@ t.test('breakdowns follow as tables after a blank line', (t) => {
     errors: { timeout: 10 },
   });
   const text = renderTextReport(runReportFixture(result, EXAMPLE_THRESHOLDS), plain);
-  t.ok(text.startsWith(SPEC_BLOCK + '\nStatus codes:\n'));
+  t.ok(text.startsWith(SPEC_BLOCK + DATA_LINES + '\nStatus codes:\n'));
   t.match(text, '\n\nErrors:\n');
   t.end();
 });

@@ -133,6 +133,41 @@ t.test(
 );
 
 t.test(
+  'Prometheus without native histograms (its defaults): the counters arrive, the trends as summaries, said once',
+  { skip: receiverSkip(PROMETHEUS, process.env) },
+  async (t) => {
+    const dir = t.testdir();
+    const prometheus = await startPrometheus(t, dir, { nativeHistograms: false });
+    const result = await run(t, dir, '', ['--out', `prometheus-rw=${prometheus.writeUrl}`]);
+    t.equal(result.code, 0, result.stderr);
+    const fallbacks = result.stderr.match(
+      /native histograms are disabled; the trends are sent as summaries/g,
+    );
+    t.equal(fallbacks?.length, 1, `the fallback said once: ${result.stderr}`);
+    t.notMatch(result.stderr, /samples lost/, 'nothing lost');
+    const testid = await testidOf(t, prometheus);
+    const counts = await byEndpoint(
+      prometheus,
+      `sum by (endpoint) (barrage_http_requests_total{testid="${testid}"})`,
+    );
+    const p95s = await byEndpoint(
+      prometheus,
+      `barrage_http_req_duration_seconds{testid="${testid}", quantile="0.95"}`,
+    );
+    t.equal(result.report.endpoints.length, 2);
+    for (const endpoint of result.report.endpoints) {
+      t.equal(counts.get(endpoint.name), endpoint.requests, `${endpoint.name}: requests`);
+      t.ok(
+        Math.abs((p95s.get(endpoint.name) ?? NaN) - endpoint.latency_ms.p95 / 1000) < 1e-9,
+        `${endpoint.name}: the p95 quantile is the report's`,
+      );
+    }
+    const total = await prometheus.query(`sum (barrage_http_requests_total{testid="${testid}"})`);
+    t.equal(total[0]?.value, result.report.total, "the total is the report's");
+  },
+);
+
+t.test(
   'VictoriaMetrics with trend_as stats: counts equal the report, the p95 quantile is its p95',
   { skip: receiverSkip(VICTORIA_METRICS, process.env) },
   async (t) => {

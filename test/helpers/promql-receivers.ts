@@ -61,8 +61,15 @@ export interface VictoriaMetrics extends PromqlReceiver {
   exportSeries(selector: string): Promise<ExportedSeries[]>;
 }
 
-/** Prometheus with a minimal configuration (it scrapes nothing), its TSDB under `dir`. */
-export async function startPrometheus(t: Test, dir: string): Promise<PromqlReceiver> {
+/**
+ * Prometheus with a minimal configuration (it scrapes nothing), its TSDB under `dir`; with
+ * `nativeHistograms: false`, started as its docs say, without the feature flag.
+ */
+export async function startPrometheus(
+  t: Test,
+  dir: string,
+  { nativeHistograms = true }: { nativeHistograms?: boolean } = {},
+): Promise<PromqlReceiver> {
   const port = await freePort();
   const config = join(dir, 'prometheus.yml');
   writeFileSync(config, 'global:\n  scrape_interval: 1h\n');
@@ -72,7 +79,7 @@ export async function startPrometheus(t: Test, dir: string): Promise<PromqlRecei
     `--storage.tsdb.path=${join(dir, 'tsdb')}`,
     `--web.listen-address=127.0.0.1:${port}`,
     '--web.enable-remote-write-receiver',
-    '--enable-feature=native-histograms',
+    ...(nativeHistograms ? ['--enable-feature=native-histograms'] : []),
     '--log.level=warn',
   ];
   await start(t, PROMETHEUS, args, () => answers(`${url}/-/ready`));

@@ -95,6 +95,10 @@ t.test('counters are summed, times are min/max, parts merged when present', asyn
       { status: 200, requests: 1, latency: encoded([1_000]) },
       { status: 404, error: 'http_4xx', requests: 1, latency: encoded([1_200_000]) },
     ],
+    seconds: [
+      { second: 0, requests: 1, failures: 0, latencyUs: 1_000 },
+      { second: 1, requests: 1, failures: 1, latencyUs: 1_200_000 },
+    ],
   });
   t.strictSame(
     m.endpoints[1]!.outcomes.map((o) => [o.status, o.error, o.requests]),

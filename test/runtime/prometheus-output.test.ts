@@ -70,6 +70,8 @@ function point(
 }
 
 const TIME = 1_700_000_000_123;
+/** A sink's warnings, when a test does not read them. */
+const noWarn = (): void => undefined;
 const TAGS: Tags = {
   testid: 't1',
   endpoint: 'home',
@@ -148,7 +150,7 @@ t.test(
 );
 
 t.test('a flush as a WriteRequest: names, labels, values, timestamps', async (t) => {
-  const payload = openPrometheusOutput(plan()).encode(flush())!;
+  const payload = openPrometheusOutput(plan(), noWarn).encode(flush())!;
   const decoded = decode(payload.body);
   t.equal(payload.samples, decoded.timeseries.length, 'one sample per series');
   t.equal(decoded.timeseries.length, 7);
@@ -193,7 +195,7 @@ t.test('a flush as a WriteRequest: names, labels, values, timestamps', async (t)
 t.test(
   'a ms trend as a native histogram in seconds: schema 5, zero bucket, spans and deltas',
   async (t) => {
-    const decoded = decode(openPrometheusOutput(plan()).encode(flush())!.body);
+    const decoded = decode(openPrometheusOutput(plan(), noWarn).encode(flush())!.body);
     const [duration] = byName(decoded, 'barrage_http_req_duration_seconds');
     t.same(labelsOf(duration!), {
       __name__: 'barrage_http_req_duration_seconds',
@@ -243,7 +245,9 @@ t.test(
 );
 
 t.test('trend_as stats: a summary of the run so far', async (t) => {
-  const decoded = decode(openPrometheusOutput(plan({ trendAs: 'stats' })).encode(flush())!.body);
+  const decoded = decode(
+    openPrometheusOutput(plan({ trendAs: 'stats' }), noWarn).encode(flush())!.body,
+  );
   t.equal(
     decoded.timeseries.filter((s) => (s.histograms ?? []).length > 0).length,
     0,
@@ -286,7 +290,7 @@ t.test('nothing to send: no payload', async (t) => {
     startedAt: TIME,
     points: [point('x', 'trend', 'ms', {}, { count: 0, trues: 0 })],
   };
-  t.equal(openPrometheusOutput(plan()).encode(empty), undefined);
+  t.equal(openPrometheusOutput(plan(), noWarn).encode(empty), undefined);
 });
 
 /** A loopback receiver answering `status` with `answer`; records what it received. */
@@ -319,6 +323,7 @@ t.test('sends with the headers remote write 1.0 requires and the output’s own'
       target: target.url,
       headers: { Authorization: 'Bearer s3cret-token', 'X-Scope-OrgID': 'team' },
     }),
+    noWarn,
   );
   await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
   const { headers, body } = target.received[0]!;
@@ -337,8 +342,109 @@ t.test('a refusal says the status and the answer, never the output’s credentia
   const target = await receiver(t, 500, (h) => `bad request from ${String(h.authorization)}`);
   const sink = openPrometheusOutput(
     plan({ target: target.url, headers: { Authorization: 'Bearer s3cret-token' } }),
+    noWarn,
   );
   const refused = sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
   await t.rejects(refused, { message: /^the receiver answered 500: bad request from/ });
   await refused.catch((error: Error) => t.notMatch(error.message, /s3cret/));
 });
+
+/** A receiver refusing native histograms as Prometheus 2.42 does without its feature flag. */
+async function noHistograms(t: Test): Promise<{ url: string; received: Decoded[] }> {
+  const received: Decoded[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const decoded = decode(Buffer.concat(chunks));
+      received.push(decoded);
+      const native = decoded.timeseries.some((s) => (s.histograms ?? []).length > 0);
+      res.writeHead(native ? 500 : 204).end(native ? 'native histograms are disabled\n' : '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/write`,
+    received,
+  };
+}
+
+t.test(
+  'a receiver refusing native histograms gets the flush again as summaries, and every later one, told once',
+  async (t) => {
+    const target = await noHistograms(t);
+    const warnings: string[] = [];
+    const sink = openPrometheusOutput(plan({ target: target.url }), (w) => warnings.push(w));
+    await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
+    await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
+    t.equal(target.received.length, 3, 'refused once, then the resend, then the next flush');
+    for (const request of target.received.slice(1)) {
+      t.equal(
+        request.timeseries.filter((s) => (s.histograms ?? []).length > 0).length,
+        0,
+        'no native histogram',
+      );
+      t.equal(byName(request, 'barrage_http_requests_total')[0]?.samples?.[0]?.value, 42);
+      t.equal(
+        byName(request, 'barrage_http_req_duration_seconds_count')[0]?.samples?.[0]?.value,
+        4,
+        'the trend as a summary',
+      );
+    }
+    t.equal(warnings.length, 1, 'said once');
+    t.match(warnings[0], /native histograms are disabled; the trends are sent as summaries/);
+    t.match(warnings[0], /--enable-feature=native-histograms/);
+  },
+);
+
+t.test('a refusal not naming histograms is not sent again', async (t) => {
+  const target = await receiver(t, 400, () => 'out of order sample');
+  const warnings: string[] = [];
+  const sink = openPrometheusOutput(plan({ target: target.url }), (w) => warnings.push(w));
+  await t.rejects(sink.send(sink.encode(flush())!, AbortSignal.timeout(5000)), {
+    message: /answered 400: out of order sample/,
+  });
+  t.equal(target.received.length, 1);
+  t.same(warnings, []);
+});
+
+t.test(
+  'a request refused as too large (413) goes again in halves, and later flushes in parts, told once',
+  async (t) => {
+    const accepted: Decoded[] = [];
+    let refused = 0;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const decoded = decode(Buffer.concat(chunks));
+        if (decoded.timeseries.length > 4) {
+          refused++;
+          res.writeHead(413).end('request too large');
+          return;
+        }
+        accepted.push(decoded);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/v1/write`;
+    const warnings: string[] = [];
+    const sink = openPrometheusOutput(plan({ target: url }), (w) => warnings.push(w));
+    const names = (requests: readonly Decoded[]): string[] =>
+      requests.flatMap((r) => r.timeseries.map((s) => labelsOf(s).__name__ ?? '')).sort();
+    const whole = names([decode(sink.encode(flush())!.body)]);
+    t.equal(whole.length, 7, 'a flush of 7 series');
+    await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
+    t.equal(refused, 1, 'refused once');
+    t.same(names(accepted), whole, 'every series taken, in smaller requests');
+    const parts = accepted.length;
+    await sink.send(sink.encode(flush())!, AbortSignal.timeout(5000));
+    t.equal(refused, 1, 'the next flush goes in parts at once');
+    t.same(names(accepted.slice(parts)), whole);
+    t.equal(warnings.length, 1, 'said once');
+    t.match(warnings[0], /answered 413: request too large; each flush is sent in smaller requests/);
+  },
+);

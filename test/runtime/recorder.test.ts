@@ -97,6 +97,7 @@ t.test('requests: counters, status codes, error kinds, bytes, latency', async (t
     statusCodes: { '200': 2 },
     errors: {},
     outcomes: [{ status: 200, requests: 2, latency: encoded([1_000, 2_000]) }],
+    seconds: [{ second: 0, requests: 2, failures: 0, latencyUs: 3_000 }],
   });
   t.strictSame(s.endpoints[1], {
     requests: 3,
@@ -108,6 +109,10 @@ t.test('requests: counters, status codes, error kinds, bytes, latency', async (t
       { status: 0, error: 'timeout', requests: 1, latency: encoded([1_500_000]) },
       { status: 503, error: 'http_5xx', requests: 1, latency: encoded([3_000]) },
       { status: 1234, requests: 1, latency: encoded([7]) },
+    ],
+    seconds: [
+      { second: 0, requests: 2, failures: 1, latencyUs: 3_007 },
+      { second: 1, requests: 1, failures: 1, latencyUs: 1_500_000 },
     ],
   });
   t.equal(s.elapsedMs, 2_000);
