@@ -52,6 +52,28 @@ export interface ScenarioRunDeps {
   readonly graceOver: (run: ScenarioRun) => void;
   /** The segment's side of the HTTP debug log; undefined when it is off. */
   readonly httpDebug: HttpDebugTap | undefined;
+  /** Its shard (scenarioRecorder), made first: a TypeScript scenario's runner records into it. */
+  readonly recorder: Recorder;
+  /** A TypeScript scenario's iterations for its lane; absent: the YAML runner's. */
+  readonly scripted?: (lane: ScriptedLane) => Iterations;
+}
+
+/** What a TypeScript scenario's iterations of one scenario share: its path, shard and function. */
+export interface ScriptedLane {
+  readonly path: RequestPath;
+  readonly recorder: Recorder;
+  /** The exported function its iterations call ('' for the default export). */
+  readonly exec: string;
+}
+
+/** A scenario share's shard. */
+export function scenarioRecorder(plan: Plan, share: ScenarioShare, startedAt: number): Recorder {
+  return new Recorder({
+    endpointCount: plan.graph.endpoints.length,
+    segment: plan.segment,
+    startedAt,
+    openModel: plan.scenarios[share.scenario]!.executor.kind === 'arrival-rate',
+  });
 }
 
 /** One scenario's share of a segment. */
@@ -60,8 +82,8 @@ export class ScenarioRun {
   readonly recorder: Recorder;
   readonly path: RequestPath;
   readonly runner: IterationRunner;
-  /** What its workers run: the YAML iterations, or a TypeScript scenario's (setIterations). */
-  #iterations: Iterations;
+  /** What its workers run: the YAML iterations, or a TypeScript scenario's. */
+  readonly #iterations: Iterations;
   readonly #deps: ScenarioRunDeps;
   readonly #executor: Executor;
   readonly #users: VirtualUser[] = [];
@@ -75,12 +97,7 @@ export class ScenarioRun {
     this.#deps = deps;
     this.#clientOptions = clientOptionsOf(plan);
     this.scenario = plan.scenarios[share.scenario]!;
-    this.recorder = new Recorder({
-      endpointCount: plan.graph.endpoints.length,
-      segment: plan.segment,
-      startedAt: deps.startedAt,
-      openModel: this.scenario.executor.kind === 'arrival-rate',
-    });
+    this.recorder = deps.recorder;
     this.path = new RequestPath({
       recorder: this.recorder,
       now,
@@ -110,7 +127,12 @@ export class ScenarioRun {
       picks: seededRandom(deriveSeed(plan.seed, deps.thread, share.firstWorkerId, 0x9e11)),
       now,
     });
-    this.#iterations = this.runner;
+    this.#iterations =
+      deps.scripted?.({
+        path: this.path,
+        recorder: this.recorder,
+        exec: this.scenario.exec ?? '',
+      }) ?? this.runner;
     this.#executor = createExecutor({
       scenario: this.scenario,
       share,
@@ -121,11 +143,6 @@ export class ScenarioRun {
       startWorker: (source) => this.#startWorker(source),
       timeUp: () => this.end(),
     });
-  }
-
-  /** Workers run `iterations` instead of the YAML runner's (a TypeScript scenario). */
-  setIterations(iterations: Iterations): void {
-    this.#iterations = iterations;
   }
 
   /** Runs the scenario's share to its end. */

@@ -5,6 +5,7 @@
 import t from 'tap';
 import { startTargetServer } from '../../cli/serve/target-server.js';
 import { runInProcess, type InProcessOptions } from '../helpers/in-process-cli.js';
+import { eventually } from '../helpers/eventually.js';
 // `run` imports its machinery when it runs; loaded here, the keys' delays below count from the
 // run's start, not from compiling these modules on the first run.
 import '../../cli/commands/run.js';
@@ -17,6 +18,8 @@ const ENTER = '\u001b[?1049h\u001b[?25l';
 const LEAVE = '\u001b[0m\u001b[?25h\u001b[?1049l';
 /** A foreground color (SGR 30–39). */
 const COLOR = new RegExp(`${ESC}\\[3\\dm`);
+/** A sparkline's bar: a frame with a second's figures. */
+const SPARK = /[▁▂▃▄▅▆▇█]/;
 /** A cursor move to the start of a row. */
 const MOVE = new RegExp(`${ESC}\\[\\d+;1H`);
 
@@ -25,14 +28,19 @@ t.test('dashboard runs', async (t) => {
   t.teardown(() => server.close());
   const argv = ['run', '--target', `${server.url}/delay/5`, '-c', '2', '-d', '30s'];
 
-  /** Runs with an 80×24 pretend terminal; `keys` are typed after ~1.5 s, one per 100 ms. */
+  /**
+   * Runs with an 80×24 pretend terminal; `keys` are typed once a frame has drawn a second's
+   * figures (a sparkline), however long a busy machine took to get there, one per 100 ms.
+   */
   const run = (keys: string[], options: InProcessOptions = {}) =>
     runInProcess(argv, {
       tty: { columns: 80, rows: 24 },
       ...options,
       onTerminal: (terminal) => {
         options.onTerminal?.(terminal);
-        keys.forEach((key, i) => setTimeout(() => terminal.type(key), 1500 + i * 100));
+        void eventually(() => SPARK.test(terminal.written())).then(() =>
+          keys.forEach((key, i) => setTimeout(() => terminal.type(key), i * 100)),
+        );
       },
     });
 
@@ -48,7 +56,7 @@ t.test('dashboard runs', async (t) => {
     const screen = result.stdout.slice(0, leave);
     for (const part of ['req/s', 'progress', 'errors', 'busy', 'status', 'endpoint', 'p95 ms'])
       t.match(screen, part);
-    t.match(screen, /[▁▂▃▄▅▆▇█]/, 'a sparkline');
+    t.match(screen, SPARK, 'a sparkline');
     t.match(screen, COLOR, 'colors on a terminal');
     t.match(result.stdout.slice(report), /Interrupted: the run was stopped early/);
     t.same(result.rawMode, [true, false], 'raw mode on, then off');

@@ -184,14 +184,21 @@ async function wsEcho(t: Test, server: Server, scheme: string): Promise<Target> 
 }
 
 /** 4 sessions of 2 messages each, over 2 virtual users, with `yaml` added; the CLI's result. */
-async function wsRun(t: Test, dir: string, url: string, env: Record<string, string>, yaml = '') {
+async function wsRun(
+  t: Test,
+  dir: string,
+  url: string,
+  env: Record<string, string>,
+  yaml = '',
+  code = 0,
+) {
   const config = join(dir, 'ws.yaml');
   writeFileSync(
     config,
     `requests: 4\nconcurrency: 2\n${yaml}endpoints:\n  - { name: echo, url: '${url}', messages: [{ text: a }, { text: b }] }\n`,
   );
   const result = await runCli(['run', config, '--json-output'], { cwd: dir, env });
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, code, result.stderr);
   return {
     result,
     json: JSON.parse(result.stdout) as { errors: object; websocket: { msgs_received: number } },
@@ -219,9 +226,14 @@ t.test(
     const closed = join(dir, 'closed');
     mkdirSync(closed);
     const refusing = await startTinyproxy(t, closed, { connectPorts: [1] });
-    const { json: refused } = await wsRun(t, dir, ws.url, {
-      HTTP_PROXY: `http://127.0.0.1:${refusing.port}`,
-    });
+    const { json: refused } = await wsRun(
+      t,
+      dir,
+      ws.url,
+      { HTTP_PROXY: `http://127.0.0.1:${refusing.port}` },
+      '',
+      1, // no session succeeded: the run proved nothing
+    );
     t.same(
       refused.errors,
       { refused: 4 },

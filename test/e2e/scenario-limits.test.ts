@@ -87,7 +87,7 @@ t.test('nor at the top level, when the options are read', async (t) => {
 t.test('vars.set past the bounds throws in the script; the run goes on', async (t) => {
   const server = await target(t);
   const result = await runScenario('variables.ts', server.url, '-n', '2', '-c', '1');
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, 1, 'every iteration failed: the run proved nothing');
   const r = json(result);
   t.same(r.iteration_errors, { script_error: 2 });
   for (const [name, count] of Object.entries(r.checks?.by_name ?? {}))
@@ -119,7 +119,7 @@ t.test('200,000 unawaited sleeps do not hold a 2 s run', async (t) => {
   const server = await target(t);
   const result = await runScenario('sleeps.ts', server.url, '-d', '2s', '-c', '1');
   t.equal(result.signal, null, 'ended by itself, not killed by the safety net');
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, 1, 'every iteration failed: the run proved nothing');
   const r = json(result);
   t.ok(r.iterations_failed > 0);
   t.same(r.iteration_errors, { script_error: r.iterations_failed }, 'every failure at the bound');
@@ -135,7 +135,8 @@ t.test('a request timeout of 1e12 ms is bounded by the run timeout', async (t) =
   const { url } = await serve(t, () => undefined);
   const result = await runScenario('hung.ts', url, '-d', '2s', '-c', '1', '--timeout', '1s');
   t.equal(result.signal, null, 'ended by itself, not killed by the safety net');
-  t.equal(result.code, 0, result.stderr);
+  t.equal(result.code, 1, 'no request succeeded: the run proved nothing');
+  t.match(result.stderr, 'barrage: the run failed: none of its');
   const r = json(result);
   t.ok(r.total >= 1);
   t.same(r.errors, { timeout: r.total }, 'each request counted as timeout');

@@ -57,6 +57,7 @@ endpoints:
     headers:
       Authorization: "Bearer header-${CANARY}"
   - url: /b
+  - url: /json
 thresholds: ["http_req_failed:rate <= 1"]
 `;
 }

@@ -24,6 +24,8 @@ export interface FakeTerminal {
   type(keys: string): void;
   /** Resizes the terminal and notifies the command. */
   resize(columns: number, rows: number): void;
+  /** Everything written to the terminal so far. */
+  written(): string;
 }
 
 /** Options for an in-process run. */
@@ -94,6 +96,7 @@ export async function runInProcess(
       size = { columns, rows };
       for (const handler of [...resizeHandlers]) handler();
     },
+    written: () => out,
   });
   const code = await main(skippingTypecheck(argv, options.typecheck), context);
   await new Promise((resolve) => setImmediate(resolve));
