@@ -43,10 +43,26 @@ function byNameOnly(command: CommandClass<BarrageContext>): CommandClass<Barrage
 }
 
 /** Runs barrage with these arguments; returns the exit code. */
-export async function main(argv: readonly string[], context: BarrageContext): Promise<number> {
+export async function main(args: readonly string[], context: BarrageContext): Promise<number> {
+  let argv = args;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     context.stdout.write(`${VERSION}\n`);
     return ExitCode.Ok;
+  }
+  if (argv.length > 0 && !argv[0]!.startsWith('-') && !COMMANDS.has(argv[0]!)) {
+    const [{ readFirstWord }, fs, path] = await Promise.all([
+      import('./command-words.js'),
+      import('node:fs'),
+      import('node:path'),
+    ]);
+    const exists = (file: string): boolean => fs.existsSync(path.resolve(context.cwd, file));
+    const read = readFirstWord(argv, [...COMMANDS.keys()], VERSION, exists);
+    if (!('argv' in read)) {
+      context.stdout.write(read.stdout ?? '');
+      context.stderr.write(read.stderr ?? '');
+      return read.exitCode;
+    }
+    argv = read.argv;
   }
   // A named command is parsed by its own state machine alone: clipanion builds one for every
   // registered command, and that is most of the parser's cost (every path is one word).

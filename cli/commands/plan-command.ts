@@ -9,9 +9,15 @@ import { formatWarnings } from '../render/user-errors.js';
 import { VERSION } from '../version.js';
 import { BaseCommand } from './base-command.js';
 
+/** A TypeScript or JavaScript file: a scenario, not a configuration. */
+function isScript(file: string | undefined): file is string {
+  return file !== undefined && /\.[mc]?[jt]s$/i.test(file);
+}
+
 /** A command that loads a configuration from a file, the environment and flags. */
 export abstract class PlanCommand extends BaseCommand {
   file = Option.String({ required: false, name: 'CONFIG' });
+  // (a .ts or .js file there is a scenario, as --scenario: `barrage run script.ts`)
   config = Option.String('--config', { description: 'Configuration file (YAML or JSON)' });
   target = Option.String('--target', { description: 'Base URL of the requests' });
   concurrency = Option.String('-c,--concurrency', { description: 'Workers (virtual users)' });
@@ -33,7 +39,7 @@ export abstract class PlanCommand extends BaseCommand {
   summaryBy = Option.String('--summary-by', {
     description: 'Break requests down by these tags in the reports (comma-separated: status,group)',
   });
-  outputs = Option.Array('--out', {
+  outputs = Option.Array('-o,--out', {
     description:
       'Stream metrics while running: prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE (repeatable)',
   });
@@ -55,7 +61,7 @@ export abstract class PlanCommand extends BaseCommand {
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',
   });
-  envFlags = Option.Array('--env', {
+  envFlags = Option.Array('-e,--env', {
     description:
       "A variable the scenario reads as env.KEY: 'KEY=VALUE', or KEY for its value here (repeatable)",
   });
@@ -76,6 +82,11 @@ export abstract class PlanCommand extends BaseCommand {
    * their limits); throws ConfigError with every problem.
    */
   protected async load(): Promise<WithBaseline> {
+    // `barrage run script.ts`, as k6 runs a script: a scenario given where the file goes.
+    if (this.scenario === undefined && this.config === undefined && isScript(this.file)) {
+      this.scenario = this.file;
+      this.file = undefined;
+    }
     if (this.file !== undefined && this.config !== undefined && this.file !== this.config) {
       throw new ConfigError([
         {
