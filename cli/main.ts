@@ -20,6 +20,7 @@ const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
   ['demo', () => import('./commands/demo.js').then((m) => m.DemoCommand)],
   ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
   ['compare', () => import('./commands/compare.js').then((m) => m.CompareCommand)],
+  ['init', () => import('./commands/init.js').then((m) => m.InitCommand)],
 ]);
 
 /** The commands a command runs through `this.cli.run`, registered with it: `demo` runs `run`. */
