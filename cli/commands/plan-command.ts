@@ -4,6 +4,7 @@
  */
 import { Option } from 'clipanion';
 import { ConfigError } from '../../dsl/issues.js';
+import type { Loaded } from '../../dsl/load-plan.js';
 import type { WithBaseline } from '../compare/baseline.js';
 import { formatWarnings } from '../render/user-errors.js';
 import { VERSION } from '../version.js';
@@ -58,6 +59,12 @@ export abstract class PlanCommand extends BaseCommand {
     description: 'The file of --http-debug (default: stderr)',
   });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
+  only = Option.String('--only', {
+    description: 'Run only these scenarios (comma-separated names), e.g. --only browse,checkout',
+  });
+  smoke = Option.Boolean('--smoke', false, {
+    description: "A smoke run: each scenario's iteration once, with one virtual user",
+  });
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',
   });
@@ -124,12 +131,20 @@ export abstract class PlanCommand extends BaseCommand {
     const warnings = loaded.ok ? loaded.value.warnings : loaded.error.warnings;
     if (warnings.length > 0) this.context.stderr.write(formatWarnings(warnings));
     if (!loaded.ok) throw new ConfigError(loaded.error.issues);
-    if (loaded.value.har !== undefined)
-      this.context.stderr.write(renderHarSummary(loaded.value.har));
+    const value = await this.selected(loaded.value);
+    if (value.har !== undefined) this.context.stderr.write(renderHarSummary(value.har));
     // Read only when named: a run without a baseline loads none of compare's machinery.
-    if (loaded.value.plan.baseline === undefined)
-      return { loaded: loaded.value, overlay: undefined };
+    if (value.plan.baseline === undefined) return { loaded: value, overlay: undefined };
     const { applyBaseline } = await import('../compare/baseline.js');
-    return applyBaseline(loaded.value, this.context.cwd);
+    return applyBaseline(value, this.context.cwd);
+  }
+
+  /** The loaded run with only the scenarios `--only` names, each once with `--smoke`. */
+  private async selected(loaded: Loaded): Promise<Loaded> {
+    if (this.only === undefined && !this.smoke) return loaded;
+    const { selectScenarios } = await import('../scenario-selection.js');
+    const selected = selectScenarios(loaded.plan, { only: this.only, smoke: this.smoke });
+    if (selected.issues.length > 0) throw new ConfigError(selected.issues);
+    return { ...loaded, plan: selected.plan };
   }
 }
