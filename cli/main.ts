@@ -21,10 +21,15 @@ const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
   ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
   ['compare', () => import('./commands/compare.js').then((m) => m.CompareCommand)],
   ['init', () => import('./commands/init.js').then((m) => m.InitCommand)],
+  ['completion', () => import('./commands/completion.js').then((m) => m.CompletionCommand)],
 ]);
 
-/** The commands a command runs through `this.cli.run`, registered with it: `demo` runs `run`. */
-const RUNS_ALSO: Readonly<Record<string, readonly string[]>> = { demo: ['run'] };
+/** The commands a command needs registered with it: `demo` runs `run`, `completion` lists all. */
+const RUNS_ALSO: Readonly<Record<string, readonly string[]>> = {
+  demo: ['run'],
+  // The completion scripts are made from every command's declaration.
+  completion: [...COMMANDS.keys()],
+};
 
 /**
  * A command as registered when the arguments name it: without the default path (`run`'s), which
