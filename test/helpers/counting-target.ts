@@ -1,6 +1,7 @@
 /**
- * A loopback HTTP target that answers 200 `{"ok":true}` and counts what it saw, by path and
- * with each request's query, for tests that count a run's requests at the server.
+ * A loopback HTTP target that answers `status` (200 unless told) with `{"ok":true}` and counts
+ * what it saw, by path and with each request's query, for tests that count a run's requests at
+ * the server.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ export interface CountingTarget {
 }
 
 /** Starts the target on 127.0.0.1:0; closed in `t`'s teardown. */
-export async function countingTarget(t: Test): Promise<CountingTarget> {
+export async function countingTarget(t: Test, status = 200): Promise<CountingTarget> {
   const byPath = new Map<string, number>();
   const urls: string[] = [];
   const server = createServer((req, res) => {
@@ -28,6 +29,7 @@ export async function countingTarget(t: Test): Promise<CountingTarget> {
     byPath.set(path, (byPath.get(path) ?? 0) + 1);
     req.resume();
     req.on('end', () => {
+      res.statusCode = status;
       res.setHeader('content-type', 'application/json');
       res.end('{"ok":true}');
     });
