@@ -20,10 +20,16 @@ const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
   ['demo', () => import('./commands/demo.js').then((m) => m.DemoCommand)],
   ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
   ['compare', () => import('./commands/compare.js').then((m) => m.CompareCommand)],
+  ['init', () => import('./commands/init.js').then((m) => m.InitCommand)],
+  ['completion', () => import('./commands/completion.js').then((m) => m.CompletionCommand)],
 ]);
 
-/** The commands a command runs through `this.cli.run`, registered with it: `demo` runs `run`. */
-const RUNS_ALSO: Readonly<Record<string, readonly string[]>> = { demo: ['run'] };
+/** The commands a command needs registered with it: `demo` runs `run`, `completion` lists all. */
+const RUNS_ALSO: Readonly<Record<string, readonly string[]>> = {
+  demo: ['run'],
+  // The completion scripts are made from every command's declaration.
+  completion: [...COMMANDS.keys()],
+};
 
 /**
  * A command as registered when the arguments name it: without the default path (`run`'s), which
@@ -43,10 +49,26 @@ function byNameOnly(command: CommandClass<BarrageContext>): CommandClass<Barrage
 }
 
 /** Runs barrage with these arguments; returns the exit code. */
-export async function main(argv: readonly string[], context: BarrageContext): Promise<number> {
+export async function main(args: readonly string[], context: BarrageContext): Promise<number> {
+  let argv = args;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     context.stdout.write(`${VERSION}\n`);
     return ExitCode.Ok;
+  }
+  if (argv.length > 0 && !argv[0]!.startsWith('-') && !COMMANDS.has(argv[0]!)) {
+    const [{ readFirstWord }, fs, path] = await Promise.all([
+      import('./command-words.js'),
+      import('node:fs'),
+      import('node:path'),
+    ]);
+    const exists = (file: string): boolean => fs.existsSync(path.resolve(context.cwd, file));
+    const read = readFirstWord(argv, [...COMMANDS.keys()], VERSION, exists);
+    if (!('argv' in read)) {
+      context.stdout.write(read.stdout ?? '');
+      context.stderr.write(read.stderr ?? '');
+      return read.exitCode;
+    }
+    argv = read.argv;
   }
   // A named command is parsed by its own state machine alone: clipanion builds one for every
   // registered command, and that is most of the parser's cost (every path is one word).

@@ -14,6 +14,7 @@
  */
 import type { Definition } from 'clipanion';
 import { closest } from '../dsl/grammar/did-you-mean.js';
+import { k6FlagHint } from './k6-flags.js';
 
 /** A declared option: its names (`-c`, `--concurrency`) and whether it takes a value. */
 interface OptionSpec {
@@ -53,7 +54,13 @@ export function explainSyntaxError(
   const command = `"${definition.path}"`;
   let first: string;
   if (problem?.kind === 'unknown') {
-    const guess = problem.guess === undefined ? '' : `; did you mean ${problem.guess}?`;
+    const k6 = k6FlagHint(problem.flag);
+    const guess =
+      k6 !== undefined
+        ? `: ${k6}`
+        : problem.guess === undefined
+          ? ''
+          : `; did you mean ${problem.guess}?`;
     first = `barrage: unknown flag ${problem.flag} for ${command}${guess}`;
   } else if (problem?.kind === 'missing-value') {
     first = `barrage: flag ${problem.flag} for ${command}: expected a value, got none`;

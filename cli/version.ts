@@ -16,7 +16,7 @@ function readPackage(dir: string): { name?: string; version?: string } | undefin
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (readPackage(dir)?.name !== 'barrage') {
+  while (readPackage(dir)?.name !== 'barrage-cli') {
     const parent = dirname(dir);
     if (parent === dir) throw new Error('barrage: cannot find its own package.json');
     dir = parent;

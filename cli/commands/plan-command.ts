@@ -4,14 +4,21 @@
  */
 import { Option } from 'clipanion';
 import { ConfigError } from '../../dsl/issues.js';
+import type { Loaded } from '../../dsl/load-plan.js';
 import type { WithBaseline } from '../compare/baseline.js';
 import { formatWarnings } from '../render/user-errors.js';
 import { VERSION } from '../version.js';
 import { BaseCommand } from './base-command.js';
 
+/** A TypeScript or JavaScript file: a scenario, not a configuration. */
+function isScript(file: string | undefined): file is string {
+  return file !== undefined && /\.[mc]?[jt]s$/i.test(file);
+}
+
 /** A command that loads a configuration from a file, the environment and flags. */
 export abstract class PlanCommand extends BaseCommand {
   file = Option.String({ required: false, name: 'CONFIG' });
+  // (a .ts or .js file there is a scenario, as --scenario: `barrage run script.ts`)
   config = Option.String('--config', { description: 'Configuration file (YAML or JSON)' });
   target = Option.String('--target', { description: 'Base URL of the requests' });
   concurrency = Option.String('-c,--concurrency', { description: 'Workers (virtual users)' });
@@ -33,7 +40,7 @@ export abstract class PlanCommand extends BaseCommand {
   summaryBy = Option.String('--summary-by', {
     description: 'Break requests down by these tags in the reports (comma-separated: status,group)',
   });
-  outputs = Option.Array('--out', {
+  outputs = Option.Array('-o,--out', {
     description:
       'Stream metrics while running: prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE (repeatable)',
   });
@@ -52,10 +59,16 @@ export abstract class PlanCommand extends BaseCommand {
     description: 'The file of --http-debug (default: stderr)',
   });
   scenario = Option.String('--scenario', { description: 'TypeScript scenario file' });
+  only = Option.String('--only', {
+    description: 'Run only these scenarios (comma-separated names), e.g. --only browse,checkout',
+  });
+  smoke = Option.Boolean('--smoke', false, {
+    description: "A smoke run: each scenario's iteration once, with one virtual user",
+  });
   typecheck = Option.Boolean('--typecheck', true, {
     description: 'Type-check a TypeScript scenario first (--no-typecheck skips it)',
   });
-  envFlags = Option.Array('--env', {
+  envFlags = Option.Array('-e,--env', {
     description:
       "A variable the scenario reads as env.KEY: 'KEY=VALUE', or KEY for its value here (repeatable)",
   });
@@ -76,6 +89,11 @@ export abstract class PlanCommand extends BaseCommand {
    * their limits); throws ConfigError with every problem.
    */
   protected async load(): Promise<WithBaseline> {
+    // `barrage run script.ts`, as k6 runs a script: a scenario given where the file goes.
+    if (this.scenario === undefined && this.config === undefined && isScript(this.file)) {
+      this.scenario = this.file;
+      this.file = undefined;
+    }
     if (this.file !== undefined && this.config !== undefined && this.file !== this.config) {
       throw new ConfigError([
         {
@@ -113,12 +131,20 @@ export abstract class PlanCommand extends BaseCommand {
     const warnings = loaded.ok ? loaded.value.warnings : loaded.error.warnings;
     if (warnings.length > 0) this.context.stderr.write(formatWarnings(warnings));
     if (!loaded.ok) throw new ConfigError(loaded.error.issues);
-    if (loaded.value.har !== undefined)
-      this.context.stderr.write(renderHarSummary(loaded.value.har));
+    const value = await this.selected(loaded.value);
+    if (value.har !== undefined) this.context.stderr.write(renderHarSummary(value.har));
     // Read only when named: a run without a baseline loads none of compare's machinery.
-    if (loaded.value.plan.baseline === undefined)
-      return { loaded: loaded.value, overlay: undefined };
+    if (value.plan.baseline === undefined) return { loaded: value, overlay: undefined };
     const { applyBaseline } = await import('../compare/baseline.js');
-    return applyBaseline(loaded.value, this.context.cwd);
+    return applyBaseline(value, this.context.cwd);
+  }
+
+  /** The loaded run with only the scenarios `--only` names, each once with `--smoke`. */
+  private async selected(loaded: Loaded): Promise<Loaded> {
+    if (this.only === undefined && !this.smoke) return loaded;
+    const { selectScenarios } = await import('../scenario-selection.js');
+    const selected = selectScenarios(loaded.plan, { only: this.only, smoke: this.smoke });
+    if (selected.issues.length > 0) throw new ConfigError(selected.issues);
+    return { ...loaded, plan: selected.plan };
   }
 }

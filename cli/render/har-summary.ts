@@ -61,7 +61,7 @@ export function renderHarSummary(summary: HarSummary): string {
   if (dropped.length > 0) add(`headers not replayed: ${dropped.join('; ')}`);
   if (summary.acceptEncoding)
     add(
-      'Accept-Encoding kept: the server compresses as it does for the browser, and barrage measures the compressed bytes (it never decompresses)',
+      'Accept-Encoding kept: the server compresses as it does for the browser; barrage counts the compressed bytes on the wire and decodes each body for extractors and checks',
     );
   if (summary.staticKept > 0)
     add(

@@ -20,7 +20,8 @@
  * | invalid     | names that are not HTTP tokens                                 | cannot be sent           |
  *
  * Accept-Encoding is kept: the server compresses as it does for the browser, so its compression
- * work and the real transfer sizes are what the load measures. barrage never decompresses.
+ * work and the real transfer sizes are what the load measures (bodies are decoded for extractors
+ * and checks; the bytes counted are the wire's).
  */
 import { isCredentialValue, isHarSecretName } from './har-secrets.js';
 

@@ -96,7 +96,7 @@ export interface HarSummary {
   readonly secretsKept: boolean;
   /** Header names not replayed, by category (secrets excluded: they are in `secrets`). */
   readonly droppedHeaders: readonly { category: DroppedHeaderCategory; names: readonly string[] }[];
-  /** Some kept request carries Accept-Encoding (responses arrive compressed, never decoded). */
+  /** Some kept request carries Accept-Encoding (responses arrive compressed; bytes counted are the wire's). */
   readonly acceptEncoding: boolean;
   /** Kept entries that are static assets (a hint to try !static). */
   readonly staticKept: number;

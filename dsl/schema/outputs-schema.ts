@@ -7,6 +7,7 @@ import { basicFromUserinfo } from '../grammar/url-userinfo.js';
 import * as z from 'zod';
 import { OUTPUT_KINDS } from '../../model/plan/output-plan.js';
 import { absoluteUrl, duration, headerMap, nonEmpty } from './fields.js';
+import { k6OutputHint } from './k6-spellings.js';
 
 const KINDS_TEXT = 'prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE';
 
@@ -112,11 +113,12 @@ function fromText(value: unknown, ctx: z.RefinementCtx): unknown {
   const equals = value.indexOf('=');
   const kind = value.slice(0, equals);
   if (equals <= 0 || !(OUTPUT_KINDS as readonly string[]).includes(kind)) {
+    const hint = k6OutputHint(value);
     ctx.addIssue({
       code: 'custom',
       message: `an output such as ${KINDS_TEXT}, or a mapping with type`,
       input: value,
-      params: { code: 'invalid_value' },
+      params: { code: 'invalid_value', ...(hint === undefined ? {} : { hint }) },
     });
     return z.NEVER;
   }

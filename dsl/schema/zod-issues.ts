@@ -10,6 +10,7 @@ import type { Provenance } from '../layers.js';
 import { isSecretPath, REDACTED } from '../secrets.js';
 import { chooseVariant, CONFIG_JSON_SCHEMA, type JsonSchemaNode } from './config-json-schema.js';
 import type { IssueParams } from './fields.js';
+import { k6KeyHint } from './k6-spellings.js';
 
 /** Converts every zod issue; `raw` is the merged input (to find discriminators and key lists). */
 export function toConfigIssues(
@@ -32,13 +33,16 @@ function convert(issue: core.$ZodIssue, provenance: Provenance, raw: unknown): C
         const keyPath = [...path, key];
         const known = knownKeys(path, raw);
         const guess = closest(key, known);
+        const hint =
+          k6KeyHint(path, key, known) ??
+          (guess === undefined ? undefined : `did you mean ${guess}?`);
         return {
           code: 'unknown_key',
           source: provenance.sourceOf(keyPath, true),
           path: keyPath,
           expected: known.length > 0 ? `one of ${known.join(', ')}` : 'no key here',
           actual: `unknown key "${key}"`,
-          ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
+          ...(hint === undefined ? {} : { hint }),
         };
       });
     case 'invalid_union': {

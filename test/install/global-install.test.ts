@@ -43,6 +43,8 @@ const abi = Number(process.versions.modules);
 // Installing fetches from the registry: more than the 120 s .taprc allows one file.
 t.setTimeout(600_000);
 const prefix = join(work, 'prefix');
+// The package is barrage-cli (`barrage` on npm is someone else's); the command it installs is barrage.
+const installed = join(prefix, 'lib', 'node_modules', 'barrage-cli');
 const barrage = join(prefix, 'bin', 'barrage');
 
 t.test(`npm i -g of the packed tarball on Node ${process.version} (ABI ${abi})`, async (t) => {
@@ -58,7 +60,9 @@ t.test(`npm i -g of the packed tarball on Node ${process.version} (ABI ${abi})`,
   t.comment(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   t.equal(install.code, 0, 'npm i -g', { stderr: install.stderr });
   const log = install.stdout + install.stderr;
-  const modules = readdirSync(join(prefix, 'lib', 'node_modules', 'barrage', 'node_modules'));
+  t.ok(existsSync(join(installed, 'LICENSE')), 'the LICENSE is installed');
+  t.ok(existsSync(join(installed, 'barrage.schema.json')), 'the schema path the README names');
+  const modules = readdirSync(join(installed, 'node_modules'));
   if (abi === 147) {
     // isolated-vm 6.2.0 says engines >=22, so npm tries it on 26 too, fails to build it and
     // drops it, as an optional dependency (docs/install.md); 7.0.1 is used.
@@ -85,12 +89,14 @@ for (const bin of nodes) {
     const help = run(barrage, ['--help'], onNode);
     t.equal(help.code, 0, 'barrage --help', { stderr: help.stderr });
     t.match(help.stdout, /barrage demo/);
+    const version = run(barrage, ['--version'], onNode);
+    t.match(version.stdout, /^\d+\.\d+\.\d+\n$/, 'barrage --version finds its package.json');
     const demo = run(barrage, ['demo', '--duration', '1s', '--json-output'], onNode);
     t.notMatch(demo.stderr, /internal error/, 'barrage demo');
     const result = JSON.parse(demo.stdout) as { total: number; failures: number };
     t.ok(result.total > 0, 'the demo sent requests');
     t.equal(result.failures, 0);
-    const scenario = join(prefix, 'lib', 'node_modules', 'barrage', 'scenarios', 'checkout.ts');
+    const scenario = join(installed, 'scenarios', 'checkout.ts');
     const validate = run(
       barrage,
       ['validate', '--scenario', scenario, '--target', 'http://127.0.0.1:9'],
