@@ -119,7 +119,11 @@ t.test('no completed request prints n/a latencies', (t) => {
   const text = renderTextReport(runReportFixture(result), plain);
   for (const label of ['Min:  ', 'Max:  ', 'Mean: ', 'P50:  ', 'P90:  ', 'P99:  '])
     t.match(text, `\n  ${label}n/a\n`);
-  t.match(text, 'WARNING: the run failed (exit 1): no request was sent', 'nothing sent fails the run');
+  t.match(
+    text,
+    'WARNING: the run failed (exit 1): no request was sent',
+    'nothing sent fails the run',
+  );
   t.end();
 });
 
