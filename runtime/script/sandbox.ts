@@ -1,7 +1,7 @@
 /**
  * The isolate of one scripted segment (DESIGN.md §9): one isolated-vm Isolate with a memory limit,
  * the bundle compiled once, a context per virtual user built by the bootstrap, and the hub that
- * carries messages between host and isolate in batches (bootstrap-source.ts). Every message of an
+ * carries messages between host and isolate in batches (sandbox/isolate/hub.ts, bootstrap.ts). Every message of an
  * event-loop turn (iterations to start, host operations settled) goes in with one pump(); what the
  * scripts asked for meanwhile (operations to start, iterations ended) comes out with one take().
  * No snapshot, cached data or inspector is used. Limits:
@@ -23,13 +23,8 @@
 import { isolatedVm, type IsolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptPlan } from '../../model/plan/plan.js';
 import { webHost } from '../../sandbox/web-host.js';
-import {
-  BOOTSTRAP_SOURCE,
-  HUB_SOURCE,
-  inboundWidth,
-  RECORD,
-  RECORD_WIDTH,
-} from './bootstrap-source.js';
+import { isolateSource } from '../../sandbox/isolate-source.js';
+import { inboundWidth, RECORD, RECORD_WIDTH } from '../../sandbox/isolate/records.js';
 import type { SharedData } from '../../model/plan/shared-data.js';
 import { sharedMb, sharedTables } from './shared-data-tables.js';
 import { BUNDLE_NAME } from './source-position.js';
@@ -169,7 +164,7 @@ export class Sandbox {
   readonly #data: string | undefined;
   /** The scenario's environment as JSON text (sandbox/scenario-env.ts). */
   readonly #env: string;
-  /** Records for the next pump (bootstrap-source.ts). */
+  /** Records for the next pump (sandbox/isolate/records.ts). */
   #inbox: (number | string | ArrayBuffer)[] = [];
   #flush: NodeJS.Immediate | undefined;
   readonly #pumpBound = (): void => this.#pump();
@@ -358,7 +353,7 @@ export class Sandbox {
     let entry: IsolatedVm.Reference;
     try {
       entry = context.evalClosureSync(
-        BOOTSTRAP_SOURCE,
+        isolateSource('bootstrap'),
         [
           hub.post.derefInto(),
           call,
@@ -445,10 +440,10 @@ function readSetup(json: string): SandboxOutcome {
   return result.ok ? { kind: 'ok', data: result.data } : { kind: 'error', error: result.error! };
 }
 
-/** The hub's functions (HUB_SOURCE) and the shared data's views, in a context of their own. */
+/** The hub's functions (sandbox/isolate/hub.ts) and the shared data's views, in a context of their own. */
 function createHub(isolate: IsolatedVm.Isolate, cpuMs: number, shared: readonly SharedData[]): Hub {
   const context = isolate.createContextSync();
-  const handles = context.evalClosureSync(HUB_SOURCE, [], {
+  const handles = context.evalClosureSync(isolateSource('hub'), [], {
     result: { reference: true },
     timeout: cpuMs,
   });
