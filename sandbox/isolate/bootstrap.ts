@@ -14,34 +14,12 @@
  * The metric classes (metric-classes.ts) may be constructed only while the scenario's top level
  * runs (init), as k6 requires; their add() is the host operation 'metric'. Before anything else
  * it deletes the globals a scenario must not see (remove-globals.ts).
- * It returns entry(kind, a, b, c, d, e, f, g, h), which takes the records the host sends:
- *   RUN      (a token, b iteration, c exec)  runs an iteration of the export named c (the
- *            default export when c is ''); the calls of earlier ones still waiting are forgotten:
- *            the host settles only the calls of the entry running
- *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
- *   RESPONSE (a id, b status, c fields, d text, e error, f duration, g events, h first event)
- *            an http call settled (response.ts): the final url (after redirects), then the raw
- *            header names and values (c of them), each followed by "\n", then the body, as one
- *            text (d); the error kind, '' for none (e); the duration in ms (f); a streamed call's
- *            events or chunks (g, -1 when it was no stream) and its time to the first one in ms
- *            (h, -1 when none came). Only the status is read at once
- *   FAILED   (a id, b message)       a host operation was refused: the call throws
- *   SETUP    (a token)               runs setup()
- *   TEARDOWN (a token)               runs teardown(data)
- *   EVENT    (a id, b type, c payload)  an event of a ws.connect() socket still open (socket.ts)
- * and posts:
- *   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
- *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
- *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error });
- *          teardown() ended ({ ok } or { ok: false, error })
- *   LOG    (a level, b text)  a console call (console.ts); at most MAX_LOGS_PER_TAKE a take, past
- *          them one LOG record (a '', c how many were dropped) counts the rest (hub.ts)
+ * It returns its entry, which takes the records the host sends (records.ts), and posts its own.
  */
 import { installConsole } from './console.js';
-import type { Entry, Post } from './hub.js';
 import { parse, stringify, textOf } from './intrinsics.js';
 import { metricClasses, type CustomKind } from './metric-classes.js';
-import { RECORD } from './records.js';
+import { entryOf, type Entry, type InboundReader, type Post } from './records.js';
 import { removeGlobals } from './remove-globals.js';
 import { response } from './response.js';
 import { defineEnv } from './scenario-env.js';
@@ -51,7 +29,8 @@ import {
   groupName,
   hostCall,
   pending,
-  postRecord,
+  postEnd,
+  postLog,
   Refusal,
   settle,
   tagsOf,
@@ -113,8 +92,7 @@ const describe = (error: unknown) => {
   }
 };
 
-const end = (token: unknown, json: string): void =>
-  postRecord(RECORD.END, token as number, json, 0);
+const end = (token: number, json: string): void => postEnd(token, json);
 
 const exported = (exec: string): ((...args: unknown[]) => unknown) => {
   const fn = exec === '' ? scenario.default : scenario[exec];
@@ -128,7 +106,7 @@ const exported = (exec: string): ((...args: unknown[]) => unknown) => {
 };
 
 // An iteration, which posts its own END record.
-const runIteration = async (token: unknown, iteration: number, exec: string, data: unknown) => {
+const runIteration = async (token: number, iteration: number, exec: string, data: unknown) => {
   let json = '';
   try {
     const fn = exported(exec);
@@ -169,41 +147,34 @@ const teardownEntry = async (): Promise<string> => {
 // own, and the hub's pump is entered from the host (later continuations run as jobs already).
 const started = Promise.resolve();
 // Iterations to start, as [token, iteration, exec] triples: no closure is made per iteration.
-const runs: unknown[] = [];
+const runs: (number | string)[] = [];
 const runNext = (): void => {
-  const token = runs.shift();
+  const token = runs.shift() as number;
   const iteration = runs.shift() as number;
   const exec = runs.shift() as string;
   void runIteration(token, iteration, exec, dataJson === undefined ? undefined : parse(dataJson));
 };
 
-/** Takes a record the host sent (see the file comment). */
-const entry: Entry = (kind, a, b, c, d, e, f, g, h) => {
-  if (kind === RECORD.RUN) {
+/** What the entry does with each record the host sent (records.ts). */
+const reader: InboundReader = {
+  run: (token, iteration, exec) => {
     // The calls of earlier iterations still waiting will not settle: the host drops them (and
     // closes their sockets).
     pending.clear();
     sockets.clear();
-    runs.push(a, b, c);
+    runs.push(token, iteration, exec);
     void started.then(runNext);
-  } else if (kind === RECORD.RESPONSE)
+  },
+  response: (id, r) =>
     settle(
-      a,
-      response(
-        b as number,
-        c as number,
-        d as string,
-        e as string,
-        f as number,
-        g as number,
-        h as number,
-      ),
-    );
-  else if (kind === RECORD.OK) settle(a, b === '' ? undefined : parse(b as string));
-  else if (kind === RECORD.FAILED) settle(a, new Refusal(b as string));
-  else if (kind === RECORD.EVENT) sockets.get(a)?.event(b, c);
-  else if (kind === RECORD.SETUP) void started.then(setupEntry).then((json) => end(a, json));
-  else if (kind === RECORD.TEARDOWN) void started.then(teardownEntry).then((json) => end(a, json));
+      id,
+      response(r.status, r.fields, r.text, r.error, r.durationMs, r.events, r.firstEventMs),
+    ),
+  ok: (id, json) => settle(id, json === '' ? undefined : parse(json)),
+  failed: (id, message) => settle(id, new Refusal(message)),
+  event: (id, type, payload) => sockets.get(id)?.event(type, payload),
+  setup: (token) => void started.then(setupEntry).then((json) => end(token, json)),
+  teardown: (token) => void started.then(teardownEntry).then((json) => end(token, json)),
 };
 
 /** Builds the virtual user's API, runs the scenario's top level, returns the entry. */
@@ -223,12 +194,12 @@ export function main(
   dataJson = data;
   k6Globals.__VU = vu + 1;
   k6Globals.__ITER = 0;
-  installConsole((level, text) => postRecord(RECORD.LOG, level, text, 0));
+  installConsole(postLog);
   const crypto = installWebGlobals(web);
   const env = defineEnv(envJson);
   const metrics = metricClasses({ declared: metricDeclared, add: metricAdd });
   const shared = sharedData(sharedTables, () => initializing);
   scenario = factory(vuApi({ data: shared, env, crypto, metrics }));
   initializing = false;
-  return entry;
+  return entryOf(reader);
 }

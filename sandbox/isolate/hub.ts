@@ -9,32 +9,15 @@
  * Records cross both ways copied (structured clone), not as JSON: JSON would escape the JSON
  * texts they carry, and measured slower both ways.
  */
-import { MAX_LOGS_PER_TAKE, RECORD, RECORD_WIDTH, RESPONSE_WIDTH } from './records.js';
-
-/** A record's value. */
-export type RecordValue = number | string | ArrayBuffer;
-
-/** A virtual user's entry (bootstrap.ts): takes the records the host sends it. */
-export type Entry = (
-  kind: number,
-  a: RecordValue | undefined,
-  b: RecordValue | undefined,
-  c: RecordValue | undefined,
-  d?: RecordValue,
-  e?: RecordValue,
-  f?: RecordValue,
-  g?: RecordValue,
-  h?: RecordValue,
-) => void;
-
-/** How an entry posts a record. */
-export type Post = (
-  vu: number,
-  kind: number,
-  a: RecordValue,
-  b: RecordValue,
-  c: RecordValue,
-) => void;
+import {
+  MAX_LOGS_PER_TAKE,
+  RECORD,
+  RECORD_WIDTH,
+  RESPONSE_WIDTH,
+  type Entry,
+  type Post,
+  type RecordValue,
+} from './records.js';
 
 /** The hub's functions. */
 export type Hub = readonly [
@@ -58,9 +41,18 @@ const add = (vu: number, entry: Entry): void => {
   entries.set(vu, entry);
 };
 
+/** What an entry threw, as text: its message read under a try, as the scenario made it. */
+const describe = (error: unknown): string => {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return 'an error that cannot be described';
+  }
+};
+
 /** Delivers one record at `i`; returns its width. */
 const deliver = (records: readonly RecordValue[], i: number): number => {
-  const kind = records[i + 1] as number;
+  const kind = records[i + 1];
   const entry = entries.get(records[i]);
   try {
     if (entry !== undefined && kind === RECORD.RESPONSE)
@@ -76,8 +68,9 @@ const deliver = (records: readonly RecordValue[], i: number): number => {
         records[i + 9],
       );
     else if (entry !== undefined) entry(kind, records[i + 2], records[i + 3], records[i + 4]);
-  } catch {
-    // An entry's own failure: its iteration ends by the watchdog.
+  } catch (error) {
+    // The entry threw (the scenario broke a built-in it relies on): the host ends what runs there.
+    out.push(records[i]!, RECORD.FAULT, describe(error), '', 0);
   }
   return kind === RECORD.RESPONSE ? RESPONSE_WIDTH : RECORD_WIDTH;
 };

@@ -4,8 +4,7 @@
  * an OK, RESPONSE or FAILED record that settles its promise). Also the virtual user's number, its
  * groups and its own tags, which every call carries.
  */
-import type { Post } from './hub.js';
-import { RECORD } from './records.js';
+import { outbound, type Post } from './records.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from '../waiting-calls.js';
 import { textOf } from './intrinsics.js';
 
@@ -27,13 +26,17 @@ export function bindHost(givenPost: Post, givenCall: HostCall, vu: number): void
 /** Calls the host (an operation answered at once). */
 export const hostCall: HostCall = (op, args) => call(op, args);
 
-/** Posts a record of this virtual user. */
-export const postRecord = (
-  kind: number,
-  a: number | string,
-  b: number | string,
-  c: number | string,
-) => post(vuNumber, kind, a, b, c);
+/** Posts an END record: an entry of this virtual user ended (records.ts). */
+export const postEnd = (token: number, json: string): void =>
+  outbound.end(post, vuNumber, token, json);
+
+/** Posts a LOG record: a console call. */
+export const postLog = (level: string, text: string): void =>
+  outbound.log(post, vuNumber, level, text);
+
+/** Posts a START record: a host operation that settles later. */
+export const postStart = (id: number, op: string, json: string): void =>
+  outbound.start(post, vuNumber, id, op, json);
 
 /** A host operation's refusal, thrown where the scenario awaited it (settled()). */
 export class Refusal {
@@ -65,7 +68,7 @@ export const waitFor = (id: number): Promise<unknown> => {
 export const wait = (op: string, json: string): Promise<unknown> => {
   const id = newId();
   const promise = waitFor(id);
-  postRecord(RECORD.START, id, op, json);
+  postStart(id, op, json);
   return promise;
 };
 

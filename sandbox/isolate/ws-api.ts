@@ -5,12 +5,11 @@
  */
 import { stringify, textOf } from './intrinsics.js';
 import { ScenarioSocket } from './socket.js';
-import { RECORD } from './records.js';
 import {
   groupName,
   hostCall,
   newId,
-  postRecord,
+  postStart,
   room,
   settled,
   tagsOf,
@@ -88,7 +87,7 @@ const connect = (url: unknown, opts: unknown, handler?: unknown) => {
   const promise = waitFor(id);
   const socket = new ScenarioSocket(id);
   sockets.set(id, socket);
-  postRecord(RECORD.START, id, 'ws.connect', String(id));
+  postStart(id, 'ws.connect', String(id));
   if (typeof handler === 'function') {
     try {
       (handler as (api: ScenarioSocket['api']) => unknown)(socket.api);
