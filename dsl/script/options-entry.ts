@@ -41,6 +41,11 @@ export interface OptionsRequest extends ScriptBundle {
   readonly env: ScenarioEnv;
 }
 
+/**
+ * Runs the bundle's top level with an API that refuses calls (but for env, crypto, data and the
+ * web globals: sandbox/isolate/options-reader.ts), and returns `options`, the metrics declared and
+ * the data files opened.
+ */
 function readOptions(script: OptionsRequest): OptionsReply {
   let isolate;
   try {
@@ -50,7 +55,6 @@ function readOptions(script: OptionsRequest): OptionsReply {
       .compileScriptSync(script.code, { filename: script.file })
       .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
     const [text, metrics, data] = context.evalClosureSync(
-      // sandbox/isolate/options-reader.ts: the API that refuses calls, and what the top level did.
       isolateSource('options'),
       [factory.derefInto(), new (isolatedVm().Callback)(webHost), JSON.stringify(script.env)],
       { result: { copy: true }, timeout: OPTIONS_TIMEOUT_MS },
