@@ -25,7 +25,10 @@ function btoa(data: unknown): string {
   return domResult(web('btoa', text(data)));
 }
 
-function structuredClone(value: unknown, options?: { transfer?: Iterable<unknown> }): unknown {
+function structuredClone(
+  value: unknown,
+  options: { transfer?: Iterable<unknown> } | undefined = undefined,
+): unknown {
   needs(1, arguments.length, 'structuredClone');
   const transfer = options?.transfer;
   if (transfer !== undefined && [...transfer].length > 0)
