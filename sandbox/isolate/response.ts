@@ -7,6 +7,7 @@
  * hold one), and the body is the rest. Names are made lower case, and repeated names joined by
  * ", ". The fields are getters; toJSON gives them all to JSON.stringify.
  */
+import type { Response as ResponseApi } from 'barrage';
 import { NativeRegExp, parse, textOf } from './intrinsics.js';
 import { hostCall } from './vu-host.js';
 
@@ -52,7 +53,8 @@ const readHeaders = (text: string, at: number, fields: number) => {
   return { headers, bodyAt: at };
 };
 
-export class Response {
+/** Declared for scenarios as 'barrage''s Response (scenarios/barrage.d.ts), which it implements. */
+export class Response implements ResponseApi {
   readonly #status: number;
   readonly #fields: number;
   readonly #text: string;

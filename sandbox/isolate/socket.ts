@@ -5,19 +5,22 @@
  * (send, close, timers) answered at once. A handler that throws fails the socket: it is closed
  * with 1011 and connect() rejects with that error.
  */
+import type { Socket, WsData } from 'barrage';
 import { textOf } from './intrinsics.js';
 import { hostCall } from './vu-host.js';
 
 const SOCKET_EVENTS = ['open', 'message', 'binaryMessage', 'close', 'error'] as const;
 type SocketEvent = (typeof SOCKET_EVENTS)[number];
 type Handler = (...args: unknown[]) => unknown;
+/** What selects the frame a receive() or request() waits for. */
+type Match = (data: WsData) => unknown;
 
 /** What a receive() or request() waits for. */
 interface Waiter {
   readonly after: number;
-  readonly match: Handler | undefined;
+  readonly match: Match | undefined;
   readonly mark: number;
-  readonly resolve: (data: unknown) => void;
+  readonly resolve: (data: WsData | undefined) => void;
   timer: number;
 }
 
@@ -47,8 +50,8 @@ export class ScenarioSocket {
   #seen = 0;
   #failure: unknown = undefined;
 
-  /** What the scenario's handler gets. */
-  readonly api;
+  /** What the scenario's handler gets: 'barrage''s Socket (scenarios/barrage.d.ts). */
+  readonly api: Readonly<Socket>;
 
   constructor(readonly id: number) {
     this.api = Object.freeze({
@@ -59,12 +62,12 @@ export class ScenarioSocket {
       sendBinary: (data: unknown) => {
         hostCall('ws.send', [id, bytesOf(data)]);
       },
-      request: (data: unknown, match?: Handler, opts?: unknown) => {
+      request: (data: unknown, match?: Match, opts?: unknown) => {
         const sent = typeof data === 'string' ? data : bytesOf(data);
         const [mark, after] = hostCall('ws.send', [id, sent]) as [number, number];
         return this.#waitFor(after, match, mark, opts, 'request()');
       },
-      receive: (match?: Handler, opts?: unknown) =>
+      receive: (match?: Match, opts?: unknown) =>
         this.#waitFor(this.#seen, match, 0, opts, 'receive()'),
       close: (code?: unknown, reason?: unknown) => {
         const shown = reason === undefined ? '' : textOf(reason);
@@ -91,7 +94,7 @@ export class ScenarioSocket {
 
   /** An EVENT record of this socket. */
   event(type: unknown, payload: unknown): void {
-    if (typeof type === 'number') this.#frame(type, payload);
+    if (typeof type === 'number') this.#frame(type, payload as WsData);
     else if (type === 'open') this.#emit('open', []);
     else if (type === 'timer') {
       const t = this.#timers.get(payload);
@@ -141,11 +144,11 @@ export class ScenarioSocket {
 
   #waitFor(
     after: number,
-    match: Handler | undefined,
+    match: Match | undefined,
     mark: number,
     opts: unknown,
     what: string,
-  ): Promise<unknown> {
+  ): Promise<WsData | undefined> {
     return new Promise((resolve) => {
       const waiter: Waiter = { after, match, mark, resolve, timer: 0 };
       const onTimeout = () => {
@@ -158,7 +161,7 @@ export class ScenarioSocket {
     });
   }
 
-  #frame(seq: number, data: unknown): void {
+  #frame(seq: number, data: WsData): void {
     this.#seen = seq;
     for (const waiter of this.#waiters) {
       if (seq <= waiter.after) continue;
