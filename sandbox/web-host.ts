@@ -9,8 +9,7 @@
 import { createHash, createHmac, randomFillSync, randomUUID } from 'node:crypto';
 import { TextDecoder, TextEncoder } from 'node:util';
 
-/** The most bytes crypto.getRandomValues() fills in one call (the web's quota). */
-export const MAX_RANDOM_BYTES = 65_536;
+import { MAX_RANDOM_BYTES } from './isolate/web-call.js';
 
 /** A URL's parts, in the order web-globals.ts reads them. */
 const URL_PARTS = [

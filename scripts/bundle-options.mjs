@@ -52,5 +52,27 @@ module.exports = new Proxy({}, { get: (_, key) => (pako ??= require('pako'))[key
   },
 };
 
+// The sources evaluated in a scenario's isolate are TypeScript (sandbox/isolate/), compiled by
+// sandbox/isolate-source.ts when barrage runs from its sources. A bundle compiles them now, with
+// that very module (Node strips its types; it imports only packages), and gets in its place a
+// module that returns the compiled texts: dist/ never calls esbuild for them.
+const isolateSources = {
+  name: 'isolate-sources',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]sandbox[\\/]isolate-source\.ts$/ }, async () => {
+      const { compileIsolateSource, ISOLATE_ENTRIES } =
+        await import('../sandbox/isolate-source.ts');
+      const sources = Object.fromEntries(
+        Object.keys(ISOLATE_ENTRIES).map((entry) => [entry, compileIsolateSource(entry)]),
+      );
+      return {
+        loader: 'js',
+        contents: `const SOURCES = ${JSON.stringify(sources)};
+export const isolateSource = (entry) => SOURCES[entry];`,
+      };
+    });
+  },
+};
+
 /** The plugins of every bundle. */
-export const PLUGINS = [lazyHttp2, lazyPako];
+export const PLUGINS = [lazyHttp2, lazyPako, isolateSources];

@@ -9,11 +9,7 @@ import { readFileSync } from 'node:fs';
 import { isolatedVm } from '../../native/isolated-vm.js';
 import type { ScenarioEnv, ScriptBundle } from '../../model/plan/plan.js';
 import type { OpenedData } from '../../model/plan/shared-data.js';
-import { OPENED_DATA_SOURCE } from './opened-data-source.js';
-import { METRIC_CLASSES_SOURCE } from '../../sandbox/metric-classes.js';
-import { REMOVE_GLOBALS_SOURCE } from '../../sandbox/removed-globals.js';
-import { ENV_SOURCE } from '../../sandbox/scenario-env.js';
-import { WEB_GLOBALS_SOURCE } from '../../sandbox/web-globals.js';
+import { isolateSource } from '../../sandbox/isolate-source.js';
 import { webHost } from '../../sandbox/web-host.js';
 
 /** A metric the scenario's top level declared (`new Trend('name', true)`): its kind and unit. */
@@ -46,40 +42,10 @@ export interface OptionsRequest extends ScriptBundle {
 }
 
 /**
- * Runs the bundle's top level with an API that refuses calls (but for env, crypto and the web
- * globals, which work there as in an iteration), and returns `options` and the metrics declared
- * (sandbox/metric-classes.ts) as JSON texts.
+ * Runs the bundle's top level with an API that refuses calls (but for env, crypto, data and the
+ * web globals: sandbox/isolate/options-reader.ts), and returns `options`, the metrics declared and
+ * the data files opened.
  */
-const READ_OPTIONS = `
-${REMOVE_GLOBALS_SOURCE}
-const web = $1;
-const envJson = $2;
-const { parse } = JSON;
-const barrageCrypto = ${WEB_GLOBALS_SOURCE};
-const env = ${ENV_SOURCE};
-const declared = Object.create(null);
-const metricDeclared = (name, kind, unit) => {
-  declared[name] = { type: kind, unit };
-};
-const metricAdd = (name) => {
-  throw new Error(name + '.add(): samples are added inside an iteration, not at the top level of the scenario');
-};
-${METRIC_CLASSES_SOURCE}
-${OPENED_DATA_SOURCE}
-const refuse = (name) => () => { throw new Error(name + ' is not available outside an iteration'); };
-const api = {
-  http: { get: refuse('http.get'), post: refuse('http.post'), put: refuse('http.put'),
-          patch: refuse('http.patch'), del: refuse('http.del'), request: refuse('http.request') },
-  ws: { session: refuse('ws.session'), connect: refuse('ws.connect') },
-  check: refuse('check'), sleep: refuse('sleep'), group: refuse('group'), feed: refuse('feed'),
-  vars: { get: refuse('vars.get'), set: refuse('vars.set') },
-  data: openData,
-  env, crypto: barrageCrypto,
-  ...metricClasses,
-};
-const options = $0(api).options;
-return [options === undefined ? undefined : JSON.stringify(options), JSON.stringify(declared), JSON.stringify(opened)];`;
-
 function readOptions(script: OptionsRequest): OptionsReply {
   let isolate;
   try {
@@ -89,7 +55,7 @@ function readOptions(script: OptionsRequest): OptionsReply {
       .compileScriptSync(script.code, { filename: script.file })
       .runSync(context, { reference: true, timeout: OPTIONS_TIMEOUT_MS });
     const [text, metrics, data] = context.evalClosureSync(
-      READ_OPTIONS,
+      isolateSource('options'),
       [factory.derefInto(), new (isolatedVm().Callback)(webHost), JSON.stringify(script.env)],
       { result: { copy: true }, timeout: OPTIONS_TIMEOUT_MS },
     ) as [unknown, string, string];

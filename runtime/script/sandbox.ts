@@ -1,7 +1,7 @@
 /**
  * The isolate of one scripted segment (DESIGN.md §9): one isolated-vm Isolate with a memory limit,
  * the bundle compiled once, a context per virtual user built by the bootstrap, and the hub that
- * carries messages between host and isolate in batches (bootstrap-source.ts). Every message of an
+ * carries messages between host and isolate in batches (sandbox/isolate/hub.ts, bootstrap.ts). Every message of an
  * event-loop turn (iterations to start, host operations settled) goes in with one pump(); what the
  * scripts asked for meanwhile (operations to start, iterations ended) comes out with one take().
  * No snapshot, cached data or inspector is used. Limits:
@@ -23,15 +23,26 @@
 import { isolatedVm, type IsolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptPlan } from '../../model/plan/plan.js';
 import { webHost } from '../../sandbox/web-host.js';
+import { isolateSource } from '../../sandbox/isolate-source.js';
 import {
-  BOOTSTRAP_SOURCE,
-  HUB_SOURCE,
+  inbound,
   inboundWidth,
+  readOutbound,
   RECORD,
-  RECORD_WIDTH,
-} from './bootstrap-source.js';
-import type { SharedData } from '../../model/plan/shared-data.js';
-import { sharedMb, sharedTables } from './shared-data-tables.js';
+  type EntryKind,
+  type OutboundReader,
+  type RecordValue,
+} from '../../sandbox/isolate/records.js';
+import { sharedMb } from './shared-data-tables.js';
+import { createHub, type Hub } from './sandbox-hub.js';
+import {
+  describe,
+  readIteration,
+  readSetup,
+  ScenarioLoadError,
+  type SandboxOutcome,
+} from './sandbox-outcome.js';
+import type { Settle } from './settled.js';
 import { BUNDLE_NAME } from './source-position.js';
 
 /** Pumps whose calls start within a window of this length share their deadline. */
@@ -51,57 +62,9 @@ export function pumpTimeout(nowMs: number, cpuMs: number): number {
   return Math.ceil(windowEnd + cpuMs - nowMs);
 }
 
-/** A script error as plain data. */
-export interface ScriptErrorInfo {
-  readonly name: string;
-  readonly message: string;
-  readonly stack: string;
-}
+export type { SandboxOutcome, ScriptErrorInfo } from './sandbox-outcome.js';
 
-/** How an entry into the sandbox ended. */
-export type SandboxOutcome =
-  | { readonly kind: 'ok'; readonly data?: unknown }
-  | { readonly kind: 'error'; readonly error: ScriptErrorInfo }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'memory' }
-  /** The segment was cut (hard stop, or the end of the stop's grace period) while it ran. */
-  | { readonly kind: 'aborted' };
-
-/** How a host operation settled, as it crosses into the isolate. */
-export type Settled =
-  /** A value as JSON text ('' for undefined). */
-  | { readonly kind: 'value'; readonly json: string }
-  /**
-   * An http response. The script reads its status at once and the rest only when asked:
-   * `text` is the final url (after redirects), then the raw header names and values (`fields` of
-   * them), each followed by "\n", then the kept body; `error` is the error kind ('' when none).
-   */
-  | {
-      readonly kind: 'response';
-      readonly status: number;
-      readonly fields: number;
-      readonly text: string;
-      readonly error: string;
-      readonly durationMs: number;
-      /** A streamed call's events or chunks; -1 when it was no stream. */
-      readonly events: number;
-      /** A streamed call's time to its first event or chunk, ms; -1 when none came. */
-      readonly firstEventMs: number;
-    }
-  /** Refused: the call throws this message in the script. */
-  | { readonly kind: 'refused'; readonly message: string }
-  /**
-   * Not a settlement: an event of the operation still under way (a socket of ws.connect: a frame,
-   * by its seq, with its text or bytes; or 'open', 'close', 'error', 'timer'), delivered in order.
-   */
-  | {
-      readonly kind: 'event';
-      readonly type: string | number;
-      readonly payload: string | number | ArrayBuffer;
-    };
-
-/** Receives how a host operation settled. */
-export type Settle = (settled: Settled) => void;
+export type { Settle, Settled } from './settled.js';
 
 /** The host side of the API, per virtual user. */
 export interface SandboxOps {
@@ -149,16 +112,6 @@ interface VuContext {
   idleSinceMs: number;
 }
 
-/** The hub's functions, host side (they keep its context alive). */
-interface Hub {
-  readonly add: IsolatedVm.Reference;
-  readonly pump: IsolatedVm.Reference;
-  readonly take: IsolatedVm.Reference;
-  readonly post: IsolatedVm.Reference;
-  /** The data files' records as the hub's views (shared-data-tables.ts). */
-  readonly data: IsolatedVm.Reference;
-}
-
 /** One segment's isolate and its virtual users' contexts. */
 export class Sandbox {
   #isolate: IsolatedVm.Isolate | undefined;
@@ -169,8 +122,8 @@ export class Sandbox {
   readonly #data: string | undefined;
   /** The scenario's environment as JSON text (sandbox/scenario-env.ts). */
   readonly #env: string;
-  /** Records for the next pump (bootstrap-source.ts). */
-  #inbox: (number | string | ArrayBuffer)[] = [];
+  /** Records for the next pump (sandbox/isolate/records.ts). */
+  #inbox: RecordValue[] = [];
   #flush: NodeJS.Immediate | undefined;
   readonly #pumpBound = (): void => this.#pump();
   #tokens = 0;
@@ -233,7 +186,7 @@ export class Sandbox {
 
   #enter(
     vu: number,
-    kind: number,
+    kind: EntryKind,
     argument: number,
     read: (json: string) => SandboxOutcome,
     done: (outcome: SandboxOutcome) => void,
@@ -252,7 +205,7 @@ export class Sandbox {
     ctx.done = done;
     ctx.inflight = 0;
     ctx.idleSinceMs = this.deps.nowMs();
-    this.#inbox.push(vu, kind, token, argument, exec);
+    inbound.entry(this.#inbox, vu, kind, token, argument, exec);
     this.#schedule();
   }
 
@@ -286,33 +239,38 @@ export class Sandbox {
       if (failure.kind === 'memory') return;
       if (failure.kind === 'error') this.deps.onStray(failure);
       else
-        for (let i = 0; i < records.length; i += inboundWidth(records[i + 1] as number))
+        for (let i = 0; i < records.length; i += inboundWidth(records[i + 1]))
           this.#cut(records[i] as number, failure);
     }
-    let posted: (number | string)[];
+    let posted: RecordValue[];
     try {
       // No timeout: take runs only the hub's own code (V8 empties the microtask queue when it
       // terminates a pump), and each timed call costs isolated-vm a timer entry.
-      posted = hub.take.applySync(undefined, [], { result: { copy: true } }) as (number | string)[];
+      posted = hub.take.applySync(undefined, [], { result: { copy: true } }) as RecordValue[];
     } catch (error) {
       this.#failure(error, 0);
       return;
     }
-    for (let i = 0; i < posted.length; i += RECORD_WIDTH) {
-      const vu = posted[i] as number;
-      const kind = posted[i + 1];
-      if (kind === RECORD.START)
-        this.#start(vu, posted[i + 2] as number, posted[i + 3] as string, posted[i + 4] as string);
-      else if (kind === RECORD.END) this.#end(vu, posted[i + 2] as number, posted[i + 3] as string);
-      else
-        this.deps.onConsole?.(
-          vu,
-          posted[i + 2] as string,
-          posted[i + 3] as string,
-          posted[i + 4] as number,
-        );
-    }
+    readOutbound(posted, this.#outbound);
   }
+
+  /** What the host does with the records the isolate posted. */
+  readonly #outbound: OutboundReader = {
+    start: (vu, id, op, json) => this.#start(vu, id, op, json),
+    end: (vu, token, json) => this.#end(vu, token, json),
+    log: (vu, level, text, dropped) => this.deps.onConsole?.(vu, level, text, dropped),
+    // The entry threw taking a record (the scenario broke a built-in it relies on): what runs
+    // there cannot go on, and ends as a script error.
+    fault: (vu, message) =>
+      this.#cut(vu, {
+        kind: 'error',
+        error: {
+          name: 'Error',
+          message: `the sandbox could not deliver a message: ${message}`,
+          stack: '',
+        },
+      }),
+  };
 
   /** Ends a virtual user's running entry, if any. */
   #cut(vu: number, outcome: SandboxOutcome): void {
@@ -358,7 +316,7 @@ export class Sandbox {
     let entry: IsolatedVm.Reference;
     try {
       entry = context.evalClosureSync(
-        BOOTSTRAP_SOURCE,
+        isolateSource('bootstrap'),
         [
           hub.post.derefInto(),
           call,
@@ -409,18 +367,15 @@ export class Sandbox {
       // The entry was cut, or the isolate lost, meanwhile: nobody waits for this any more.
       if (ctx.token !== token || this.#contexts.get(vu) !== ctx) return;
       if (settled.kind === 'event') {
-        this.#inbox.push(vu, RECORD.EVENT, id, settled.type, settled.payload);
+        inbound.event(this.#inbox, vu, id, settled.type, settled.payload);
         this.#schedule();
         return;
       }
       ctx.inflight--;
       ctx.idleSinceMs = this.deps.nowMs();
-      if (settled.kind === 'response') {
-        const { status, fields, text, error, durationMs, events, firstEventMs } = settled;
-        this.#inbox.push(vu, RECORD.RESPONSE, id, status, fields, text, error, durationMs);
-        this.#inbox.push(events, firstEventMs);
-      } else if (settled.kind === 'value') this.#inbox.push(vu, RECORD.OK, id, settled.json, 0);
-      else this.#inbox.push(vu, RECORD.FAILED, id, settled.message, 0);
+      if (settled.kind === 'response') inbound.response(this.#inbox, vu, id, settled);
+      else if (settled.kind === 'value') inbound.ok(this.#inbox, vu, id, settled.json);
+      else inbound.failed(this.#inbox, vu, id, settled.message);
       this.#schedule();
     });
   }
@@ -432,43 +387,4 @@ export class Sandbox {
       if (ctx.token !== 0 && ctx.inflight === 0 && now - ctx.idleSinceMs > this.deps.limits.idleMs)
         this.#finish(ctx, { kind: 'timeout' });
   }
-}
-
-function readIteration(json: string): SandboxOutcome {
-  return json === ''
-    ? { kind: 'ok' }
-    : { kind: 'error', error: JSON.parse(json) as ScriptErrorInfo };
-}
-
-function readSetup(json: string): SandboxOutcome {
-  const result = JSON.parse(json) as { ok: boolean; data?: unknown; error?: ScriptErrorInfo };
-  return result.ok ? { kind: 'ok', data: result.data } : { kind: 'error', error: result.error! };
-}
-
-/** The hub's functions (HUB_SOURCE) and the shared data's views, in a context of their own. */
-function createHub(isolate: IsolatedVm.Isolate, cpuMs: number, shared: readonly SharedData[]): Hub {
-  const context = isolate.createContextSync();
-  const handles = context.evalClosureSync(HUB_SOURCE, [], {
-    result: { reference: true },
-    timeout: cpuMs,
-  });
-  const data = sharedTables(context, shared);
-  const [add, pump, take, post] = [0, 1, 2, 3].map((i) =>
-    handles.getSync(i, { reference: true }),
-  ) as [IsolatedVm.Reference, IsolatedVm.Reference, IsolatedVm.Reference, IsolatedVm.Reference];
-  handles.release();
-  return { add, pump, take, post, data };
-}
-
-/** The scenario's top-level code threw while a context was being built. */
-class ScenarioLoadError extends Error {
-  constructor(readonly info: ScriptErrorInfo) {
-    super(info.message);
-  }
-}
-
-function describe(error: unknown): ScriptErrorInfo {
-  if (error instanceof Error)
-    return { name: error.name, message: error.message, stack: error.stack ?? '' };
-  return { name: 'Error', message: String(error), stack: '' };
 }

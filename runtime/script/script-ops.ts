@@ -29,7 +29,7 @@ import { expectOf, scriptRequest, type HttpArgs } from './script-request.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
 import { streamFigures } from './stream-figures.js';
-import { MAX_WAITING_CALLS, WAITING_REFUSED } from './waiting-calls.js';
+import { MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };

@@ -1,22 +1,27 @@
 /**
- * The web globals of a scenario's context (sandbox/web-globals.ts) against their web behaviour,
- * in an isolate set up as the sandbox sets up a virtual user's: the source evaluated with the
- * host's calls (web-host.ts) as an isolated-vm Callback. Each case runs in the isolate and its
+ * The web globals of a scenario's context (sandbox/isolate/web-globals.ts) against their web
+ * behaviour, in an isolate set up as the options reader sets up its context (the same web globals
+ * a virtual user's gets): the compiled source evaluated with the host's calls (web-host.ts) as an
+ * isolated-vm Callback, and a scenario that keeps the API's crypto as `barrageCrypto`. Each case runs in the isolate and its
  * result comes back as JSON.
  */
 import t from 'tap';
 import { isolatedVm } from '../../native/isolated-vm.js';
-import { WEB_GLOBALS_SOURCE } from '../../sandbox/web-globals.js';
+import { isolateSource } from '../../sandbox/isolate-source.js';
 import { webHost } from '../../sandbox/web-host.js';
 
 const ivm = isolatedVm();
 const isolate = new ivm.Isolate({ memoryLimit: 32 });
 t.teardown(() => isolate.dispose());
 const context = isolate.createContextSync();
+const scenario = context.evalSync(
+  '(api) => { globalThis.barrageCrypto = api.crypto; return {}; }',
+  { reference: true },
+);
 context.evalClosureSync(
-  `const web = $0; globalThis.barrageCrypto = ${WEB_GLOBALS_SOURCE};`,
-  [new ivm.Callback(webHost)],
-  { timeout: 1000 },
+  isolateSource('options'),
+  [scenario.derefInto(), new ivm.Callback(webHost), '{}'],
+  { result: { copy: true }, timeout: 1000 },
 );
 
 /** Runs `code` (a function body) in the isolate; its return value comes back through JSON. */

@@ -1,15 +1,21 @@
 import t from 'tap';
-import { runInNewContext } from 'node:vm';
 import { CONSOLE_LINES_PER_SECOND, ConsoleLines } from '../../runtime/script/console-lines.js';
-import { consoleSource, MAX_CONSOLE_TEXT } from '../../runtime/script/console-source.js';
+import { CONSOLE_LEVELS, consoleText, MAX_CONSOLE_TEXT } from '../../sandbox/isolate/console.js';
 
-/** The text a scenario's console.log(...args) posts, evaluated as the bootstrap does. */
+/**
+ * The text a scenario's console.log(...args) posts: `source` runs with a console whose methods
+ * format their arguments as the isolate's (sandbox/isolate/console.ts).
+ */
 function logged(source: string): string[] {
   const posted: string[] = [];
-  const post = (_vu: number, _kind: number, level: string, text: string): void => {
-    posted.push(`${level}|${text}`);
-  };
-  runInNewContext(`const vuNumber = 3;\n${consoleSource(2)}\n${source}`, { post });
+  const console = Object.fromEntries(
+    CONSOLE_LEVELS.map((level) => [
+      level,
+      (...args: unknown[]) => posted.push(`${level}|${consoleText(args)}`),
+    ]),
+  );
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the scenario's code, as text
+  (new Function('console', source) as (console: object) => void)(console);
   return posted;
 }
 

@@ -1,0 +1,62 @@
+/**
+ * The API's `http`: calls through the host's request path (runtime/script/script-ops.ts), their
+ * arguments as JSON text (request-args.ts), their results as responses (response.ts); http.batch()
+ * and the virtual user's cookie jar.
+ */
+import { textOf } from './intrinsics.js';
+import { batchArgs, requestArgs } from './request-args.js';
+import { response } from './response.js';
+import { MAX_WAITING_CALLS } from '../waiting-calls.js';
+import { hostCall, room, settled, wait } from './vu-host.js';
+
+const requested = async (method: string, url: unknown, body: unknown, opts: unknown) =>
+  settled(await wait('http', requestArgs(method, url, body, opts)));
+
+const request = (method: string, url: unknown, body: unknown, opts: unknown) => {
+  room('http');
+  return requested(method, url, body, opts);
+};
+
+/** A response of a batch as the host gives it. */
+type BatchResponse = [number, number, string, string, number, number, number];
+
+// http.batch(): one host call carrying every request's arguments, one JSON text a line (JSON text
+// holds no raw line break), so that the host keys each by the text a single call would send; it
+// settles with each response as [status, fields, text, error, duration, events, first event], in
+// order.
+const batched = async (json: string) =>
+  (settled(await wait('http.batch', json)) as BatchResponse[]).map((r) => response(...r));
+
+const batch = (requests: unknown) => {
+  if (!Array.isArray(requests)) throw new TypeError('http.batch(): an array of requests');
+  if (requests.length > MAX_WAITING_CALLS)
+    throw new RangeError(
+      `http.batch(): at most ${MAX_WAITING_CALLS} requests, got ${requests.length}`,
+    );
+  room('http');
+  return batched(requests.map(batchArgs).join('\n'));
+};
+
+// The virtual user's cookie jar (k6's http.cookieJar()): the same jar its requests use.
+const jar = Object.freeze({
+  cookiesForURL: (url: unknown) => hostCall('cookies.get', textOf(url)),
+  set: (url: unknown, name: unknown, value: unknown) => {
+    hostCall('cookies.set', [textOf(url), textOf(name), textOf(value)]);
+  },
+  clear: () => {
+    hostCall('cookies.clear', null);
+  },
+});
+
+/** The API's `http`. */
+export const http = Object.freeze({
+  get: (url: unknown, opts?: unknown) => request('GET', url, undefined, opts),
+  del: (url: unknown, opts?: unknown) => request('DELETE', url, undefined, opts),
+  post: (url: unknown, body?: unknown, opts?: unknown) => request('POST', url, body, opts),
+  put: (url: unknown, body?: unknown, opts?: unknown) => request('PUT', url, body, opts),
+  patch: (url: unknown, body?: unknown, opts?: unknown) => request('PATCH', url, body, opts),
+  request: (method: unknown, url: unknown, body?: unknown, opts?: unknown) =>
+    request(textOf(method).toUpperCase(), url, body, opts),
+  cookieJar: () => jar,
+  batch,
+});

@@ -1,0 +1,143 @@
+/**
+ * A scripted http call's arguments as the JSON text the host reads (runtime/script/script-ops.ts):
+ * method, url, body (text, or JSON of any other value), query and form as [name, value] pairs,
+ * multipart parts, headers, and the options, with the call's group and tags.
+ */
+import { stringify, textOf } from './intrinsics.js';
+import { groupName, groups, hasVuTags, tagsOf } from './vu-host.js';
+
+/** A call's options as the scenario gives them (scenarios/barrage.d.ts's RequestOptions). */
+interface Options {
+  readonly headers?: Readonly<Record<string, unknown>> | null;
+  readonly query?: Readonly<Record<string, unknown>> | null;
+  readonly form?: Readonly<Record<string, unknown>> | null;
+  readonly multipart?: Readonly<Record<string, unknown>> | null;
+  readonly timeout?: unknown;
+  readonly redirects?: unknown;
+  readonly expect?: unknown;
+  readonly stream?: unknown;
+  readonly idleTimeout?: unknown;
+  readonly name?: unknown;
+  readonly tags?: unknown;
+}
+
+/** A multipart file as the scenario gives it. */
+interface FilePart {
+  readonly data?: unknown;
+  readonly filename?: unknown;
+  readonly contentType?: unknown;
+}
+
+// The arguments of calls with no body, options or group, as JSON text, by method and url: a
+// scenario repeats its calls, and their text is built once (for up to MAX_PLAIN urls a method).
+const plain = new Map<string, Map<unknown, string>>();
+const MAX_PLAIN = 1000;
+
+// query and form as [name, value] pairs: a list value repeats its name.
+const pairs = (value: Readonly<Record<string, unknown>> | null | undefined): string[][] => {
+  const out: string[][] = [];
+  if (value !== undefined && value !== null)
+    for (const [name, item] of Object.entries(value))
+      for (const one of Array.isArray(item) ? (item as unknown[]) : [item])
+        out.push([textOf(name), textOf(one)]);
+  return out;
+};
+
+// multipart: a string is a field, { data, filename?, contentType? } a file.
+const parts = (value: Readonly<Record<string, unknown>>) =>
+  Object.entries(value).map(([name, item]) => {
+    if (item === null || typeof item !== 'object')
+      return { name: textOf(name), data: textOf(item), file: false };
+    const file = item as FilePart;
+    return {
+      name: textOf(name),
+      data: textOf(file.data),
+      file: true,
+      filename: file.filename === undefined ? undefined : textOf(file.filename),
+      contentType: file.contentType === undefined ? undefined : textOf(file.contentType),
+    };
+  });
+
+const numberOr = (value: unknown): number | undefined =>
+  typeof value === 'number' ? value : undefined;
+
+/** The one of a body, form or multipart a call gives; throws when it gives more. */
+const oneBody = (method: string, url: unknown, body: unknown, o: Options) => {
+  const form = o.form === undefined || o.form === null ? undefined : pairs(o.form);
+  const multipart =
+    o.multipart === undefined || o.multipart === null ? undefined : parts(o.multipart);
+  const given = [
+    body !== undefined && body !== null ? 'a body' : '',
+    form ? 'form' : '',
+    multipart ? 'multipart' : '',
+  ].filter((g) => g !== '');
+  if (given.length > 1)
+    throw new Error(
+      `${method} ${textOf(url)}: give one of a body, form or multipart, not ${given.join(' and ')}`,
+    );
+  return { form, multipart };
+};
+
+const argsText = (method: string, url: unknown, body: unknown, opts: unknown): string => {
+  const o = (opts === undefined || opts === null ? {} : opts) as Options;
+  const headers: Record<string, string> = {};
+  if (o.headers !== undefined)
+    for (const [k, v] of Object.entries(o.headers as object)) headers[textOf(k)] = textOf(v);
+  const { form, multipart } = oneBody(method, url, body, o);
+  const isText = body === undefined || body === null || typeof body === 'string';
+  return stringify({
+    method,
+    url: textOf(url),
+    body: isText ? (body === null ? undefined : body) : stringify(body),
+    json: !isText,
+    query: pairs(o.query),
+    form,
+    multipart,
+    headers,
+    timeout: numberOr(o.timeout),
+    redirects: numberOr(o.redirects),
+    expect: o.expect,
+    stream: o.stream,
+    idleTimeout: numberOr(o.idleTimeout),
+    name: o.name === undefined ? undefined : textOf(o.name),
+    group: groupName(),
+    tags: tagsOf(o.tags),
+  });
+};
+
+/** A call's arguments as JSON text (see the file comment). */
+export const requestArgs = (method: string, url: unknown, body: unknown, opts: unknown): string => {
+  const simple =
+    body === undefined &&
+    opts === undefined &&
+    groups.length === 0 &&
+    !hasVuTags() &&
+    typeof url === 'string';
+  if (simple) {
+    const known = plain.get(method)?.get(url);
+    if (known !== undefined) return known;
+  }
+  const json = argsText(method, url, body, opts);
+  if (simple) {
+    let urls = plain.get(method);
+    if (urls === undefined) plain.set(method, (urls = new Map<unknown, string>()));
+    if (urls.size < MAX_PLAIN) urls.set(url, json);
+  }
+  return json;
+};
+
+/** A request of http.batch(): a url, [method, url, body?, params?] or an object of them. */
+export const batchArgs = (entry: unknown): string => {
+  if (typeof entry === 'string') return requestArgs('GET', entry, undefined, undefined);
+  if (Array.isArray(entry)) {
+    const [method, url, body, params] = entry as unknown[];
+    return requestArgs(textOf(method ?? 'GET').toUpperCase(), url, body, params);
+  }
+  if (entry !== null && typeof entry === 'object') {
+    const e = entry as { method?: unknown; url?: unknown; body?: unknown; params?: unknown };
+    return requestArgs(textOf(e.method ?? 'GET').toUpperCase(), e.url, e.body, e.params);
+  }
+  throw new TypeError(
+    'http.batch(): each request is a url, [method, url, body?, params?] or { method, url, body?, params? }',
+  );
+};
