@@ -72,6 +72,8 @@ export class VirtualUser {
    */
   firstPieceUs = -1;
   readonly #clients = new Map<string, Client>();
+  /** The origin of the request in flight (its client holds it). */
+  #sentOrigin = '';
   /** CONNECT clients to the proxies, when the run has some (proxy-tunnel.ts). */
   #tunnels: ProxyTunnels | undefined;
   /** The protocol bit (http-protocol.ts) of each origin's latest connection. */
@@ -117,8 +119,27 @@ export class VirtualUser {
 
   /** Aborts what this user (or lane) itself has in flight, not its lanes' (a deadline passed). */
   abortOwn(reason: Error): void {
-    this.exchange.abort(reason);
+    if (!this.exchange.abort(reason)) this.#failQueued(reason);
     this.session?.abort(reason);
+  }
+
+  /** Sends `options` on `origin`'s client with this user's exchange (started by the caller). */
+  send(origin: string, options: RequestOptions): void {
+    this.#sentOrigin = origin;
+    this.client(origin).dispatch(options, this.exchange);
+  }
+
+  /**
+   * The request in flight is still in undici's queue, which no abort reaches (an HTTP/2 server
+   * allowing no stream keeps it there forever): the client, this user's own, is destroyed with the
+   * reason, which fails the queued request (the exchange completes as a timeout), and the next
+   * request opens a new one.
+   */
+  #failQueued(reason: Error): void {
+    const client = this.#clients.get(this.#sentOrigin);
+    if (client === undefined) return;
+    this.#clients.delete(this.#sentOrigin);
+    void client.destroy(reason).catch(() => undefined);
   }
 
   /**

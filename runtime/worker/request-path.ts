@@ -211,7 +211,7 @@ export class RequestPath {
     vu.deadlineUs = flight.sendUs + endpoint.timeoutMs * 1000;
     vu.sent = vu.options;
     this.#startExchange(flight);
-    vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
+    vu.send(vu.options.origin, vu.options);
   }
 
   /** Readies the exchange for an attempt or a hop: a stream endpoint's with its listener. */
@@ -341,7 +341,7 @@ export class RequestPath {
     vu.connectUs = -1;
     vu.tlsUs = -1;
     this.#startExchange(flight);
-    vu.client(origin).dispatch(vu.hop, exchange);
+    vu.send(origin, vu.hop);
     return true;
   }
 
