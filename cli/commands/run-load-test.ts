@@ -76,7 +76,7 @@ export async function runLoadTest(
     return true;
   };
   const warn = (text: string): void => {
-    toStderr(`barrage: ${redactor.text(text)}\n`);
+    toStderr(`barrage: ${redactor.message(text)}\n`);
   };
   // A file it cannot open is a problem of the configuration (exit 1), before any traffic.
   const debugLog =
