@@ -32,6 +32,7 @@ import { importRenderers, resultOutcome, type Renderers } from '../report-output
 import { reportFromRaw, toRawResult } from '../run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
 import type { HttpDebugLog } from '../http-debug-log.js';
+import { checkOutputPaths, outputPathsOf } from '../output-paths.js';
 
 /** Lines kept while the dashboard owns the terminal, printed once it is closed. */
 const MAX_HELD_LINES = 1000;
@@ -78,6 +79,12 @@ export async function runLoadTest(
   const warn = (text: string): void => {
     toStderr(`barrage: ${redactor.message(text)}\n`);
   };
+  // Every file the run writes, checked before any traffic: nothing may block in open(2).
+  const unwritable = checkOutputPaths(context.cwd, outputPathsOf(plan));
+  if (unwritable !== undefined) {
+    context.stderr.write(`barrage: ${redactor.message(unwritable)} (nothing was sent)\n`);
+    return ExitCode.Failed;
+  }
   // A file it cannot open is a problem of the configuration (exit 1), before any traffic.
   const debugLog =
     plan.httpDebug === undefined
