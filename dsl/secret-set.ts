@@ -6,7 +6,14 @@
  */
 import { formatPath, type ConfigIssue, type ConfigWarning } from './issues.js';
 import type { Layer } from './layers.js';
-import { isSecretPath, REDACTED, redactByShape, userinfoIn, withoutOpenUrl } from './secrets.js';
+import {
+  isSecretPath,
+  REDACTED,
+  redactByShape,
+  secretQueryValues,
+  userinfoIn,
+  withoutOpenUrl,
+} from './secrets.js';
 
 /**
  * Shorter strings are hidden where the configuration is shown (by path) but not searched for in
@@ -46,6 +53,7 @@ export class SecretSet {
       if (typeof node === 'string') {
         if (hidden) this.add(node);
         for (const userinfo of userinfoIn(node)) this.add(userinfo);
+        for (const value of secretQueryValues(node)) this.add(value);
       } else if (Array.isArray(node)) {
         node.forEach((item, i) => visit(item, [...path, i], hidden));
       } else if (node !== null && typeof node === 'object') {

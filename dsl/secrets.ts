@@ -141,6 +141,29 @@ export function userinfoSpans(text: string): [number, number][] {
   return spans;
 }
 
+/** `name=value` pairs of a url's query (after "?" or "&"); the scan is linear. */
+const QUERY_PAIR = /[?&]([^=&#\s"'<>]+)=([^&#\s"'<>]*)/g;
+
+/**
+ * The values of the query parameters with a token-like name (`?api_key=…`, `&access_token=…`) in
+ * `text`, for exact-text redaction: an endpoint's url is shown in validate and every report.
+ */
+export function secretQueryValues(text: string): string[] {
+  if (!text.includes('=')) return [];
+  const values: string[] = [];
+  for (const [, name, value] of text.matchAll(QUERY_PAIR))
+    if (value !== '' && isTokenLikeName(decodeLoosely(name!))) values.push(value!);
+  return values;
+}
+
+function decodeLoosely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * `text` without a trailing `scheme://…` whose userinfo may be unfinished (no host end or "@"
  * after it): a cut message must not show the start of a password the cut separated from its "@".
