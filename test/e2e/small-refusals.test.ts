@@ -46,3 +46,18 @@ t.test('gzip five layers deep is decoded, six or 1,000 are a decode_error', asyn
     t.same(json.errors, errors, `${layers} layers`);
   }
 });
+
+t.test('insecure: true prints the documented warning', async (t) => {
+  const dir = t.testdir({
+    'load.yaml': 'target: https://127.0.0.1:9\ninsecure: true\nendpoints:\n  - { url: / }\n',
+    'safe.yaml': 'target: https://127.0.0.1:9\nendpoints:\n  - { url: / }\n',
+  });
+  const insecure = await runCli(['validate', 'load.yaml'], { cwd: dir });
+  t.equal(insecure.code, 0, insecure.stderr);
+  t.match(
+    insecure.stderr,
+    /warning: load\.yaml:2:\d+: insecure: TLS certificates are not verified/,
+  );
+  const safe = await runCli(['validate', 'safe.yaml'], { cwd: dir });
+  t.notMatch(safe.stderr, /not verified/, 'no warning without insecure');
+});
