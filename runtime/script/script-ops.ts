@@ -327,7 +327,12 @@ export class ScriptOps implements SandboxOps {
       status: exchange.status,
       fields: exchange.headers?.length ?? 0,
       text: this.#text.encode(lane.url(), exchange.headers, exchange.kept),
-      error: exchange.error === undefined ? '' : classifyError(exchange.error),
+      // As the reports count it: a transport error, a body that failed to decode, or a redirect
+      // not followed (url_not_allowed, too_many_redirects).
+      error:
+        exchange.error === undefined
+          ? (exchange.failure ?? lane.redirectKind ?? '')
+          : classifyError(exchange.error),
       durationMs: (this.deps.now() - startUs) / 1000,
       events,
       firstEventMs,

@@ -11,6 +11,7 @@ import type { Plan } from '../../model/plan/plan.js';
 import type { Abortable } from '../../model/errors/barrage-error.js';
 import type { Random } from '../../model/random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { connectOptions, type TransportOptions } from '../http/connect-options.js';
 import { protocolOf } from '../http/http-protocol.js';
 import { UserCookies } from '../http/cookie-jar.js';
@@ -53,6 +54,8 @@ export class VirtualUser {
   readonly cookies: UserCookies;
   /** The options of the last request sent (its last hop): the response's url. */
   sent: RequestOptions = this.options;
+  /** Why the last request's redirect was not followed (too_many_redirects, url_not_allowed). */
+  redirectKind: ErrorKind | undefined = undefined;
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
   /** What else a hard stop cuts while it lasts: a WebSocket session, or a retry's backoff. */

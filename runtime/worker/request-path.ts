@@ -204,6 +204,7 @@ export class RequestPath {
     flight.attempt++;
     flight.hops = 0;
     flight.redirectKind = undefined;
+    vu.redirectKind = undefined;
     flight.exchangeBytesOut = flight.bytesOut;
     flight.sendUs = this.deps.now();
     vu.connectUs = -1;
@@ -326,6 +327,7 @@ export class RequestPath {
     const sameOrigin = next.origin === base.origin;
     if (flight.hops >= endpoint.maxRedirects) flight.redirectKind = 'too_many_redirects';
     else if (!sameOrigin && !this.deps.hosts.allows(next)) flight.redirectKind = 'url_not_allowed';
+    vu.redirectKind = flight.redirectKind;
     if (flight.redirectKind !== undefined) return false;
     const origin = sameOrigin ? vu.sent.origin : next.origin;
     const path = next.pathname + next.search;

@@ -61,3 +61,33 @@ t.test('insecure: true prints the documented warning', async (t) => {
   const safe = await runCli(['validate', 'safe.yaml'], { cwd: dir });
   t.notMatch(safe.stderr, /not verified/, 'no warning without insecure');
 });
+
+t.test(
+  'a scripted request redirected to a forbidden host gets error url_not_allowed',
+  async (t) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(302, { location: 'http://forbidden.example/' });
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const dir = t.testdir({
+      'load.ts': `import { http } from 'barrage';\nexport default async function (): Promise<void> {\n  const res = await http.get('/go');\n  if (res.status !== 302 || res.error !== 'url_not_allowed')\n    throw new Error(\`status \${res.status}, error \${String(res.error)}\`);\n}\n`,
+    });
+    const result = await runCli(
+      ['--scenario', 'load.ts', '--target', url, '-n', '2', '--json-output'],
+      {
+        cwd: dir,
+        killAfterMs: 60_000,
+      },
+    );
+    t.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as {
+      iteration_errors: Record<string, number>;
+      errors: Record<string, number>;
+    };
+    t.same(json.iteration_errors, {}, 'the scenario saw url_not_allowed');
+    t.same(json.errors, { url_not_allowed: 2 }, 'as the report counts it');
+  },
+);
