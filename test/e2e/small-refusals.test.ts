@@ -91,3 +91,27 @@ t.test(
     t.same(json.errors, { url_not_allowed: 2 }, 'as the report counts it');
   },
 );
+
+t.test('a threshold on an unknown endpoint is refused in the single-request form', async (t) => {
+  const target = 'http://127.0.0.1:9';
+  const refused = await runCli([
+    'validate',
+    '--target',
+    target,
+    '--threshold',
+    'http_req_duration{endpoint=nope}:p95 < 100',
+  ]);
+  t.equal(refused.code, 1);
+  t.match(
+    refused.stderr,
+    `--threshold: thresholds[0]: expected an endpoint name: GET ${target}, got "nope"`,
+  );
+  const known = await runCli([
+    'validate',
+    '--target',
+    target,
+    '--threshold',
+    `http_req_duration{endpoint=GET ${target}}:p95 < 100`,
+  ]);
+  t.equal(known.code, 0, known.stderr);
+});
