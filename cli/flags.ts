@@ -19,6 +19,7 @@ export interface FlagValues {
   readonly headers?: readonly string[] | undefined;
   readonly body?: string | undefined;
   readonly timeout?: string | undefined;
+  readonly stopGrace?: string | undefined;
   readonly thresholds?: readonly string[] | undefined;
   readonly outputs?: readonly string[] | undefined;
   readonly outputPeriod?: string | undefined;
@@ -50,6 +51,7 @@ const SCALARS: readonly [keyof FlagValues, string, string][] = [
   ['method', 'method', '--method'],
   ['body', 'body', '--body'],
   ['timeout', 'timeout', '--timeout'],
+  ['stopGrace', 'stop_grace', '--stop-grace'],
   ['scenario', 'scenario', '--scenario'],
   ['threads', 'threads', '--threads'],
   ['seed', 'seed', '--seed'],

@@ -4,9 +4,10 @@
  * is reported by name with the reason; the other files are still written. A file marked `append`
  * (the GitHub step summary) is added to, never replaced.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { appendFileAtomic, writeFileAtomic } from './atomic-write.js';
+import { heldPipe } from './output-paths.js';
 
 /** One file to write. */
 export interface ReportFile {
@@ -23,12 +24,20 @@ export function writeReportFiles(cwd: string, files: readonly ReportFile[]): str
   const failures: string[] = [];
   for (const file of files) {
     const path = resolve(cwd, file.path);
+    const pipe = heldPipe(path);
     try {
+      if (pipe !== undefined) {
+        // A pipe whose reader the run's start found (output-paths.ts): written on that descriptor.
+        writeFileSync(pipe, file.render());
+        continue;
+      }
       mkdirSync(dirname(path), { recursive: true });
       if (file.append === true) appendFileAtomic(path, file.render());
       else writeFileAtomic(path, file.render());
     } catch (error) {
       failures.push(`could not write the ${file.what} to ${file.path}: ${fileError(error)}`);
+    } finally {
+      if (pipe !== undefined) closeSync(pipe);
     }
   }
   return failures;

@@ -25,7 +25,7 @@ interface OptionSpec {
 /** What is wrong with the flags of a command line, if the scan finds it. */
 type FlagProblem =
   | { readonly kind: 'unknown'; readonly flag: string; readonly guess: string | undefined }
-  | { readonly kind: 'missing-value'; readonly flag: string };
+  | { readonly kind: 'missing-value'; readonly flag: string; readonly next?: string };
 
 /** Flags every command accepts (clipanion's built-in help). */
 const HELP: OptionSpec = { names: ['-h', '--help'], takesValue: false };
@@ -63,7 +63,11 @@ export function explainSyntaxError(
           : `; did you mean ${problem.guess}?`;
     first = `barrage: unknown flag ${problem.flag} for ${command}${guess}`;
   } else if (problem?.kind === 'missing-value') {
-    first = `barrage: flag ${problem.flag} for ${command}: expected a value, got none`;
+    const got =
+      problem.next === undefined
+        ? 'none'
+        : `${JSON.stringify(problem.next)}, read as a flag (a negative value is written ${problem.flag}=${problem.next})`;
+    first = `barrage: flag ${problem.flag} for ${command}: expected a value, got ${got}`;
   } else {
     const reason = reasonFor(error, definition);
     if (reason === undefined) return undefined;
@@ -111,7 +115,10 @@ function findProblem(
     }
     if (!option.takesValue || name !== token) continue;
     const next = argv[i + 1];
-    if (next === undefined || next.startsWith('-')) return { kind: 'missing-value', flag: name };
+    // A negative number (`-c -1`) is read as a flag: the message says how to write it.
+    if (next === undefined || (next.startsWith('-') && !/^-[\d.]/.test(next)))
+      return { kind: 'missing-value', flag: name };
+    if (next.startsWith('-')) return { kind: 'missing-value', flag: name, next };
     i++;
   }
   return undefined;

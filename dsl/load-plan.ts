@@ -125,6 +125,14 @@ async function loadWith(
   if (compiled.issues.length > 0) return err({ issues: located(compiled.issues), warnings });
   const unfillable = located(checkPlaceholders(compiled.plan));
   if (unfillable.length > 0) return err({ issues: unfillable, warnings });
+  if (config.insecure)
+    warnings.push({
+      code: 'insecure_tls',
+      source: provenance.sourceOf(['insecure']),
+      path: ['insecure'],
+      message:
+        'insecure: TLS certificates are not verified: any server can answer for the target (use tls.ca for a private CA)',
+    });
   const loaded = { plan: compiled.plan, config, raw, provenance, warnings, baseDir };
   return ok(har === undefined ? loaded : { ...loaded, har: har.endpoints.summary });
 }

@@ -6,13 +6,27 @@
  */
 import { formatPath, type ConfigIssue, type ConfigWarning } from './issues.js';
 import type { Layer } from './layers.js';
-import { isSecretPath, REDACTED, redactByShape, userinfoIn } from './secrets.js';
+import {
+  isSecretPath,
+  REDACTED,
+  redactByShape,
+  secretQueryValues,
+  userinfoIn,
+  withoutOpenUrl,
+} from './secrets.js';
 
 /**
  * Shorter strings are hidden where the configuration is shown (by path) but not searched for in
  * free text, where replacing every "10" or "on" would make the text unreadable.
  */
 export const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Characters of a message (an issue, a warning, a run-time message such as a scenario's error)
+ * shown: a longer one is cut before it is redacted, so no message costs more than a few KiB of
+ * redaction on the main thread, however long the name or error in it.
+ */
+export const MAX_MESSAGE_CHARS = 4096;
 
 /** Known secret strings, and redaction of free text. */
 export class SecretSet {
@@ -39,6 +53,7 @@ export class SecretSet {
       if (typeof node === 'string') {
         if (hidden) this.add(node);
         for (const userinfo of userinfoIn(node)) this.add(userinfo);
+        for (const value of secretQueryValues(node)) this.add(value);
       } else if (Array.isArray(node)) {
         node.forEach((item, i) => visit(item, [...path, i], hidden));
       } else if (node !== null && typeof node === 'object') {
@@ -56,18 +71,30 @@ export class SecretSet {
     return redactByShape(out);
   }
 
+  /**
+   * A message as it may be shown: cut to MAX_MESSAGE_CHARS (and the longest known secret, so a
+   * secret the cut would split is still replaced whole; a URL the cut leaves open is cut at its
+   * scheme), then redacted.
+   */
+  redactMessage(text: string): string {
+    if (text.length <= MAX_MESSAGE_CHARS) return this.redact(text);
+    this.#ordered ??= [...this.#strings].sort((a, b) => b.length - a.length);
+    const cut = withoutOpenUrl(text.slice(0, MAX_MESSAGE_CHARS + (this.#ordered[0]?.length ?? 0)));
+    return `${this.redact(cut)}… (${text.length - cut.length} more characters not shown)`;
+  }
+
   /** An issue as it may be shown: what was expected, given and hinted, redacted. */
   redactIssue(issue: ConfigIssue): ConfigIssue {
     return {
       ...issue,
-      expected: this.redact(issue.expected),
-      actual: this.redact(issue.actual),
-      ...(issue.hint === undefined ? {} : { hint: this.redact(issue.hint) }),
+      expected: this.redactMessage(issue.expected),
+      actual: this.redactMessage(issue.actual),
+      ...(issue.hint === undefined ? {} : { hint: this.redactMessage(issue.hint) }),
     };
   }
 
   /** A warning as it may be shown. */
   redactWarning(warning: ConfigWarning): ConfigWarning {
-    return { ...warning, message: this.redact(warning.message) };
+    return { ...warning, message: this.redactMessage(warning.message) };
   }
 }

@@ -93,20 +93,103 @@ export function holdsSecrets(key: string): boolean {
   return HOLDS_SECRETS.has(key);
 }
 
-/**
- * scheme://userinfo@ — the userinfo runs up to the last "@" before the host ends (WHATWG URL
- * does the same), never across white space or quotes.
- */
-const USERINFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>\\]+@/gi;
 /** An HTTP credential in text: the scheme, then the credential itself. */
 const CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+const WHITE_SPACE = /\s/;
 
 /** Text with URL userinfo and `Bearer …`/`Basic …` credentials replaced, whatever it is. */
 export function redactByShape(text: string): string {
-  return text.replace(USERINFO, `$1${REDACTED}@`).replace(CREDENTIAL, `$1 ${REDACTED}`);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of userinfoSpans(text)) {
+    out += text.slice(from, start) + REDACTED;
+    from = end;
+  }
+  return (out + text.slice(from)).replace(CREDENTIAL, `$1 ${REDACTED}`);
 }
 
 /** The userinfo of every URL in `text` (each "user:pass" part), for exact-text redaction. */
 export function userinfoIn(text: string): string[] {
-  return [...text.matchAll(USERINFO)].map((m) => m[0].slice(m[1]!.length, -1));
+  return userinfoSpans(text).map(([start, end]) => text.slice(start, end));
+}
+
+/**
+ * Where the userinfo of each `scheme://userinfo@` in `text` is, [start, end) — the userinfo runs
+ * up to the last "@" before the host ends (WHATWG URL does the same), never across white space,
+ * a slash or quotes. A linear scan, not a regular expression: one that looks for a scheme at every
+ * position backtracks over each long run of letters or digits, which made redacting a 64 K-letter
+ * name take half a minute. Each character is looked at a bounded number of times.
+ */
+export function userinfoSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  // A scheme is looked for back to `back` only: the end of the last match, or its "://".
+  let back = 0;
+  for (let i = text.indexOf('://'); i !== -1;) {
+    let start = i;
+    while (start > back && isSchemeCode(text.charCodeAt(start - 1))) start--;
+    while (start < i && !isLetterCode(text.charCodeAt(start))) start++;
+    let end = i + 3;
+    let at = -1;
+    for (; end < text.length && !endsUserinfo(text[end]!); end++)
+      if (text.charCodeAt(end) === 0x40) at = end;
+    const found = start < i && at > i + 3;
+    if (found) spans.push([i + 3, at]);
+    back = found ? at + 1 : i + 3;
+    // The run ends at a "/" or the like: only a ":" just before it can start the next "://".
+    i = text.indexOf('://', Math.max(end - 1, i + 3));
+  }
+  return spans;
+}
+
+/** `name=value` pairs of a url's query (after "?" or "&"); the scan is linear. */
+const QUERY_PAIR = /[?&]([^=&#\s"'<>]+)=([^&#\s"'<>]*)/g;
+
+/**
+ * The values of the query parameters with a token-like name (`?api_key=…`, `&access_token=…`) in
+ * `text`, for exact-text redaction: an endpoint's url is shown in validate and every report.
+ */
+export function secretQueryValues(text: string): string[] {
+  if (!text.includes('=')) return [];
+  const values: string[] = [];
+  for (const [, name, value] of text.matchAll(QUERY_PAIR))
+    if (value !== '' && isTokenLikeName(decodeLoosely(name!))) values.push(value!);
+  return values;
+}
+
+function decodeLoosely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `text` without a trailing `scheme://…` whose userinfo may be unfinished (no host end or "@"
+ * after it): a cut message must not show the start of a password the cut separated from its "@".
+ */
+export function withoutOpenUrl(text: string): string {
+  const open = text.lastIndexOf('://');
+  if (open === -1) return text;
+  for (let i = open + 3; i < text.length; i++) if (endsUserinfo(text[i]!)) return text;
+  return text.slice(0, open + 3);
+}
+
+function isLetterCode(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+/** A character of a URL scheme after its first letter: letters, digits, "+", "." and "-". */
+function isSchemeCode(code: number): boolean {
+  return (
+    isLetterCode(code) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2b ||
+    code === 0x2e ||
+    code === 0x2d
+  );
+}
+
+function endsUserinfo(char: string): boolean {
+  return '/?#"\'<>\\'.includes(char) || WHITE_SPACE.test(char);
 }

@@ -31,6 +31,10 @@ export abstract class PlanCommand extends BaseCommand {
   headers = Option.Array('--header', { description: "Header 'Name: value' (repeatable)" });
   body = Option.String('--body', { description: 'Request body of the single-request form' });
   timeout = Option.String('--timeout', { description: 'Deadline of one request, e.g. 10s' });
+  stopGrace = Option.String('--stop-grace', {
+    description:
+      'After a stop signal, the most in-flight work may take before reports are written (default 20s)',
+  });
   thresholds = Option.Array('--threshold', { description: 'Threshold expression (repeatable)' });
   json = Option.String('--json', { description: 'Write the JSON result to a file' });
   html = Option.String('--html', { description: 'Write the HTML report to a file' });

@@ -32,6 +32,9 @@ import { importRenderers, resultOutcome, type Renderers } from '../report-output
 import { reportFromRaw, toRawResult } from '../run-report-builder.js';
 import type { LiveOutputs } from '../live-outputs.js';
 import type { HttpDebugLog } from '../http-debug-log.js';
+import { checkOutputPaths, outputPathsOf } from '../output-paths.js';
+import { formatDuration } from '../../dsl/grammar/duration.js';
+import { startStopWatchdog, WATCHDOG_MARGIN_MS, type StopWatchdog } from '../stop-watchdog.js';
 
 /** Lines kept while the dashboard owns the terminal, printed once it is closed. */
 const MAX_HELD_LINES = 1000;
@@ -76,8 +79,14 @@ export async function runLoadTest(
     return true;
   };
   const warn = (text: string): void => {
-    toStderr(`barrage: ${redactor.text(text)}\n`);
+    toStderr(`barrage: ${redactor.message(text)}\n`);
   };
+  // Every file the run writes, checked before any traffic: nothing may block in open(2).
+  const unwritable = checkOutputPaths(context.cwd, outputPathsOf(plan));
+  if (unwritable !== undefined) {
+    context.stderr.write(`barrage: ${redactor.message(unwritable)} (nothing was sent)\n`);
+    return ExitCode.Failed;
+  }
   // A file it cannot open is a problem of the configuration (exit 1), before any traffic.
   const debugLog =
     plan.httpDebug === undefined
@@ -115,26 +124,15 @@ export async function runLoadTest(
     },
   );
   // SIGINT/SIGTERM/SIGHUP, and the dashboard's q and Ctrl+C keys (raw mode turns Ctrl+C into a
-  // key). Only a second SIGINT is a hard stop: SIGTERM and SIGHUP come from machines (a
-  // supervisor, a closed terminal) that expect the run to wind down and report.
-  const interrupt = (signal: UserSignal): void => {
-    signals++;
-    // Reported already: the outputs are draining, and a second signal gives up on them.
-    if (reported) {
-      if (signals > 1) hardStop.abort();
-      return;
-    }
-    if (signals === 1 || signal !== 'SIGINT') {
-      // The dashboard says it on screen; a line on stderr would tear its frame.
-      if (signals === 1 && view?.ownsTerminal !== true)
-        context.stderr.write(
-          `\nbarrage: ${signal}: stopping; in-flight requests finish (Ctrl+C again to quit now)\n`,
-        );
-      stop.abort();
-      return;
-    }
+  // key). The first stops dispatch and gives in-flight work the stop grace (docs/reports.md,
+  // Signals); a second signal, or the grace's end, writes every report from the last merged
+  // snapshot and exits, and a watchdog thread ends the process if even that does not come.
+  let graceTimer: NodeJS.Timeout | undefined;
+  let watchdog: StopWatchdog | undefined;
+  const endNow = (why: string): void => {
     hardStop.abort();
     view?.close();
+    if (why !== '') context.stderr.write(`\nbarrage: ${why}: writing the reports and exiting\n`);
     // Before the first snapshot (in its first half second) the run has recorded nothing yet.
     const collected = latest ?? emptySnapshot(plan, systemClock);
     const httpDebug = debugCounts(debugLog, collected);
@@ -146,6 +144,26 @@ export async function runLoadTest(
     );
     deliver(context, output, plan.report, raw, renderers);
     context.exitNow(ExitCode.Interrupted);
+  };
+  const interrupt = (signal: UserSignal): void => {
+    signals++;
+    // Reported already: the outputs are draining, and a second signal gives up on them.
+    if (reported) {
+      if (signals > 1) hardStop.abort();
+      return;
+    }
+    if (signals > 1) return endNow(signal === 'SIGINT' ? '' : `a second signal (${signal})`);
+    // The dashboard says it on screen; a line on stderr would tear its frame.
+    if (view?.ownsTerminal !== true)
+      context.stderr.write(
+        `\nbarrage: ${signal}: stopping; in-flight work gets up to ${formatDuration(plan.stopGraceMs)} (${signal === 'SIGINT' ? 'Ctrl+C' : signal} again to stop now)\n`,
+      );
+    stop.abort();
+    graceTimer = setTimeout(
+      () => endNow(`the stop grace (${formatDuration(plan.stopGraceMs)}) ended`),
+      plan.stopGraceMs,
+    );
+    watchdog = startStopWatchdog(Date.now() + plan.stopGraceMs + WATCHDOG_MARGIN_MS);
   };
   const unsubscribe = context.onSignal(interrupt);
   try {
@@ -183,9 +201,13 @@ export async function runLoadTest(
     const raw = toRawResult(loaded, snapshot, { fatal, aborted, httpDebug }, redactor);
     const code = deliver(context, output, plan.report, raw, renderers);
     reported = true;
+    clearTimeout(graceTimer);
+    watchdog?.disarm();
     for (const line of (await outputs?.drain(hardStop.signal)) ?? []) warn(line);
     return code;
   } finally {
+    clearTimeout(graceTimer);
+    watchdog?.disarm();
     view?.close();
     unsubscribe();
     debugLog?.close();

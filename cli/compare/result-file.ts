@@ -15,6 +15,12 @@ import { toJsonResult } from '../render/json-report.js';
 
 /** Issues listed per file at most. */
 const MAX_ISSUES = 20;
+/**
+ * Endpoints a result may list: more than any run records (500 configured endpoints, or a
+ * scenario's 100 request names per thread), so a crafted file cannot feed the comparison's
+ * tables hundreds of thousands of rows (cli-table3 overflowed the stack at 100,000).
+ */
+export const MAX_RESULT_ENDPOINTS = 10_000;
 
 const count = z.number().int().min(0);
 const ms = z.number().nullable();
@@ -37,7 +43,9 @@ const figuresSchema = z.object({
   mean_latency_ms: ms,
   errors: counts,
   status_codes: counts,
-  endpoints: z.array(requests.extend({ name: z.string() })),
+  endpoints: z
+    .array(requests.extend({ name: z.string() }))
+    .max(MAX_RESULT_ENDPOINTS, { error: `at most ${MAX_RESULT_ENDPOINTS} endpoints` }),
   by_tag: z
     .array(z.object({ key: z.string(), values: z.array(requests.extend({ value: z.string() })) }))
     .optional(),

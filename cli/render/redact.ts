@@ -47,4 +47,9 @@ export class Redactor {
   text(text: string): string {
     return this.source.secrets.redact(text);
   }
+
+  /** A message (an error, a warning) cut to a few KiB, then redacted (SecretSet.redactMessage). */
+  message(text: string): string {
+    return this.source.secrets.redactMessage(text);
+  }
 }

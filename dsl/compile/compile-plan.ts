@@ -49,6 +49,7 @@ export function compilePlan(
   const plan: Plan = {
     target: config.target,
     timeoutMs: config.timeout,
+    stopGraceMs: config.stop_grace,
     graph,
     scenarios: compileScenarios(config, graph, loadOf(config)),
     namedScenarios: config.scenarios !== undefined,

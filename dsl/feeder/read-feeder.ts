@@ -28,6 +28,8 @@ export interface FeederInput {
   readonly format: 'csv' | 'json' | 'ndjson' | undefined;
   /** Typed CSV columns (feeder.types); a JSON record's values keep their own types. */
   readonly types?: Readonly<Record<string, ColumnType>> | undefined;
+  /** Bytes of a CSV read at a time (CHUNK_BYTES unless a test varies the boundaries). */
+  readonly chunkBytes?: number;
 }
 
 /** Reads the records into a compact table (FeederTable), fields named once. */
@@ -56,7 +58,7 @@ export function readFeeder(input: FeederInput): Result<Pick<FeederPlan, 'records
   const read =
     format === 'csv'
       ? withBoundedFile(input.path, 'feeder file', MAX_FEEDER_BYTES, (fd, size) =>
-          parseCsv(fd, size, types),
+          parseCsv(fd, size, input.chunkBytes ?? CHUNK_BYTES, types),
         )
       : readJson(input.path, format);
   if (!read.ok) return fail(read.error[0]!.code, read.error[0]!.expected, read.error[0]!.actual);
@@ -98,13 +100,20 @@ const CHUNK_BYTES = 64 * 1024;
 function parseCsv(
   fd: number,
   size: number,
+  chunkMost: number,
   types: Readonly<Record<string, ColumnType>>,
 ): Result<FeederTable, ParseProblem> {
-  const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size, 1)));
+  const chunkBytes = Math.min(chunkMost, Math.max(size, 1));
+  const counting = Buffer.allocUnsafe(chunkBytes);
   let lines = 1;
-  eachChunk(fd, size, chunk, (bytes) => {
-    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) lines++;
-  });
+  eachChunk(
+    fd,
+    size,
+    () => counting,
+    (bytes) => {
+      for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) lines++;
+    },
+  );
   let builder: FeederTableBuilder | undefined;
   let columns: number[] = [];
   let row: string[] = [];
@@ -117,8 +126,10 @@ function parseCsv(
     on_record: (record: string[], info) => {
       if (problem !== undefined) return null;
       if (builder === undefined) {
-        const fields = [...new Set(record)];
-        columns = record.map((name) => fields.indexOf(name));
+        const index = new Map<string, number>();
+        for (const name of record) if (!index.has(name)) index.set(name, index.size);
+        const fields = [...index.keys()];
+        columns = record.map((name) => index.get(name)!);
         row = new Array<string>(fields.length);
         builder = new FeederTableBuilder(fields, size, lines);
         problem = headerProblem(fields, types, info.lines);
@@ -140,15 +151,22 @@ function parseCsv(
   parser.on('error', () => undefined);
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   let notUtf8 = false;
-  eachChunk(fd, size, chunk, (bytes) => {
-    if (parser.errored !== null || notUtf8) return;
-    try {
-      utf8.decode(bytes, { stream: true });
-    } catch {
-      notUtf8 = true;
-    }
-    parser.write(bytes);
-  });
+  // A fresh buffer per chunk: csv-parse keeps the bytes after a chunk's last whole token as a
+  // view of that chunk (state.previousBuf), which a reused buffer would overwrite.
+  eachChunk(
+    fd,
+    size,
+    () => Buffer.allocUnsafe(chunkBytes),
+    (bytes) => {
+      if (parser.errored !== null || notUtf8) return;
+      try {
+        utf8.decode(bytes, { stream: true });
+      } catch {
+        notUtf8 = true;
+      }
+      parser.write(bytes);
+    },
+  );
   if (notUtf8)
     return err({ expected: 'a feeder file in UTF-8', actual: 'bytes that are not UTF-8' });
   parser.end();
@@ -178,9 +196,15 @@ function headerProblem(
   };
 }
 
-/** Calls `visit` with each successive chunk of the file (a view of `chunk`, reused). */
-function eachChunk(fd: number, size: number, chunk: Buffer, visit: (bytes: Buffer) => void): void {
+/** Calls `visit` with each successive chunk of the file, read into the buffer `next()` gives. */
+function eachChunk(
+  fd: number,
+  size: number,
+  next: () => Buffer,
+  visit: (bytes: Buffer) => void,
+): void {
   for (let offset = 0; offset < size;) {
+    const chunk = next();
     const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - offset), offset);
     if (read === 0) return;
     visit(chunk.subarray(0, read));

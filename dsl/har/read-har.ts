@@ -13,6 +13,7 @@ import { isPlainObject } from '../layers.js';
 import { err, ok, type Result } from '../result.js';
 import { readBoundedFile } from '../sources/bounded-file.js';
 import { harCreatorSchema, harEntrySchema, type HarEntry } from './har-schema.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 /** Largest HAR file read, in bytes. A browser session of a few minutes is usually 1–20 MiB. */
 export const MAX_HAR_BYTES = 50 * 1024 * 1024;
@@ -77,6 +78,17 @@ export function parseHarText(file: string, text: string): Result<HarFile, Config
   const malformed: { index: number; reason: string }[] = [];
   const issues: ConfigIssue[] = [];
   let broken = 0;
+  const deep = (log.entries as unknown[]).findIndex(hasDeepBody);
+  if (deep !== -1)
+    return err([
+      {
+        code: 'har_error',
+        source: harSource(file, deep),
+        path: ['request', 'postData', 'text'],
+        expected: `a JSON body nested at most ${MAX_JSON_DEPTH} levels`,
+        actual: `HAR entry ${deep + 1}: a JSON body nested deeper than ${MAX_JSON_DEPTH} levels`,
+      },
+    ]);
   (log.entries as unknown[]).forEach((raw, index) => {
     const parsed = harEntrySchema.safeParse(raw);
     entries.push(parsed.success ? parsed.data : undefined);
@@ -96,6 +108,14 @@ export function parseHarText(file: string, text: string): Result<HarFile, Config
     });
   }
   return ok({ file, entries, malformed, issues, creator: harCreatorSchema.parse(log.creator) });
+}
+
+/** True for an entry whose request body is text nested deeper than MAX_JSON_DEPTH. */
+function hasDeepBody(raw: unknown): boolean {
+  const request = isPlainObject(raw) ? raw.request : undefined;
+  const post = isPlainObject(request) ? request.postData : undefined;
+  const text = isPlainObject(post) ? post.text : undefined;
+  return typeof text === 'string' && nestsDeeperThan(text, MAX_JSON_DEPTH);
 }
 
 /** A JSONP call around the whole text: a name, "(", the JSON, ")" and an optional ";". */

@@ -97,6 +97,11 @@ export const configSchema = z.strictObject(
       .optional()
       .describe('Absent: workers loop as fast as they can'),
     timeout: duration('deadline of one request').prefault('10s'),
+    stop_grace: duration('grace after a stop signal')
+      .prefault('20s')
+      .describe(
+        'After the first SIGINT, SIGTERM or SIGHUP, how long in-flight work may take before every report is written from the figures so far and barrage exits (below Kubernetes’ 30 s default)',
+      ),
     cookies: flag('a cookie jar per virtual user')
       .default(true)
       .describe('Each virtual user keeps the cookies it is sent, as a browser does'),

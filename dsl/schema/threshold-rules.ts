@@ -57,6 +57,16 @@ export function thresholdRules(config: Config): Refinement[] {
 /** The values each tag can take in this configuration; undefined where it cannot be known. */
 type Known = ReadonlyMap<string, readonly string[] | undefined>;
 
+/**
+ * The endpoint names of a configuration: its endpoints', or the single-request form's one
+ * (`GET <target>`, as scenario-graph.ts names it); undefined when there is no target to name it.
+ */
+function endpointNames(config: Config): readonly string[] | undefined {
+  if (config.endpoints !== undefined) return config.endpoints.map(endpointName);
+  if (config.target === undefined) return undefined;
+  return [`${config.method} ${config.target}`];
+}
+
 function knownValues(config: Config): Known {
   const scripted = config.scenario !== undefined;
   const endpoints = config.endpoints ?? [];
@@ -66,10 +76,7 @@ function knownValues(config: Config): Known {
     ['expected_response', ['true', 'false']],
     ['error_kind', ERROR_KINDS],
     ['scenario', scenarios.length === 0 ? [DEFAULT_SCENARIO] : scenarios],
-    [
-      'endpoint',
-      scripted || config.endpoints === undefined ? undefined : endpoints.map(endpointName),
-    ],
+    ['endpoint', scripted ? undefined : endpointNames(config)],
     ['method', scripted ? undefined : [...new Set(endpoints.map((e) => e.method))]],
     ['check', [...new Set(endpoints.flatMap((e) => (e.checks ?? []).map((c) => c.name)))]],
     ['group', undefined],

@@ -2,10 +2,16 @@
  * `${NAME}` substitution from the environment, applied to parsed string values (never to raw
  * text, so a variable's value cannot inject YAML). `${NAME:-fallback}` uses the fallback when
  * NAME is unset or empty; `$${` writes a literal `${`. Values built from a reference are marked
- * secret: they are redacted wherever the configuration is shown.
+ * secret: they are redacted wherever the configuration is shown. The exception is `target`: a host
+ * from the environment (`target: ${TARGET}`, as CI sets it) is no secret, and would hide every url
+ * of every report; only the userinfo (a password) in it is.
  */
 import type { ConfigIssue, Source } from '../issues.js';
 import { formatPath } from '../issues.js';
+import { userinfoIn } from '../secrets.js';
+
+/** Top-level keys whose value from the environment is shown: only its userinfo is secret. */
+const PUBLIC_KEYS = new Set(['target']);
 
 const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
@@ -30,6 +36,7 @@ export function interpolateEnv(
   const visit = (node: unknown, path: (string | number)[]): unknown => {
     if (typeof node === 'string') {
       if (!node.includes('${')) return node;
+      const shown = path.length === 1 && PUBLIC_KEYS.has(String(path[0]));
       let used = false;
       const out = node.replace(
         REFERENCE,
@@ -38,7 +45,8 @@ export function interpolateEnv(
           used = true;
           const found = env[name];
           if (found !== undefined && found !== '') {
-            secretValues.add(found);
+            if (!shown) secretValues.add(found);
+            else for (const userinfo of userinfoIn(found)) secretValues.add(userinfo);
             return found;
           }
           if (fallback !== undefined) return fallback;
@@ -54,7 +62,8 @@ export function interpolateEnv(
           return '';
         },
       );
-      if (used) secretPaths.add(formatPath(path));
+      if (used && !shown) secretPaths.add(formatPath(path));
+      else if (used) for (const userinfo of userinfoIn(out)) secretValues.add(userinfo);
       return out;
     }
     if (Array.isArray(node)) return node.map((item, i) => visit(item, [...path, i]));

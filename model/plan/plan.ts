@@ -133,6 +133,11 @@ export interface Plan {
   readonly target: string | undefined;
   /** The deadline of one request. */
   readonly timeoutMs: number;
+  /**
+   * After the first stop signal, how long in-flight work may take before the reports are written
+   * from the figures so far and barrage exits; it bounds a scenario's setup() too.
+   */
+  readonly stopGraceMs: number;
   readonly graph: ScenarioGraph;
   /**
    * The loads that run: the `scenarios` entries, or the top-level form (concurrency, rate,

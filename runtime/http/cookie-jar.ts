@@ -2,14 +2,24 @@
  * A virtual user's cookies (RFC 6265), kept by tough-cookie: domain, path, expiry, Secure,
  * HttpOnly and SameSite as a browser keeps them. The jar is made on the first Set-Cookie, so a
  * target that sets none costs nothing per request. The target writes Set-Cookie: a malformed one
- * is ignored as a browser ignores it, and the jar is bounded (MAX_COOKIES per user, MAX_LINE
- * characters a line) so that a target cannot grow a worker's memory without end.
+ * is ignored as a browser ignores it, and the jar is bounded as browsers bound theirs, so that a
+ * target cannot grow a worker's memory or its requests without end: a cookie of more than
+ * MAX_COOKIE_BYTES (name and value) is ignored, a domain keeps at most MAX_COOKIES_PER_DOMAIN and
+ * a user MAX_COOKIES (later ones are ignored), and the Cookie header sent is cut to
+ * MAX_COOKIE_HEADER_BYTES at a cookie's end. Without these, 2 × 8 KB cookies a response filled
+ * the jar and sent a 2.4 MB Cookie header with each request (25 MiB a virtual user).
  */
 import { Cookie, CookieJar } from 'tough-cookie';
 
 /** Cookies one virtual user keeps (later ones are ignored while it holds this many). */
 export const MAX_COOKIES = 300;
-/** Longest Set-Cookie line stored (RFC 6265 §6.1 asks at least 4096 bytes a cookie). */
+/** Cookies one domain keeps for a user (Chromium's 180; RFC 6265 §6.1 asks at least 50). */
+export const MAX_COOKIES_PER_DOMAIN = 180;
+/** Largest cookie kept, its name and value in bytes (browsers' 4096; RFC 6265 §6.1's minimum). */
+export const MAX_COOKIE_BYTES = 4096;
+/** Longest Cookie header sent: the first cookies that fit (Node's servers take 16 KiB of headers). */
+export const MAX_COOKIE_HEADER_BYTES = 16 * 1024;
+/** Longest Set-Cookie line read (a cookie of MAX_COOKIE_BYTES and its attributes). */
 const MAX_LINE = 8192;
 
 /** One virtual user's cookie jar. */
@@ -17,12 +27,17 @@ export class UserCookies {
   #jar: CookieJar | undefined;
   /** domain;path;name of each cookie stored: the count MAX_COOKIES bounds. */
   readonly #keys = new Set<string>();
+  /** Cookies stored per domain: the count MAX_COOKIES_PER_DOMAIN bounds. */
+  readonly #perDomain = new Map<string, number>();
 
   /** The Cookie header value for a request to origin + path, or undefined when there is none. */
   header(origin: string, path: string): string | undefined {
     if (this.#jar === undefined) return undefined;
     const value = this.#jar.getCookieStringSync(origin + path);
-    return value === '' ? undefined : value;
+    if (value === '') return undefined;
+    if (value.length <= MAX_COOKIE_HEADER_BYTES) return value;
+    const cut = value.lastIndexOf('; ', MAX_COOKIE_HEADER_BYTES);
+    return cut <= 0 ? undefined : value.slice(0, cut);
   }
 
   /** Stores a response's Set-Cookie values, as sent from `url`. */
@@ -62,17 +77,23 @@ export class UserCookies {
   clear(): void {
     this.#jar?.removeAllCookiesSync();
     this.#keys.clear();
+    this.#perDomain.clear();
   }
 
   #put(cookie: Cookie, url: string): void {
+    if (Buffer.byteLength(cookie.key) + Buffer.byteLength(cookie.value) > MAX_COOKIE_BYTES) return;
     const host = new URL(url).hostname;
-    const key = `${cookie.domain ?? host};${cookie.path ?? ''};${cookie.key}`;
-    if (!this.#keys.has(key) && this.#keys.size >= MAX_COOKIES) return;
+    const domain = (cookie.domain ?? host).replace(/^\./, '').toLowerCase();
+    const key = `${domain};${cookie.path ?? ''};${cookie.key}`;
+    const known = this.#keys.has(key);
+    const inDomain = this.#perDomain.get(domain) ?? 0;
+    if (!known && (this.#keys.size >= MAX_COOKIES || inDomain >= MAX_COOKIES_PER_DOMAIN)) return;
     this.#jar ??= new CookieJar();
     // ignoreError: a cookie the jar refuses (another domain, a bad prefix) is dropped, as a
     // browser drops it.
-    if (this.#jar.setCookieSync(cookie, url, { ignoreError: true }) !== undefined)
-      this.#keys.add(key);
+    if (this.#jar.setCookieSync(cookie, url, { ignoreError: true }) === undefined || known) return;
+    this.#keys.add(key);
+    this.#perDomain.set(domain, inDomain + 1);
   }
 }
 

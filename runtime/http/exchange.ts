@@ -140,11 +140,20 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.#done = done;
   }
 
-  /** Aborts the exchange in flight (deadline or hard stop); the reason becomes `error`. */
-  abort(reason: Error): void {
-    if (this.#done === null) return;
-    if (this.#controller === null) this.#pendingAbort = reason;
-    else this.#controller.abort(reason);
+  /**
+   * Aborts the exchange in flight (deadline or hard stop); the reason becomes `error`. Returns
+   * false when the request is still queued in undici (waiting for a connection or, over HTTP/2,
+   * for a stream the server allows): nothing there can be aborted, so the caller must fail the
+   * queue (VirtualUser destroys the client, which fails it with the reason).
+   */
+  abort(reason: Error): boolean {
+    if (this.#done === null) return true;
+    if (this.#controller !== null) {
+      this.#controller.abort(reason);
+      return true;
+    }
+    this.#pendingAbort = reason;
+    return false;
   }
 
   /** The kept body as UTF-8 text (undefined when none was kept). */

@@ -4,8 +4,8 @@
  * teardown() after the load has ended, stopped or not, with setup()'s data. Each has a virtual
  * user of its own (id 0) and the same API, but its requests are not part of the measured load:
  * they go to a recorder of its own. setup()'s return value is copied (as JSON) into every
- * iteration. teardown() gets at most the run's grace (`timeout` and GRACE_MARGIN_MS) to end;
- * then it is cut.
+ * iteration. setup() gets at most the run's `timeout` and `stop_grace` to end, teardown() the
+ * run's grace (`timeout` and GRACE_MARGIN_MS); then it is cut.
  */
 import { importPlanReaders } from '../worker/plan-readers.js';
 import type { Plan, ScriptPlan } from '../../model/plan/plan.js';
@@ -37,13 +37,30 @@ export interface HookControl {
   readonly onConsole?: (line: string) => void;
 }
 
-/** Runs setup() when the scenario exports one (data undefined otherwise). */
-export function runScenarioSetup(
+/**
+ * Runs setup() when the scenario exports one (data undefined otherwise), cut past the run's
+ * `timeout` and stop grace together: a setup that sleeps or waits on a hung target cannot hold
+ * the run (and a stop signal) for longer.
+ */
+export async function runScenarioSetup(
   plan: Plan,
   script: ScriptPlan,
   control: HookControl,
 ): Promise<SetupResult> {
-  return runHook(plan, script, control, 'setup', undefined);
+  const boundMs = plan.timeoutMs + plan.stopGraceMs;
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(), boundMs);
+  try {
+    const hardStop = AbortSignal.any([control.hardStop, bound.signal]);
+    const result = await runHook(plan, script, { ...control, hardStop }, 'setup', undefined);
+    if (result.ok || !bound.signal.aborted || control.hardStop.aborted) return result;
+    return {
+      ok: false,
+      message: `setup() was cut: it ran for more than ${boundMs} ms (the run's timeout and stop_grace)`,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs teardown(data) when the scenario exports one, cut past the run's grace. */

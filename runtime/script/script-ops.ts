@@ -29,13 +29,11 @@ import { expectOf, scriptRequest, type HttpArgs } from './script-request.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
 import { streamFigures } from './stream-figures.js';
-import { MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
+import { longestWaitMs, MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
 
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };
 
-/** Longest single sleep(): a script cannot park a worker for longer. */
-const MAX_SLEEP_MS = 3_600_000;
 /** Compiled requests kept, by their call's arguments (the set starts over when full). */
 const MAX_CACHED_REQUESTS = 1000;
 /** Longest arguments (JSON text) a compiled request is kept for: large bodies are not. */
@@ -268,7 +266,9 @@ export class ScriptOps implements SandboxOps {
   }
 
   #sleep(user: ScriptUser, seconds: number, settle: Settle): void {
-    const ms = Number.isFinite(seconds) ? Math.min(Math.max(0, seconds * 1000), MAX_SLEEP_MS) : 0;
+    // A script cannot park a worker for longer than longestWaitMs (an hour, or `timeout`).
+    const longest = longestWaitMs(this.deps.plan);
+    const ms = Number.isFinite(seconds) ? Math.min(Math.max(0, seconds * 1000), longest) : 0;
     if (this.deps.hardStop.aborted) {
       settle(NOTHING);
       return;
@@ -327,7 +327,12 @@ export class ScriptOps implements SandboxOps {
       status: exchange.status,
       fields: exchange.headers?.length ?? 0,
       text: this.#text.encode(lane.url(), exchange.headers, exchange.kept),
-      error: exchange.error === undefined ? '' : classifyError(exchange.error),
+      // As the reports count it: a transport error, a body that failed to decode, or a redirect
+      // not followed (url_not_allowed, too_many_redirects).
+      error:
+        exchange.error === undefined
+          ? (exchange.failure ?? lane.redirectKind ?? '')
+          : classifyError(exchange.error),
       durationMs: (this.deps.now() - startUs) / 1000,
       events,
       firstEventMs,

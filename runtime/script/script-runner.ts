@@ -168,8 +168,15 @@ export function describeFailure(
   return `script_error: ${errorText(outcome.error, positions)}`;
 }
 
+/**
+ * Characters of a scenario's error name and message kept: a scenario may throw megabytes, which
+ * would cross threads and processes at each distinct error (the CLI shows a few KiB of it).
+ */
+const MAX_ERROR_CHARS = 64 * 1024;
+
 /** `file.ts:line:col: Name: message` (the position of the first frame in the user's code). */
 export function errorText(error: ScriptErrorInfo, positions: SourcePositions): string {
   const at = positions.firstPosition(error.stack);
-  return `${at === undefined ? '' : `${at}: `}${error.name}: ${error.message}`;
+  const text = `${error.name}: ${error.message}`;
+  return `${at === undefined ? '' : `${at}: `}${text.slice(0, MAX_ERROR_CHARS)}`;
 }

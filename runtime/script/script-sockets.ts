@@ -23,6 +23,7 @@ import type { Settle } from './sandbox.js';
 import { withDefault } from './script-request.js';
 import { ScriptSocket } from './script-socket.js';
 import type { ScriptUser } from './script-user.js';
+import { longestWaitMs } from '../../sandbox/waiting-calls.js';
 
 /** Sockets of ws.connect() a virtual user may have open at once. */
 export const MAX_SOCKETS_PER_USER = 16;
@@ -79,7 +80,7 @@ export class ScriptSockets {
     const timeoutMs = capped(args.timeout, this.deps.plan.timeoutMs);
     const steps = messageSteps(
       args.messages.map((text) => ({ kind: 'text', text: [text] })),
-      Math.max(0, args.interval),
+      Math.min(Math.max(0, args.interval), longestWaitMs(this.deps.plan)),
       timeoutMs,
     );
     const endpoint = this.#endpoint({ ...args, headers: {} }, steps);

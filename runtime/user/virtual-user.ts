@@ -11,6 +11,7 @@ import type { Plan } from '../../model/plan/plan.js';
 import type { Abortable } from '../../model/errors/barrage-error.js';
 import type { Random } from '../../model/random.js';
 import type { RequestOptions } from '../http/compiled-request.js';
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { connectOptions, type TransportOptions } from '../http/connect-options.js';
 import { protocolOf } from '../http/http-protocol.js';
 import { UserCookies } from '../http/cookie-jar.js';
@@ -53,6 +54,8 @@ export class VirtualUser {
   readonly cookies: UserCookies;
   /** The options of the last request sent (its last hop): the response's url. */
   sent: RequestOptions = this.options;
+  /** Why the last request's redirect was not followed (too_many_redirects, url_not_allowed). */
+  redirectKind: ErrorKind | undefined = undefined;
   /** Deadline of the request in flight, µs since dispatch start; 0 when none. */
   deadlineUs = 0;
   /** What else a hard stop cuts while it lasts: a WebSocket session, or a retry's backoff. */
@@ -72,6 +75,8 @@ export class VirtualUser {
    */
   firstPieceUs = -1;
   readonly #clients = new Map<string, Client>();
+  /** The origin of the request in flight (its client holds it). */
+  #sentOrigin = '';
   /** CONNECT clients to the proxies, when the run has some (proxy-tunnel.ts). */
   #tunnels: ProxyTunnels | undefined;
   /** The protocol bit (http-protocol.ts) of each origin's latest connection. */
@@ -117,8 +122,27 @@ export class VirtualUser {
 
   /** Aborts what this user (or lane) itself has in flight, not its lanes' (a deadline passed). */
   abortOwn(reason: Error): void {
-    this.exchange.abort(reason);
+    if (!this.exchange.abort(reason)) this.#failQueued(reason);
     this.session?.abort(reason);
+  }
+
+  /** Sends `options` on `origin`'s client with this user's exchange (started by the caller). */
+  send(origin: string, options: RequestOptions): void {
+    this.#sentOrigin = origin;
+    this.client(origin).dispatch(options, this.exchange);
+  }
+
+  /**
+   * The request in flight is still in undici's queue, which no abort reaches (an HTTP/2 server
+   * allowing no stream keeps it there forever): the client, this user's own, is destroyed with the
+   * reason, which fails the queued request (the exchange completes as a timeout), and the next
+   * request opens a new one.
+   */
+  #failQueued(reason: Error): void {
+    const client = this.#clients.get(this.#sentOrigin);
+    if (client === undefined) return;
+    this.#clients.delete(this.#sentOrigin);
+    void client.destroy(reason).catch(() => undefined);
   }
 
   /**

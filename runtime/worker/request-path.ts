@@ -204,6 +204,7 @@ export class RequestPath {
     flight.attempt++;
     flight.hops = 0;
     flight.redirectKind = undefined;
+    vu.redirectKind = undefined;
     flight.exchangeBytesOut = flight.bytesOut;
     flight.sendUs = this.deps.now();
     vu.connectUs = -1;
@@ -211,7 +212,7 @@ export class RequestPath {
     vu.deadlineUs = flight.sendUs + endpoint.timeoutMs * 1000;
     vu.sent = vu.options;
     this.#startExchange(flight);
-    vu.client(vu.options.origin).dispatch(vu.options, vu.exchange);
+    vu.send(vu.options.origin, vu.options);
   }
 
   /** Readies the exchange for an attempt or a hop: a stream endpoint's with its listener. */
@@ -326,6 +327,7 @@ export class RequestPath {
     const sameOrigin = next.origin === base.origin;
     if (flight.hops >= endpoint.maxRedirects) flight.redirectKind = 'too_many_redirects';
     else if (!sameOrigin && !this.deps.hosts.allows(next)) flight.redirectKind = 'url_not_allowed';
+    vu.redirectKind = flight.redirectKind;
     if (flight.redirectKind !== undefined) return false;
     const origin = sameOrigin ? vu.sent.origin : next.origin;
     const path = next.pathname + next.search;
@@ -341,7 +343,7 @@ export class RequestPath {
     vu.connectUs = -1;
     vu.tlsUs = -1;
     this.#startExchange(flight);
-    vu.client(origin).dispatch(vu.hop, exchange);
+    vu.send(origin, vu.hop);
     return true;
   }
 
