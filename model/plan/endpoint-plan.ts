@@ -58,6 +58,8 @@ export type MultipartPart =
  */
 export type BodyPlan =
   | { readonly kind: 'text'; readonly text: Template }
+  /** Bytes sent as they are (a scenario's ArrayBuffer or typed array). */
+  | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
   | { readonly kind: 'multipart'; readonly parts: readonly MultipartPart[] };
 
 /**
