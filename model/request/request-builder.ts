@@ -89,11 +89,13 @@ export function requestHeaders(
   return [...byName.values()];
 }
 
-/** The templates of a body: its text, or its multipart fields (bytes have none). */
+/** The templates of a body: its text, or its multipart fields and file paths (bytes have none). */
 export function bodyTemplates(body: BodyPlan | undefined): Template[] {
   if (body === undefined || body.kind === 'bytes') return [];
   if (body.kind === 'text') return [body.text];
-  return body.parts.flatMap((part) => (part.kind === 'field' ? [part.value] : []));
+  return body.parts.flatMap((part) =>
+    part.kind === 'field' ? [part.value] : part.kind === 'files' ? [part.path] : [],
+  );
 }
 
 /** The EndpointPlan of a request's parts. */
