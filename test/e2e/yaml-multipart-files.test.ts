@@ -36,6 +36,9 @@ endpoints:
     photos: Object.fromEntries(USERS.map((u) => [`${u}.png`, Buffer.from(PHOTOS.get(u)!)])),
     docs: { 'a.bin': Buffer.from(a), 'b.bin': Buffer.from(b) },
   });
+  const validated = await runCli(['validate', 'load.yaml'], { cwd: dir });
+  t.equal(validated.code, 0, validated.stderr);
+  t.match(validated.stdout, 'photo ← photos/{{photo}} (image/png)', 'validate shows the path');
   const result = await runCli(['run', 'load.yaml', '--json-output', '--no-dashboard'], {
     cwd: dir,
     killAfterMs: 60_000,
