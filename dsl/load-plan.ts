@@ -230,7 +230,13 @@ async function readRunFiles(
   const feederBase =
     provenance.sourceOf(['feeder', 'file']).kind === 'scenario' ? scenarioDir : baseDir;
   const feeder = await loadFeeder(config, feederBase, provenance);
-  const files = readMultipartFiles(config, baseDir, provenance);
+  // Per-user multipart files are those the feeder's records name.
+  const files = readMultipartFiles(
+    config,
+    baseDir,
+    provenance,
+    feeder.ok ? feeder.value : undefined,
+  );
   // node:crypto and node:tls only for a configuration with `tls:` (start-up: cli/startup-loads).
   const tls =
     config.tls === undefined

@@ -53,9 +53,11 @@ declare module 'barrage' {
     form?: Record<string, FormValue | FormValue[]>;
     /**
      * Fields and files sent as `multipart/form-data` (its content-type, with the boundary, is
-     * set). A file's data is text: import it into the scenario. Give no body argument with it.
+     * set). A file's data is text (sent as UTF-8) or bytes, sent as they are (import a file
+     * `with { type: 'bytes' }`); bytes alone are a file named "blob". A list value repeats the
+     * name, one part an item. Give no body argument with it.
      */
-    multipart?: Record<string, string | MultipartFile>;
+    multipart?: Record<string, MultipartValue | readonly MultipartValue[]>;
   }
 
   /** A status (100–599), a class (`'2xx'`) or a range (`'200-299'`). */
@@ -64,16 +66,26 @@ declare module 'barrage' {
   /** A value of `query` or `form`. */
   export type FormValue = string | number | boolean;
 
+  /** Bytes: sent as they are, the bytes a view covers (copied when the call is made). */
+  export type Bytes = ArrayBuffer | ArrayBufferView;
+
+  /** A part of `multipart`: a field (text), or a file. */
+  export type MultipartValue = string | Bytes | MultipartFile;
+
   /** A file part of `multipart`. */
   export interface MultipartFile {
-    data: string;
+    /** The file's content: text (sent as UTF-8), or bytes sent as they are. */
+    data: string | Bytes;
     /** Default: "blob". */
     filename?: string;
     /** Default: application/octet-stream. */
     contentType?: string;
   }
 
-  /** A request body: text as is; any other value is sent as JSON (content-type set). */
+  /**
+   * A request body: text as is; bytes (an ArrayBuffer, a typed array, a DataView) as they are
+   * (no content-type set); any other value is sent as JSON (content-type set).
+   */
   export type Body = string | number | boolean | null | object | undefined;
 
   /** A response. Network failures resolve too: status 0 and `error` set to the kind. */

@@ -149,7 +149,8 @@ function describeSteps(steps: readonly WsStepPlan[]): string {
 
 /**
  * The fields of a form or multipart body, never their values: "  form username, _csrf",
- * "  multipart title, photo ← photo.png (image/png)".
+ * "  multipart title, photo ← photo.png (image/png)", a file per user by its path
+ * ("avatar ← photos/{{photo}} (image/png)").
  */
 function describeBody(endpoint: EndpointPlan): string {
   const body = endpoint.body;
@@ -162,9 +163,11 @@ function describeBody(endpoint: EndpointPlan): string {
     return names.length === 0 ? '' : `  form ${names.join(', ')}`;
   }
   if (body?.kind !== 'multipart') return '';
-  const parts = body.parts.map((part) =>
-    part.kind === 'field' ? part.name : `${part.name} ← ${part.filename} (${part.contentType})`,
-  );
+  const parts = body.parts.map((part) => {
+    if (part.kind === 'field') return part.name;
+    const file = part.kind === 'file' ? part.filename : showTemplate(part.path);
+    return `${part.name} ← ${file} (${part.contentType})`;
+  });
   return `  multipart ${parts.join(', ')}`;
 }
 

@@ -96,27 +96,32 @@ export function compileBody(
   if (endpoint.form !== undefined)
     return { kind: 'text', text: compileForm(endpoint.form, 'form', env) };
   if (endpoint.multipart === undefined) return undefined;
-  const parts = Object.entries(endpoint.multipart).map(([name, value]): MultipartPart => {
-    if (typeof value !== 'object') {
-      const text =
-        typeof value === 'string'
-          ? resolveTemplate(value, ['multipart', name], env)
-          : [String(value)];
-      return { kind: 'field', name, value: text };
-    }
-    const bytes = files.get(multipartFileKey(index, name));
-    // load-plan reads every file before compiling: one missing here is a bug.
-    if (bytes === undefined) throw new Error(`multipart file ${name} of endpoint ${index} unread`);
-    const filename = value.filename ?? value.file.split(/[\\/]/).pop() ?? value.file;
-    return {
-      kind: 'file',
-      name,
-      bytes,
-      filename,
-      contentType: value.content_type ?? DEFAULT_FILE_TYPE,
-    };
-  });
+  const parts = Object.entries(endpoint.multipart).flatMap(([name, given]) =>
+    (Array.isArray(given) ? given : [given]).map((value, item): MultipartPart => {
+      const at = ['multipart', name, ...(Array.isArray(given) ? [item] : [])];
+      if (typeof value !== 'object') {
+        const text = typeof value === 'string' ? resolveTemplate(value, at, env) : [String(value)];
+        return { kind: 'field', name, value: text };
+      }
+      const set = files.get(multipartFileKey(index, name, item));
+      // load-plan reads every file before compiling: one missing here is a bug.
+      if (set === undefined) throw new Error(`multipart file ${name} of endpoint ${index} unread`);
+      const contentType = value.content_type ?? DEFAULT_FILE_TYPE;
+      const bytes = set.get(value.file);
+      if (bytes === undefined) {
+        const path = resolveTemplate(value.file, [...at, 'file'], env, { singleLine: true });
+        return { kind: 'files', name, path, files: set, filename: value.filename, contentType };
+      }
+      const filename = value.filename ?? lastSegment(value.file);
+      return { kind: 'file', name, bytes, filename, contentType };
+    }),
+  );
   return { kind: 'multipart', parts };
+}
+
+/** The last segment of a file path (its name). */
+function lastSegment(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
 }
 
 const jsonText = encoderOf('json');

@@ -207,22 +207,31 @@ export function formMap(what: string) {
   );
 }
 
-/** A file part of `multipart:`, read at load time relative to the configuration file. */
+/**
+ * A file part of `multipart:`, read at load time relative to the configuration file; placeholders
+ * in its path are feeder fields (dsl/sources/multipart-files.ts).
+ */
 const multipartFile = z.strictObject(
   {
-    file: z.string({ error: 'a file path (multipart file)' }).min(1),
+    file: template('multipart file path; placeholders are feeder fields', true).min(1),
     content_type: z.string({ error: 'a media type such as image/png' }).min(1).optional(),
     filename: z.string({ error: 'a file name (multipart filename)' }).min(1).optional(),
   },
   { error: '{ file: <path>, content_type?: <type>, filename?: <name> }' },
 );
 
-/** Name → text field (placeholders allowed), number, boolean, or a file: `multipart:`. */
+/**
+ * Name → text field (placeholders allowed), number, boolean, or a file, or a list of them (the
+ * name repeated, one part an item): `multipart:`.
+ */
 export function multipartMap() {
+  const part = z.union([formValue('multipart field'), multipartFile], {
+    error: 'text, a number, a boolean or { file: <path> } (multipart field)',
+  });
   return z.record(
     z.string(),
-    z.union([formValue('multipart field'), multipartFile], {
-      error: 'text, a number, a boolean or { file: <path> } (multipart field)',
+    z.union([part, z.array(part)], {
+      error: 'text, a number, a boolean, { file: <path> } or a list of them (multipart field)',
     }),
     { error: 'a mapping of field names to values or files (multipart)' },
   );

@@ -41,7 +41,10 @@ export interface ThinkRange {
   readonly maxMs: number;
 }
 
-/** A multipart/form-data part: a text field (templated) or a file read at load time. */
+/**
+ * A multipart/form-data part: a text field (templated), a file read at load time, or a file per
+ * user: its path a template of feeder fields, each file it renders to read at load time.
+ */
 export type MultipartPart =
   | { readonly kind: 'field'; readonly name: string; readonly value: Template }
   | {
@@ -49,6 +52,17 @@ export type MultipartPart =
       readonly name: string;
       readonly bytes: Uint8Array;
       readonly filename: string;
+      readonly contentType: string;
+    }
+  | {
+      readonly kind: 'files';
+      readonly name: string;
+      /** The path, rendered per request (raw), which names one of `files`. */
+      readonly path: Template;
+      /** Every file the path may render to, by that path. */
+      readonly files: ReadonlyMap<string, Uint8Array>;
+      /** The file name sent; undefined: the rendered path's last segment. */
+      readonly filename: string | undefined;
       readonly contentType: string;
     };
 
@@ -58,6 +72,8 @@ export type MultipartPart =
  */
 export type BodyPlan =
   | { readonly kind: 'text'; readonly text: Template }
+  /** Bytes sent as they are (a scenario's ArrayBuffer or typed array). */
+  | { readonly kind: 'bytes'; readonly bytes: Uint8Array }
   | { readonly kind: 'multipart'; readonly parts: readonly MultipartPart[] };
 
 /**

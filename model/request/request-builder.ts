@@ -29,7 +29,7 @@ import { templateVariables, type Template } from '../plan/template.js';
 import type { Tags } from '../metrics/metric-registry.js';
 
 /** What a request body is, for the content type it needs. */
-export type BodyType = 'json' | 'form' | 'multipart' | 'text';
+export type BodyType = 'json' | 'form' | 'multipart' | 'text' | 'bytes';
 
 /** The content type each kind of body needs, when it needs one. */
 const CONTENT_TYPES: Readonly<Partial<Record<BodyType, string>>> = {
@@ -89,11 +89,13 @@ export function requestHeaders(
   return [...byName.values()];
 }
 
-/** The templates of a body: its text, or its multipart fields. */
+/** The templates of a body: its text, or its multipart fields and file paths (bytes have none). */
 export function bodyTemplates(body: BodyPlan | undefined): Template[] {
-  if (body === undefined) return [];
+  if (body === undefined || body.kind === 'bytes') return [];
   if (body.kind === 'text') return [body.text];
-  return body.parts.flatMap((part) => (part.kind === 'field' ? [part.value] : []));
+  return body.parts.flatMap((part) =>
+    part.kind === 'field' ? [part.value] : part.kind === 'files' ? [part.path] : [],
+  );
 }
 
 /** The EndpointPlan of a request's parts. */

@@ -91,7 +91,12 @@ export class CompiledRequest {
         ? this.#headerNames.flatMap((name, i) => [name, this.#headerValues[i] as string])
         : undefined;
     const text = body?.kind === 'text' ? compileTemplate(body.text) : undefined;
-    this.#bodyBytes = typeof text === 'string' ? Buffer.from(text) : undefined;
+    this.#bodyBytes =
+      body?.kind === 'bytes'
+        ? Buffer.from(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength)
+        : typeof text === 'string'
+          ? Buffer.from(text)
+          : undefined;
     this.#bodyTemplate = typeof text === 'function' ? text : undefined;
   }
 

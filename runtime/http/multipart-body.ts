@@ -5,8 +5,11 @@
  * serialization is asynchronous, so a request with such a body is filled in two steps
  * (compiled-request.ts): form() builds the FormData synchronously (a missing variable is known at
  * once), encode() turns it into bytes and the Content-Type that names the boundary. A body
- * without placeholders is encoded once and kept.
+ * without placeholders is encoded once and kept. A file per user (its path a template of feeder
+ * fields) is the file its path renders to among those read at load time; a path that renders to
+ * none of them (a variable replaced since) is not sent, as url_not_allowed.
  */
+import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { MultipartPart } from '../../model/plan/endpoint-plan.js';
 import type { Random } from '../../model/random.js';
 import { compileTemplate, render, type CompiledTemplate } from '../vars/render-template.js';
@@ -18,10 +21,31 @@ export interface EncodedBody {
   readonly contentType: string;
 }
 
-/** A compiled field or file. */
+/** A compiled field, file, or file per user. */
 type Part =
   | { readonly name: string; readonly value: CompiledTemplate }
-  | { readonly name: string; readonly file: Blob; readonly filename: string };
+  | { readonly name: string; readonly file: Blob; readonly filename: string }
+  | {
+      readonly name: string;
+      readonly path: CompiledTemplate;
+      readonly files: ReadonlyMap<string, Blob>;
+      readonly filename: string | undefined;
+    };
+
+/** A part of the plan compiled. */
+function compilePart(part: MultipartPart): Part {
+  if (part.kind === 'field') return { name: part.name, value: compileTemplate(part.value) };
+  const type = part.contentType;
+  if (part.kind === 'file')
+    return { name: part.name, file: new Blob([part.bytes], { type }), filename: part.filename };
+  const files = new Map(
+    [...part.files].map(([path, bytes]) => [path, new Blob([bytes], { type })]),
+  );
+  return { name: part.name, path: compileTemplate(part.path), files, filename: part.filename };
+}
+
+/** The last segment of a file path (its name). */
+const lastSegment = (path: string): string => path.split(/[\\/]/).pop() || path;
 
 /** The prebuilt parts of one endpoint's multipart body. */
 export class MultipartBody {
@@ -31,16 +55,10 @@ export class MultipartBody {
   #encoded: EncodedBody | undefined;
 
   constructor(parts: readonly MultipartPart[]) {
-    this.#parts = parts.map((part) =>
-      part.kind === 'field'
-        ? { name: part.name, value: compileTemplate(part.value) }
-        : {
-            name: part.name,
-            file: new Blob([part.bytes], { type: part.contentType }),
-            filename: part.filename,
-          },
+    this.#parts = parts.map(compilePart);
+    this.#static = this.#parts.every(
+      (p) => !('path' in p) && (!('value' in p) || typeof p.value === 'string'),
     );
-    this.#static = this.#parts.every((p) => !('value' in p) || typeof p.value === 'string');
   }
 
   /** The body encoded already (no placeholders, and encoded once), else undefined. */
@@ -48,16 +66,27 @@ export class MultipartBody {
     return this.#encoded;
   }
 
-  /** The form of one request; undefined when a variable is missing. */
-  form(vars: VariableStore, random: Random): FormData | undefined {
+  /**
+   * The form of one request; missing_variable when a variable is missing, url_not_allowed when a
+   * file's path renders to no file read at load time.
+   */
+  form(vars: VariableStore, random: Random): FormData | ErrorKind {
     const form = new FormData();
     for (const part of this.#parts) {
       if ('file' in part) {
         form.append(part.name, part.file, part.filename);
         continue;
       }
+      if ('path' in part) {
+        const path = render(part.path, vars, random);
+        if (path === undefined) return 'missing_variable';
+        const file = part.files.get(path);
+        if (file === undefined) return 'url_not_allowed';
+        form.append(part.name, file, part.filename ?? lastSegment(path));
+        continue;
+      }
       const value = render(part.value, vars, random);
-      if (value === undefined) return undefined;
+      if (value === undefined) return 'missing_variable';
       form.append(part.name, value);
     }
     return form;

@@ -68,8 +68,11 @@ export type { Settle, Settled } from './settled.js';
 
 /** The host side of the API, per virtual user. */
 export interface SandboxOps {
-  /** An operation that settles later (http, ws, sleep), its arguments as JSON text. */
-  later(vu: number, op: string, json: string, settle: Settle): void;
+  /**
+   * An operation that settles later (http, ws, sleep), its arguments as JSON text and the bytes
+   * they name by place (binary bodies and multipart files; empty for most).
+   */
+  later(vu: number, op: string, json: string, settle: Settle, bytes: readonly Uint8Array[]): void;
   /** An operation answered at once (check, vars, feed, jsonpath, html); throws to the script. */
   call(vu: number, op: string, args: unknown): unknown;
 }
@@ -127,6 +130,8 @@ export class Sandbox {
   #flush: NodeJS.Immediate | undefined;
   readonly #pumpBound = (): void => this.#pump();
   #tokens = 0;
+  /** The BYTES records of the START record that follows them: its virtual user, id and bytes. */
+  #bytes: { vu: number; id: number; list: Uint8Array[] } | undefined;
 
   constructor(private readonly deps: SandboxDeps) {
     this.#data = deps.data === undefined ? undefined : JSON.stringify(deps.data);
@@ -256,7 +261,15 @@ export class Sandbox {
 
   /** What the host does with the records the isolate posted. */
   readonly #outbound: OutboundReader = {
-    start: (vu, id, op, json) => this.#start(vu, id, op, json),
+    bytes: (vu, id, bytes) => {
+      if (this.#bytes?.vu !== vu || this.#bytes.id !== id) this.#bytes = { vu, id, list: [] };
+      this.#bytes.list.push(new Uint8Array(bytes));
+    },
+    start: (vu, id, op, json) => {
+      const bytes = this.#bytes?.vu === vu && this.#bytes.id === id ? this.#bytes.list : [];
+      this.#bytes = undefined;
+      this.#start(vu, id, op, json, bytes);
+    },
     end: (vu, token, json) => this.#end(vu, token, json),
     log: (vu, level, text, dropped) => this.deps.onConsole?.(vu, level, text, dropped),
     // The entry threw taking a record (the scenario broke a built-in it relies on): what runs
@@ -358,26 +371,32 @@ export class Sandbox {
   }
 
   /** A host operation asked for by a virtual user's script (its START record). */
-  #start(vu: number, id: number, op: string, json: string): void {
+  #start(vu: number, id: number, op: string, json: string, bytes: readonly Uint8Array[]): void {
     const ctx = this.#contexts.get(vu);
     if (ctx === undefined || ctx.token === 0) return;
     const token = ctx.token;
     ctx.inflight++;
-    this.deps.ops.later(vu, op, json, (settled) => {
-      // The entry was cut, or the isolate lost, meanwhile: nobody waits for this any more.
-      if (ctx.token !== token || this.#contexts.get(vu) !== ctx) return;
-      if (settled.kind === 'event') {
-        inbound.event(this.#inbox, vu, id, settled.type, settled.payload);
+    this.deps.ops.later(
+      vu,
+      op,
+      json,
+      (settled) => {
+        // The entry was cut, or the isolate lost, meanwhile: nobody waits for this any more.
+        if (ctx.token !== token || this.#contexts.get(vu) !== ctx) return;
+        if (settled.kind === 'event') {
+          inbound.event(this.#inbox, vu, id, settled.type, settled.payload);
+          this.#schedule();
+          return;
+        }
+        ctx.inflight--;
+        ctx.idleSinceMs = this.deps.nowMs();
+        if (settled.kind === 'response') inbound.response(this.#inbox, vu, id, settled);
+        else if (settled.kind === 'value') inbound.ok(this.#inbox, vu, id, settled.json);
+        else inbound.failed(this.#inbox, vu, id, settled.message);
         this.#schedule();
-        return;
-      }
-      ctx.inflight--;
-      ctx.idleSinceMs = this.deps.nowMs();
-      if (settled.kind === 'response') inbound.response(this.#inbox, vu, id, settled);
-      else if (settled.kind === 'value') inbound.ok(this.#inbox, vu, id, settled.json);
-      else inbound.failed(this.#inbox, vu, id, settled.message);
-      this.#schedule();
-    });
+      },
+      bytes,
+    );
   }
 
   /** The watchdog: an iteration idle (awaiting nothing of barrage's) for too long is cut. */

@@ -107,7 +107,13 @@ export class ScriptOps implements SandboxOps {
     deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
-  later(id: number, op: string, json: string, settle: Settle): void {
+  later(
+    id: number,
+    op: string,
+    json: string,
+    settle: Settle,
+    bytes: readonly Uint8Array[] = [],
+  ): void {
     const user = this.deps.user(id);
     if (user.sleeping + user.calls.length >= MAX_WAITING_CALLS) {
       settle({ kind: 'refused', message: `${op}: ${WAITING_REFUSED}` });
@@ -127,15 +133,15 @@ export class ScriptOps implements SandboxOps {
       settle({ kind: 'refused', message: `unknown operation ${op}` });
       return;
     }
-    user.calls.push({ op, json, settle });
+    user.calls.push({ op, json, settle, bytes });
     if (user.calls.length === 1) this.#begin(user);
   }
 
   /** Starts the user's first call; a call refused at once settles here. */
   #begin(user: ScriptUser): void {
-    const { op, json } = user.calls[0]!;
+    const { op, json, bytes } = user.calls[0]!;
     if (op === 'http.batch') {
-      this.#batch(user, json);
+      this.#batch(user, json, bytes);
       return;
     }
     if (op === 'ws') {
@@ -147,7 +153,7 @@ export class ScriptOps implements SandboxOps {
     }
     let request: CompiledRequest;
     try {
-      request = this.#compiled(json);
+      request = this.#compiled(json, bytes);
     } catch (error) {
       this.#settled(user, refusal(error));
       return;
@@ -294,10 +300,10 @@ export class ScriptOps implements SandboxOps {
    * An http.batch(): its requests, one JSON text a line as a single call sends each, compiled (one
    * refused refuses the batch), then sent.
    */
-  #batch(user: ScriptUser, lines: string): void {
+  #batch(user: ScriptUser, lines: string, bytes: readonly Uint8Array[]): void {
     let requests: CompiledRequest[];
     try {
-      requests = lines === '' ? [] : lines.split('\n').map((json) => this.#compiled(json));
+      requests = lines === '' ? [] : lines.split('\n').map((json) => this.#compiled(json, bytes));
     } catch (error) {
       this.#settled(user, refusal(error));
       return;
@@ -339,16 +345,21 @@ export class ScriptOps implements SandboxOps {
     };
   }
 
-  /** The request a call's arguments (JSON text) describe, compiled once per distinct call. */
-  #compiled(json: string): CompiledRequest {
-    const known = this.#requests.get(json);
+  /**
+   * The request a call's arguments (JSON text, and the bytes it names) describe, compiled once per
+   * distinct call without bytes: a call with bytes is compiled each time (its text does not say
+   * what they are).
+   */
+  #compiled(json: string, bytes: readonly Uint8Array[]): CompiledRequest {
+    const cached = bytes.length === 0;
+    const known = cached ? this.#requests.get(json) : undefined;
     if (known !== undefined) return known;
     const args = JSON.parse(json) as HttpArgs;
     const url = this.#targets.resolve(args.url);
     const name = args.name ?? `${args.method} ${url.pathname}`;
     const tags = { method: args.method, ...ownTags(args) };
     const request = new CompiledRequest(
-      scriptRequest(args, url, {
+      scriptRequest(args, url, bytes, {
         index: this.#targets.index(name, tags),
         name,
         tags,
@@ -359,7 +370,7 @@ export class ScriptOps implements SandboxOps {
       }),
       MAX_KEPT_BODY,
     );
-    if (json.length <= MAX_CACHED_KEY) {
+    if (cached && json.length <= MAX_CACHED_KEY) {
       if (this.#requests.size >= MAX_CACHED_REQUESTS) this.#requests.clear();
       this.#requests.set(json, request);
     }

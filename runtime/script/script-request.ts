@@ -17,10 +17,12 @@ import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../model/plan
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
 
-/** A multipart part of a scripted request: a field, or a file (its data as text). */
+/** A multipart part of a scripted request: a field, or a file (its data as text or bytes). */
 export interface MultipartArg {
   readonly name: string;
   readonly data: string;
+  /** A file's bytes: their place among the call's bytes; undefined when its data is text. */
+  readonly bytes?: number;
   readonly file: boolean;
   readonly filename?: string;
   readonly contentType?: string;
@@ -31,6 +33,8 @@ export interface HttpArgs {
   readonly method: string;
   readonly url: string;
   readonly body: string | undefined;
+  /** A body of bytes: their place among the call's bytes (then `body` is undefined). */
+  readonly binary?: number;
   readonly json: boolean;
   /** `query` and `form` as name, value pairs (a list's values each with its name). */
   readonly query: readonly [string, string][];
@@ -64,8 +68,13 @@ export interface CallContext {
   readonly maxRedirects: number;
 }
 
-/** The request of a call to `url` (resolved already). */
-export function scriptRequest(args: HttpArgs, url: URL, context: CallContext): EndpointPlan {
+/** The request of a call to `url` (resolved already), with the bytes its arguments name. */
+export function scriptRequest(
+  args: HttpArgs,
+  url: URL,
+  bytes: readonly Uint8Array[],
+  context: CallContext,
+): EndpointPlan {
   const query = args.query.length === 0 ? '' : new URLSearchParams(args.query).toString();
   const joint = url.search === '' ? '?' : '&';
   return buildRequest({
@@ -75,7 +84,7 @@ export function scriptRequest(args: HttpArgs, url: URL, context: CallContext): E
     path: [url.pathname + url.search + (query === '' ? '' : joint + query)],
     url: args.url,
     headers: Object.entries(args.headers).map(([name, value]) => ({ name, value: [value] })),
-    body: scriptBody(args),
+    body: scriptBody(args, bytes),
     bodyType: bodyTypeOf(args),
     stream: streamPlan(args),
   });
@@ -85,6 +94,7 @@ export function scriptRequest(args: HttpArgs, url: URL, context: CallContext): E
 function bodyTypeOf(args: HttpArgs): BodyType | undefined {
   if (args.form !== undefined) return 'form';
   if (args.multipart !== undefined) return 'multipart';
+  if (args.binary !== undefined) return 'bytes';
   if (args.body === undefined) return undefined;
   return args.json ? 'json' : 'text';
 }
@@ -112,8 +122,15 @@ function streamPlan(args: HttpArgs): StreamPlan | undefined {
   return { kind, idleTimeoutMs: idle !== undefined && idle > 0 ? idle : undefined };
 }
 
-/** The body of a scripted request: text, form fields (urlencoded) or multipart parts. */
-function scriptBody(args: HttpArgs): BodyPlan | undefined {
+/** The bytes at `place` among a call's; a place the call did not send throws. */
+function bytesAt(bytes: readonly Uint8Array[], place: number): Uint8Array {
+  const found = bytes[place];
+  if (found === undefined) throw new Error(`bug: the call's bytes #${place} did not arrive`);
+  return found;
+}
+
+/** The body of a scripted request: text, bytes, form fields (urlencoded) or multipart parts. */
+function scriptBody(args: HttpArgs, bytes: readonly Uint8Array[]): BodyPlan | undefined {
   if (args.form !== undefined)
     return { kind: 'text', text: [new URLSearchParams(args.form).toString()] };
   if (args.multipart !== undefined)
@@ -125,12 +142,16 @@ function scriptBody(args: HttpArgs): BodyPlan | undefined {
           : {
               kind: 'file',
               name: part.name,
-              bytes: Buffer.from(part.data, 'utf8'),
+              bytes:
+                part.bytes === undefined
+                  ? Buffer.from(part.data, 'utf8')
+                  : bytesAt(bytes, part.bytes),
               filename: part.filename ?? 'blob',
               contentType: part.contentType ?? 'application/octet-stream',
             },
       ),
     };
+  if (args.binary !== undefined) return { kind: 'bytes', bytes: bytesAt(bytes, args.binary) };
   return args.body === undefined ? undefined : { kind: 'text', text: [args.body] };
 }
 

@@ -25,6 +25,8 @@ export interface Call {
   readonly op: 'http' | 'ws' | 'http.batch';
   readonly json: string;
   readonly settle: Settle;
+  /** The bytes its arguments name by place (binary bodies and multipart files). */
+  readonly bytes: readonly Uint8Array[];
 }
 
 /** A ws.connect() socket of a virtual user, and the endpoint its handshake is built from. */

@@ -18,6 +18,7 @@ export function unsentCause(endpoint: EndpointPlan, missing: VariableStore | und
   if (body?.kind === 'text') parts.push(['body', body.text]);
   for (const part of body?.kind === 'multipart' ? body.parts : [])
     if (part.kind === 'field') parts.push([`multipart ${part.name}`, part.value]);
+    else if (part.kind === 'files') parts.push([`multipart ${part.name} file`, part.path]);
   endpoint.ws?.steps.forEach((step, i) => {
     if (step.kind === 'send' && step.message.kind === 'text')
       parts.push([`session step ${i + 1}`, step.message.text]);

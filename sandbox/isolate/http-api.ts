@@ -9,8 +9,11 @@ import { response } from './response.js';
 import { MAX_WAITING_CALLS } from '../waiting-calls.js';
 import { hostCall, room, settled, wait } from './vu-host.js';
 
-const requested = async (method: string, url: unknown, body: unknown, opts: unknown) =>
-  settled(await wait('http', requestArgs(method, url, body, opts)));
+const requested = async (method: string, url: unknown, body: unknown, opts: unknown) => {
+  const bytes: ArrayBuffer[] = [];
+  const json = requestArgs(method, url, body, opts, bytes);
+  return settled(await wait('http', json, bytes));
+};
 
 const request = (method: string, url: unknown, body: unknown, opts: unknown) => {
   room('http');
@@ -23,9 +26,9 @@ type BatchResponse = [number, number, string, string, number, number, number];
 // http.batch(): one host call carrying every request's arguments, one JSON text a line (JSON text
 // holds no raw line break), so that the host keys each by the text a single call would send; it
 // settles with each response as [status, fields, text, error, duration, events, first event], in
-// order.
-const batched = async (json: string) =>
-  (settled(await wait('http.batch', json)) as BatchResponse[]).map((r) => response(...r));
+// order. The bytes of every request are one list, which their texts name by place.
+const batched = async (json: string, bytes: readonly ArrayBuffer[]) =>
+  (settled(await wait('http.batch', json, bytes)) as BatchResponse[]).map((r) => response(...r));
 
 const batch = (requests: unknown) => {
   if (!Array.isArray(requests)) throw new TypeError('http.batch(): an array of requests');
@@ -34,7 +37,8 @@ const batch = (requests: unknown) => {
       `http.batch(): at most ${MAX_WAITING_CALLS} requests, got ${requests.length}`,
     );
   room('http');
-  return batched(requests.map(batchArgs).join('\n'));
+  const bytes: ArrayBuffer[] = [];
+  return batched(requests.map((entry) => batchArgs(entry, bytes)).join('\n'), bytes);
 };
 
 // The virtual user's cookie jar (k6's http.cookieJar()): the same jar its requests use.

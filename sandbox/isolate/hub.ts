@@ -5,7 +5,7 @@
  *   pump(records)     delivers a flat array of records [vu, kind, a, b, c, …] to the entries
  *   take()            the flat array of records [vu, kind, a, b, c] posted since the last take;
  *                     it runs no code of the scenario's
- *   post(vu, kind, a, b, c)   how an entry posts a record (primitives only)
+ *   post(vu, kind, a, b, c)   how an entry posts a record (primitives, or a BYTES record's buffer)
  * Records cross both ways copied (structured clone), not as JSON: JSON would escape the JSON
  * texts they carry, and measured slower both ways.
  */

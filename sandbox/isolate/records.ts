@@ -20,7 +20,10 @@
  *   TEARDOWN (a token)               runs teardown(data)
  *   EVENT    (a id, b type, c payload)  an event of a ws.connect() socket still open (socket.ts)
  * Isolate → host:
- *   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
+ *   BYTES  (a id, b an ArrayBuffer)  bytes of the host operation `id` (a binary body or
+          multipart file), posted right before its START record, in order: its arguments name
+          them by their place among them (request-args.ts)
+   START  (a id, b op, c arguments as JSON text)  a host operation that settles later
  *   END    (a token, b result as JSON text)  an iteration ended ('' when it did not throw, else
  *          { name, message, stack }); setup() ended ({ ok, data } or { ok: false, error });
  *          teardown() ended ({ ok } or { ok: false, error })
@@ -40,6 +43,7 @@ export const RECORD = {
   END: 9,
   LOG: 10,
   FAULT: 11,
+  BYTES: 12,
 } as const;
 
 /** The kinds of the records that start an entry. */
@@ -156,6 +160,8 @@ export type Post = (
 
 /** The isolate's writer of records for the host. */
 export const outbound = {
+  bytes: (post: Post, vu: number, id: number, bytes: ArrayBuffer) =>
+    post(vu, RECORD.BYTES, id, bytes, 0),
   start: (post: Post, vu: number, id: number, op: string, json: string) =>
     post(vu, RECORD.START, id, op, json),
   end: (post: Post, vu: number, token: number, json: string) =>
@@ -166,6 +172,8 @@ export const outbound = {
 
 /** What the host does with each record the isolate posted (runtime/script/sandbox.ts). */
 export interface OutboundReader {
+  /** Bytes of the operation `id` that the next START record (of the same id) starts. */
+  bytes(vu: number, id: number, bytes: ArrayBuffer): void;
   start(vu: number, id: number, op: string, json: string): void;
   end(vu: number, token: number, json: string): void;
   /** A console call, or with level '', `dropped` calls the hub did not carry. */
@@ -181,6 +189,7 @@ export function readOutbound(posted: readonly RecordValue[], reader: OutboundRea
     const a = posted[i + 2];
     const b = posted[i + 3];
     if (kind === RECORD.START) reader.start(vu, a as number, b as string, posted[i + 4] as string);
+    else if (kind === RECORD.BYTES) reader.bytes(vu, a as number, b as ArrayBuffer);
     else if (kind === RECORD.END) reader.end(vu, a as number, b as string);
     else if (kind === RECORD.LOG) reader.log(vu, a as string, b as string, posted[i + 4] as number);
     else if (kind === RECORD.FAULT) reader.fault(vu, a as string);

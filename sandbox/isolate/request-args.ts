@@ -1,7 +1,10 @@
 /**
  * A scripted http call's arguments as the JSON text the host reads (runtime/script/script-ops.ts):
- * method, url, body (text, or JSON of any other value), query and form as [name, value] pairs,
- * multipart parts, headers, and the options, with the call's group and tags.
+ * method, url, body (text, bytes, or JSON of any other value), query and form as [name, value]
+ * pairs, multipart parts, headers, and the options, with the call's group and tags. Bytes (an
+ * ArrayBuffer, a typed array or a DataView: a raw body, a multipart file's data) are copied as
+ * they are at the call into the call's list of buffers, which cross as bytes (vu-host.ts's wait);
+ * the JSON text names each by its place in that list (`binary`, a part's `bytes`).
  */
 import { stringify, textOf } from './intrinsics.js';
 import { groupName, groups, hasVuTags, tagsOf } from './vu-host.js';
@@ -43,29 +46,55 @@ const pairs = (value: Readonly<Record<string, unknown>> | null | undefined): str
   return out;
 };
 
-// multipart: a string is a field, { data, filename?, contentType? } a file.
-const parts = (value: Readonly<Record<string, unknown>>) =>
-  Object.entries(value).map(([name, item]) => {
-    if (item === null || typeof item !== 'object')
-      return { name: textOf(name), data: textOf(item), file: false };
-    const file = item as FilePart;
-    return {
-      name: textOf(name),
-      data: textOf(file.data),
-      file: true,
-      filename: file.filename === undefined ? undefined : textOf(file.filename),
-      contentType: file.contentType === undefined ? undefined : textOf(file.contentType),
-    };
-  });
+/** A copy of the bytes an ArrayBuffer or a view holds (only those it covers), else undefined. */
+const bytesOf = (value: unknown): ArrayBuffer | undefined => {
+  if (value instanceof ArrayBuffer) return value.slice(0);
+  if (!ArrayBuffer.isView(value)) return undefined;
+  return new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice().buffer;
+};
+
+/** Adds a copy of `value`'s bytes to `bytes`; returns its place there, or undefined for no bytes. */
+const placeOf = (value: unknown, bytes: ArrayBuffer[]): number | undefined => {
+  const copy = bytesOf(value);
+  if (copy === undefined) return undefined;
+  bytes.push(copy);
+  return bytes.length - 1;
+};
+
+// A multipart part: bytes are a file ("blob"), any other value not an object a field,
+// { data, filename?, contentType? } a file whose data is text or bytes.
+const part = (name: string, item: unknown, bytes: ArrayBuffer[]) => {
+  const raw = placeOf(item, bytes);
+  if (raw !== undefined) return { name, data: '', bytes: raw, file: true };
+  if (item === null || typeof item !== 'object') return { name, data: textOf(item), file: false };
+  const file = item as FilePart;
+  const place = placeOf(file.data, bytes);
+  return {
+    name,
+    data: place === undefined ? textOf(file.data) : '',
+    bytes: place,
+    file: true,
+    filename: file.filename === undefined ? undefined : textOf(file.filename),
+    contentType: file.contentType === undefined ? undefined : textOf(file.contentType),
+  };
+};
+
+// multipart: its parts in order; a list value repeats its name, one part an item.
+const parts = (value: Readonly<Record<string, unknown>>, bytes: ArrayBuffer[]) =>
+  Object.entries(value).flatMap(([name, item]) =>
+    (Array.isArray(item) ? (item as unknown[]) : [item]).map((one) =>
+      part(textOf(name), one, bytes),
+    ),
+  );
 
 const numberOr = (value: unknown): number | undefined =>
   typeof value === 'number' ? value : undefined;
 
 /** The one of a body, form or multipart a call gives; throws when it gives more. */
-const oneBody = (method: string, url: unknown, body: unknown, o: Options) => {
+const oneBody = (method: string, url: unknown, body: unknown, o: Options, bytes: ArrayBuffer[]) => {
   const form = o.form === undefined || o.form === null ? undefined : pairs(o.form);
   const multipart =
-    o.multipart === undefined || o.multipart === null ? undefined : parts(o.multipart);
+    o.multipart === undefined || o.multipart === null ? undefined : parts(o.multipart, bytes);
   const given = [
     body !== undefined && body !== null ? 'a body' : '',
     form ? 'form' : '',
@@ -78,17 +107,26 @@ const oneBody = (method: string, url: unknown, body: unknown, o: Options) => {
   return { form, multipart };
 };
 
-const argsText = (method: string, url: unknown, body: unknown, opts: unknown): string => {
+const argsText = (
+  method: string,
+  url: unknown,
+  body: unknown,
+  opts: unknown,
+  bytes: ArrayBuffer[],
+): string => {
   const o = (opts === undefined || opts === null ? {} : opts) as Options;
   const headers: Record<string, string> = {};
   if (o.headers !== undefined)
     for (const [k, v] of Object.entries(o.headers as object)) headers[textOf(k)] = textOf(v);
-  const { form, multipart } = oneBody(method, url, body, o);
-  const isText = body === undefined || body === null || typeof body === 'string';
+  const { form, multipart } = oneBody(method, url, body, o, bytes);
+  const binary = placeOf(body, bytes);
+  const isText =
+    binary !== undefined || body === undefined || body === null || typeof body === 'string';
   return stringify({
     method,
     url: textOf(url),
-    body: isText ? (body === null ? undefined : body) : stringify(body),
+    body: binary !== undefined || body === null ? undefined : isText ? body : stringify(body),
+    binary,
     json: !isText,
     query: pairs(o.query),
     form,
@@ -105,8 +143,14 @@ const argsText = (method: string, url: unknown, body: unknown, opts: unknown): s
   });
 };
 
-/** A call's arguments as JSON text (see the file comment). */
-export const requestArgs = (method: string, url: unknown, body: unknown, opts: unknown): string => {
+/** A call's arguments as JSON text, its bytes added to `bytes` (see the file comment). */
+export const requestArgs = (
+  method: string,
+  url: unknown,
+  body: unknown,
+  opts: unknown,
+  bytes: ArrayBuffer[],
+): string => {
   const simple =
     body === undefined &&
     opts === undefined &&
@@ -117,7 +161,7 @@ export const requestArgs = (method: string, url: unknown, body: unknown, opts: u
     const known = plain.get(method)?.get(url);
     if (known !== undefined) return known;
   }
-  const json = argsText(method, url, body, opts);
+  const json = argsText(method, url, body, opts, bytes);
   if (simple) {
     let urls = plain.get(method);
     if (urls === undefined) plain.set(method, (urls = new Map<unknown, string>()));
@@ -127,15 +171,15 @@ export const requestArgs = (method: string, url: unknown, body: unknown, opts: u
 };
 
 /** A request of http.batch(): a url, [method, url, body?, params?] or an object of them. */
-export const batchArgs = (entry: unknown): string => {
-  if (typeof entry === 'string') return requestArgs('GET', entry, undefined, undefined);
+export const batchArgs = (entry: unknown, bytes: ArrayBuffer[]): string => {
+  if (typeof entry === 'string') return requestArgs('GET', entry, undefined, undefined, bytes);
   if (Array.isArray(entry)) {
     const [method, url, body, params] = entry as unknown[];
-    return requestArgs(textOf(method ?? 'GET').toUpperCase(), url, body, params);
+    return requestArgs(textOf(method ?? 'GET').toUpperCase(), url, body, params, bytes);
   }
   if (entry !== null && typeof entry === 'object') {
     const e = entry as { method?: unknown; url?: unknown; body?: unknown; params?: unknown };
-    return requestArgs(textOf(e.method ?? 'GET').toUpperCase(), e.url, e.body, e.params);
+    return requestArgs(textOf(e.method ?? 'GET').toUpperCase(), e.url, e.body, e.params, bytes);
   }
   throw new TypeError(
     'http.batch(): each request is a url, [method, url, body?, params?] or { method, url, body?, params? }',

@@ -64,10 +64,21 @@ export const waitFor = (id: number): Promise<unknown> => {
   return promise;
 };
 
-/** A host operation that settles later; its arguments go as JSON text. */
-export const wait = (op: string, json: string): Promise<unknown> => {
+/** No bytes: what most operations carry besides their JSON text. */
+const NO_BYTES: readonly ArrayBuffer[] = [];
+
+/**
+ * A host operation that settles later; its arguments go as JSON text, and the bytes they name
+ * (by their place in `bytes`) as BYTES records right before it, never as text.
+ */
+export const wait = (
+  op: string,
+  json: string,
+  bytes: readonly ArrayBuffer[] = NO_BYTES,
+): Promise<unknown> => {
   const id = newId();
   const promise = waitFor(id);
+  for (const buffer of bytes) outbound.bytes(post, vuNumber, id, buffer);
   postStart(id, op, json);
   return promise;
 };

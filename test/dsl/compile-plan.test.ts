@@ -216,6 +216,7 @@ t.test('a url that starts with a placeholder is resolved at request time', async
 
 t.test('multipart: fields as templates, files from what load-plan read', async (t) => {
   const bytes = new Uint8Array([1, 2]);
+  const perUser = new Map([['photos/a.png', bytes]]);
   const { plan } = compilePlan(
     configSchema.parse({
       target: 'http://h',
@@ -229,6 +230,7 @@ t.test('multipart: fields as templates, files from what load-plan read', async (
             n: 3,
             photo: { file: 'img/photo.png', content_type: 'image/png' },
             doc: { file: 'a.bin', filename: 'b.bin' },
+            more: ['y', { file: 'photos/{{photo}}' }],
           },
         },
       ],
@@ -238,8 +240,9 @@ t.test('multipart: fields as templates, files from what load-plan read', async (
       userAgent: 'barrage/test',
       fallbackSeed: 7,
       multipartFiles: new Map([
-        [multipartFileKey(0, 'photo'), bytes],
-        [multipartFileKey(0, 'doc'), bytes],
+        [multipartFileKey(0, 'photo', 0), new Map([['img/photo.png', bytes]])],
+        [multipartFileKey(0, 'doc', 0), new Map([['a.bin', bytes]])],
+        [multipartFileKey(0, 'more', 1), perUser],
       ]),
     },
   );
@@ -257,11 +260,20 @@ t.test('multipart: fields as templates, files from what load-plan read', async (
         filename: 'b.bin',
         contentType: 'application/octet-stream',
       },
+      { kind: 'field', name: 'more', value: ['y'] },
+      {
+        kind: 'files',
+        name: 'more',
+        path: ['photos/', { var: 'photo', encoding: 'raw' }],
+        files: perUser,
+        filename: undefined,
+        contentType: 'application/octet-stream',
+      },
     ],
   });
+  t.same(endpoint.needs, ['id', 'photo'], 'a file path needs its variables');
   t.notOk(
     endpoint.headers.some((h) => h.name.toLowerCase() === 'content-type'),
     'the encoder sets the Content-Type with its boundary',
   );
-  t.same(endpoint.needs, ['id']);
 });

@@ -32,7 +32,9 @@ function wire(plan: EndpointPlan) {
         ? undefined
         : plan.body.kind === 'text'
           ? text(plan.body.text)
-          : plan.body.parts.map((p) => (p.kind === 'field' ? [p.name, text(p.value)] : p.name)),
+          : plan.body.kind === 'bytes'
+            ? [...plan.body.bytes]
+            : plan.body.parts.map((p) => (p.kind === 'field' ? [p.name, text(p.value)] : p.name)),
     stream: plan.stream?.kind,
   };
 }
@@ -135,7 +137,7 @@ t.test('a YAML endpoint and a scripted call of the same parts are the same reque
       const yaml = loaded.plan.graph.endpoints[0]!;
       const runHeaders = compileRunHeaders(loaded.config, 'barrage/test', () => '');
       const args = callArgs(p, endpoint);
-      const script = scriptRequest(args, new URL(args.url, TARGET), {
+      const script = scriptRequest(args, new URL(args.url, TARGET), [], {
         index: 0,
         name: 'e',
         tags: {},

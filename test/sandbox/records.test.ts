@@ -78,10 +78,43 @@ t.test('the hub reports an entry that throws as a FAULT record of its virtual us
   pump.applySync(undefined, [[3, RECORD.OK, 1, '', 0]], { arguments: { copy: true } });
   const faults: unknown[] = [];
   readOutbound(take.applySync(undefined, [], { result: { copy: true } }) as RecordValue[], {
+    bytes: () => t.fail('no BYTES'),
     start: () => t.fail('no START'),
     end: () => t.fail('no END'),
     log: () => t.fail('no LOG'),
     fault: (vu, message) => faults.push([vu, message]),
   });
   t.same(faults, [[3, 'broken']]);
+});
+
+t.test('bytes an entry posts cross to the host as bytes, before their START record', async (t) => {
+  const ivm = isolatedVm();
+  const isolate = new ivm.Isolate({ memoryLimit: 32 });
+  t.teardown(() => isolate.dispose());
+  const context = isolate.createContextSync();
+  const hub = context.evalClosureSync(isolateSource('hub'), [], { result: { reference: true } });
+  const [take, post] = [hub.getSync(2, { reference: true }), hub.getSync(3, { reference: true })];
+  const poster = context.evalClosureSync(
+    `return () => {
+      const all = new Uint8Array(256).map((_, i) => i);
+      $0(1, ${RECORD.BYTES}, 4, all.buffer, 0);
+      $0(1, ${RECORD.START}, 4, 'http', '{}');
+    }`,
+    [post.derefInto()],
+    { result: { reference: true } },
+  );
+  poster.applySync(undefined, []);
+  const read: unknown[] = [];
+  readOutbound(take.applySync(undefined, [], { result: { copy: true } }) as RecordValue[], {
+    bytes: (vu, id, bytes) => read.push(['bytes', vu, id, [...new Uint8Array(bytes)]]),
+    start: (vu, id, op, json) => read.push(['start', vu, id, op, json]),
+    end: () => t.fail('no END'),
+    log: () => t.fail('no LOG'),
+    fault: () => t.fail('no FAULT'),
+  });
+  const every = Array.from({ length: 256 }, (_, i) => i);
+  t.same(read, [
+    ['bytes', 1, 4, every],
+    ['start', 1, 4, 'http', '{}'],
+  ]);
 });
