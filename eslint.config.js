@@ -230,6 +230,26 @@ export default tseslint.config(
     },
   },
   {
+    // Sizes (STYLE.md, k6's funlen): a file holds one concept, a function one step.
+    files: ['cli/**/*.ts', 'dsl/**/*.ts', 'runtime/**/*.ts', 'model/**/*.ts', 'sandbox/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // The named exceptions: declarative tables (the metric registry's rows, the zod schemas of an
+    // endpoint and an executor, each one object literal of keys) — and runLoadTest, still to be
+    // cut along its steps (outputs opened, signals, delivery).
+    files: [
+      'model/metrics/metric-registry.ts',
+      'dsl/schema/endpoint-schema.ts',
+      'dsl/schema/scenarios-schema.ts',
+      'cli/commands/run-load-test.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-floating-promises': 'off',

@@ -104,16 +104,7 @@ function parseCsv(
   types: Readonly<Record<string, ColumnType>>,
 ): Result<FeederTable, ParseProblem> {
   const chunkBytes = Math.min(chunkMost, Math.max(size, 1));
-  const counting = Buffer.allocUnsafe(chunkBytes);
-  let lines = 1;
-  eachChunk(
-    fd,
-    size,
-    () => counting,
-    (bytes) => {
-      for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) lines++;
-    },
-  );
+  const lines = countLines(fd, size, chunkBytes);
   let builder: FeederTableBuilder | undefined;
   let columns: number[] = [];
   let row: string[] = [];
@@ -179,6 +170,21 @@ function parseCsv(
       ...(error.lines === undefined ? {} : { line: error.lines }),
     });
   return ok((builder ?? new FeederTableBuilder([], 0, 0)).finish());
+}
+
+/** The lines of the file (one more than its newlines): the most records there can be. */
+function countLines(fd: number, size: number, chunkBytes: number): number {
+  const counting = Buffer.allocUnsafe(chunkBytes);
+  let lines = 1;
+  eachChunk(
+    fd,
+    size,
+    () => counting,
+    (bytes) => {
+      for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) lines++;
+    },
+  );
+  return lines;
 }
 
 /** A problem when feeder.types names a column the header row does not have. */
