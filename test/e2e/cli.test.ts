@@ -44,8 +44,13 @@ t.test('run is the default command: a configuration without a command name runs'
 t.test('demo runs its load through run: a named command brings the commands it runs', async (t) => {
   // main.ts registers only the command the first argument names, plus those it runs itself.
   const demo = await runCli(['demo', '--duration', '1s', '--json-output']);
-  t.equal(demo.code, 0, demo.stderr);
-  const result = JSON.parse(demo.stdout) as { total: number; failures: number };
+  const result = JSON.parse(demo.stdout) as {
+    total: number;
+    failures: number;
+    thresholds?: { failed: number };
+  };
+  // The demo's latency thresholds may fail on a busy machine: then, and only then, exit 1.
+  t.equal(demo.code, (result.thresholds?.failed ?? 0) > 0 ? 1 : 0, demo.stderr);
   t.ok(result.total > 0, 'the demo sent requests');
   t.equal(result.failures, 0);
 });

@@ -41,7 +41,8 @@ t.test(
       { cwd: dir, killAfterMs: 60_000 },
     );
     t.equal(result.signal, null, 'the run ended by itself');
-    t.equal(result.code, 0, result.stderr);
+    t.equal(result.code, 1, 'nothing succeeded: the run proved nothing');
+    t.match(result.stderr, 'barrage: the run failed: none of its 3 requests succeeded');
     const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
       total: number;
       errors: Record<string, number>;
