@@ -42,7 +42,8 @@ t.test('a scenario throwing a 1 MB message each iteration', async (t) => {
     { cwd: dir, killAfterMs: 120_000 },
   );
   t.equal(result.signal, null, 'ended by itself');
-  t.equal(result.code, 0, 'the run ended well');
+  t.equal(result.code, 1, 'every iteration failed: the run proved nothing, and said so');
+  t.match(result.stderr, 'barrage: the run failed: every one of its 4 iterations failed');
   const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
     iteration_errors: Record<string, number>;
   };
