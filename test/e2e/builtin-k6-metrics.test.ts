@@ -95,8 +95,10 @@ for (const threads of [1, 2]) {
     const totalMax = Math.max(...timings.total);
     const waiting = report.waiting_ms!;
     t.ok(
-      waiting.min >= headersMin - 1 && waiting.max <= headersMax + SLACK_MS,
-      `waiting ${waiting.min}..${waiting.max} ms, the server's ${headersMin}..${headersMax} ms`,
+      // Never before the server sent them; the median within its range (the max is where a busy
+      // machine's event loop shows, so it is not held to the server's).
+      waiting.min >= headersMin - 1 && waiting.p50 <= headersMax + SLACK_MS,
+      `waiting ${waiting.min}..${waiting.max} ms (p50 ${waiting.p50}), the server's ${headersMin}..${headersMax} ms`,
     );
     t.ok(
       report.p50_latency_ms >= totalMin - 1 && report.p50_latency_ms <= totalMax + SLACK_MS,
@@ -106,8 +108,8 @@ for (const threads of [1, 2]) {
     t.same(report.endpoints[0]!.waiting_ms, waiting, 'one endpoint: its figures are the run’s');
     const iteration = report.iteration_duration_ms!;
     t.ok(
-      iteration.min >= 2 * totalMin - 1 && iteration.max <= 2 * totalMax + 2 * SLACK_MS,
-      `iteration ${iteration.min}..${iteration.max} ms, two requests of ${totalMin}..${totalMax}`,
+      iteration.min >= 2 * totalMin - 1 && iteration.p50 <= 2 * totalMax + 2 * SLACK_MS,
+      `iteration ${iteration.min}..${iteration.max} ms (p50 ${iteration.p50}), two requests of ${totalMin}..${totalMax}`,
     );
     t.equal(report.vus_max, 2, 'constant VUs: all allocated, over the threads');
     t.same(verdicts(report), {

@@ -7,6 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { median, pacedStreamServer } from '../helpers/paced-stream-server.js';
 import { runJsonConfig, type SpawnResult } from '../helpers/run-cli.js';
 
+/**
+ * How far a median may lie from the server's own clock: 50 streams of one process share its event
+ * loop with three more test files on two cores, so a median's milliseconds drift with the load.
+ */
+const STREAM_SLACK_MS = 15;
+
 interface Trend {
   readonly p50: number;
   readonly p95: number;
@@ -83,13 +89,13 @@ t.test('50 concurrent streams of 20 events at 50 ms: times as the server paced t
   const transit = json.endpoints[1]!.waiting_ms!.p50;
   const serverFirst = median(paced.firstMs);
   t.ok(
-    Math.abs(first - transit - serverFirst) <= 5,
+    Math.abs(first - transit - serverFirst) <= STREAM_SLACK_MS,
     `time to first event p50 ${first} ms less time to first byte p50 ${transit} ms; the server's first write ${serverFirst.toFixed(3)} ms after the request came`,
   );
   const gap = json.sse!.event_gap_ms!.p50;
   const serverGap = median(paced.gapsMs);
   t.ok(
-    Math.abs(gap - serverGap) <= 5,
+    Math.abs(gap - serverGap) <= STREAM_SLACK_MS,
     `event gap p50 ${gap} ms, the server's ${serverGap.toFixed(3)} ms`,
   );
   t.ok(Math.abs(gap - 50) <= 5, `event gap p50 ${gap} ms, paced at 50 ms`);
