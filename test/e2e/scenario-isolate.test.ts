@@ -84,7 +84,7 @@ t.test('unbounded allocation is contained: the run ends cleanly with its report'
   t.equal(result.code, 1);
   const r = json(result);
   if (r.iteration_errors.script_memory === 2)
-    t.match(result.stderr, 'the run failed: every one of its 2 iterations failed');
+    t.match(result.stderr, /the run failed: .*iterations failed/);
   else t.match(result.stderr, /was lost/);
 });
 
