@@ -51,7 +51,7 @@ export class ColumnTypes {
 
   constructor(fields: readonly string[], types: Readonly<Record<string, ColumnType>>) {
     this.#columns = fields.flatMap((name, field) => {
-      const type = types[name];
+      const type = Object.hasOwn(types, name) ? types[name] : undefined;
       return type === undefined || type === 'string'
         ? []
         : [{ field, name, convert: CONVERT[type] }];

@@ -66,3 +66,8 @@ t.test('types are for CSV only: JSON values keep their own', async (t) => {
     error: [{ expected: /only with a CSV file/, actual: 'a json file' }],
   });
 });
+
+t.test("a column named after an object's property is plain text", async (t) => {
+  const result = read(t, 'constructor,toString\nx,y\n', {});
+  t.ok(result.ok, 'no column is typed by Object.prototype');
+});

@@ -61,7 +61,9 @@ t.test('ws.connect: frames, request() and round trips, checked from the server s
   const p50 = pinger.websocket!.message_rtt_ms!.p50;
   const served = median(chat.log.pongMs);
   t.ok(served >= 49, `the server answered after ${served} ms`);
-  t.ok(Math.abs(p50 - served) <= 2, `pinger rtt p50 ${p50} ms within 2 ms of ${served}`);
+  // Within 10 ms: the client's event loop, shared with other test files on two cores, adds its
+  // own wait to each round trip it times.
+  t.ok(Math.abs(p50 - served) <= 10, `pinger rtt p50 ${p50} ms within 10 ms of ${served}`);
 });
 
 t.test(
