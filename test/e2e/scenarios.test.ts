@@ -236,10 +236,12 @@ t.test(
       ['run', '--scenario', scenario, '--target', server.url, '--json-output'],
       { killAfterMs: 60_000 },
     );
-    t.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout) as Json & {
       scenarios: Record<string, { checks?: { by_name: Record<string, unknown> } }>;
+      thresholds?: { failed: number };
     };
+    // Its count threshold fails when a busy machine made buy drop an iteration: then exit 1.
+    t.equal(result.code, (json.thresholds?.failed ?? 0) > 0 ? 1 : 0, result.stderr);
     t.equal(json.scenarios.buy!.total + json.scenarios.buy!.dropped, 20, 'buy: 20/s for 1 s');
     t.ok(json.scenarios.browse!.total > 0);
     t.strictSame(Object.keys(json.scenarios.buy!.checks!.by_name), ['bought']);

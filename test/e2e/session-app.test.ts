@@ -172,8 +172,10 @@ t.test("the session-login examples run against barrage serve's session app", asy
     ],
     { killAfterMs: 60_000 },
   );
-  t.equal(yaml.code, 0, yaml.stderr);
-  t.equal((JSON.parse(yaml.stdout) as JsonResult).failures, 0);
+  const yamlJson = JSON.parse(yaml.stdout) as JsonResult & { thresholds?: { failed: number } };
+  // Its p95 < 200 ms threshold may fail on a busy machine: then, and only then, exit 1.
+  t.equal(yaml.code, (yamlJson.thresholds?.failed ?? 0) > 0 ? 1 : 0, yaml.stderr);
+  t.equal(yamlJson.failures, 0);
   const session = server.stats().session;
   t.equal(session.logins, 3, 'one login per virtual user');
   t.same([session.csrfRejected, session.badCredentials, session.notLoggedIn], [0, 0, 0]);
