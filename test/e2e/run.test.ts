@@ -145,7 +145,7 @@ t.test('thresholds decide the exit code and print their lines', async (t) => {
     'http_req_duration{endpoint=nope}:p95 < 100',
   ]);
   t.equal(noData.code, 1, 'a threshold on an endpoint the run lacks is refused');
-  t.match(noData.stderr, 'endpoint=nope');
+  t.match(noData.stderr, '--threshold: thresholds[0]: expected an endpoint name');
   t.equal(noData.stdout, '', 'before anything ran');
 });
 
