@@ -53,6 +53,7 @@ function fullRun(): ShardSnapshot {
   r.recordTrend(FIGURE.http_req_retry_wait, 0, 300);
   r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 1_000);
   r.recordTrend(FIGURE.iteration_duration, RUN_ONLY, 2_000);
+  r.recordCount(FIGURE.vus_stopped, RUN_ONLY);
   for (let i = 0; i < 3; i++) r.recordVuStarted();
   r.sampleVus(500_000, 2);
   r.sampleVus(1_500_000, 1);
