@@ -80,6 +80,36 @@ async function byEndpoint(receiver: PromqlReceiver, promql: string): Promise<Map
 }
 
 /**
+ * The receiver holds what the report says of each of the run's two endpoints: its request count,
+ * and its summary's p95 quantile (trends sent as statistics).
+ */
+async function summariesAreTheReports(
+  t: Test,
+  receiver: PromqlReceiver,
+  name: string,
+  testid: string,
+  report: JsonReport,
+): Promise<void> {
+  const counts = await byEndpoint(
+    receiver,
+    `sum by (endpoint) (barrage_http_requests_total{testid="${testid}"})`,
+  );
+  const p95s = await byEndpoint(
+    receiver,
+    `barrage_http_req_duration_seconds{testid="${testid}", quantile="0.95"}`,
+  );
+  t.equal(report.endpoints.length, 2);
+  for (const endpoint of report.endpoints) {
+    t.equal(counts.get(endpoint.name), endpoint.requests, `${endpoint.name}: requests`);
+    const sent = p95s.get(endpoint.name) ?? NaN;
+    t.ok(
+      Math.abs(sent - endpoint.latency_ms.p95 / 1000) < 1e-9,
+      `${endpoint.name}: p95 ${sent} s from ${name}, ${endpoint.latency_ms.p95} ms in the report`,
+    );
+  }
+}
+
+/**
  * Waits (20 s at most) until a receiver's counts are the report's, as VictoriaMetrics shows the
  * last rows only a few seconds after taking them; what it shows then is asserted by the caller.
  */
@@ -146,22 +176,7 @@ t.test(
     t.equal(fallbacks?.length, 1, `the fallback said once: ${result.stderr}`);
     t.notMatch(result.stderr, /samples lost/, 'nothing lost');
     const testid = await testidOf(t, prometheus);
-    const counts = await byEndpoint(
-      prometheus,
-      `sum by (endpoint) (barrage_http_requests_total{testid="${testid}"})`,
-    );
-    const p95s = await byEndpoint(
-      prometheus,
-      `barrage_http_req_duration_seconds{testid="${testid}", quantile="0.95"}`,
-    );
-    t.equal(result.report.endpoints.length, 2);
-    for (const endpoint of result.report.endpoints) {
-      t.equal(counts.get(endpoint.name), endpoint.requests, `${endpoint.name}: requests`);
-      t.ok(
-        Math.abs((p95s.get(endpoint.name) ?? NaN) - endpoint.latency_ms.p95 / 1000) < 1e-9,
-        `${endpoint.name}: the p95 quantile is the report's`,
-      );
-    }
+    await summariesAreTheReports(t, prometheus, 'Prometheus', testid, result.report);
     const total = await prometheus.query(`sum (barrage_http_requests_total{testid="${testid}"})`);
     t.equal(total[0]?.value, result.report.total, "the total is the report's");
   },
@@ -179,25 +194,10 @@ t.test(
     t.notMatch(result.stderr, /output prometheus-rw/, 'no send failed');
     const testid = await testidOf(t, vm);
     await settled(vm, testid, result.report).catch(() => undefined);
-    const counts = await byEndpoint(
-      vm,
-      `sum by (endpoint) (barrage_http_requests_total{testid="${testid}"})`,
-    );
-    const p95s = await byEndpoint(
-      vm,
-      `barrage_http_req_duration_seconds{testid="${testid}", quantile="0.95"}`,
-    );
-    t.equal(result.report.endpoints.length, 2);
-    for (const endpoint of result.report.endpoints) {
-      // One outcome per endpoint, so its one series' quantile is the endpoint's.
+    // One outcome per endpoint, so its one series' quantile is the endpoint's.
+    for (const endpoint of result.report.endpoints)
       t.same(Object.keys(endpoint.status_codes), ['200'], `${endpoint.name}: all 200`);
-      t.equal(counts.get(endpoint.name), endpoint.requests, `${endpoint.name}: requests`);
-      const sent = p95s.get(endpoint.name) ?? NaN;
-      t.ok(
-        Math.abs(sent - endpoint.latency_ms.p95 / 1000) < 1e-9,
-        `${endpoint.name}: p95 ${sent} s from VictoriaMetrics, ${endpoint.latency_ms.p95} ms in the report`,
-      );
-    }
+    await summariesAreTheReports(t, vm, 'VictoriaMetrics', testid, result.report);
   },
 );
 

@@ -1,6 +1,11 @@
 import t from 'tap';
 import { emptyRunCause } from '../../runtime/metrics/empty-run.js';
+import type { RunResult } from '../../runtime/metrics/run-result.js';
 import { runResultFixture } from '../helpers/run-report-fixture.js';
+
+/** A run's result with no request in it. */
+const nothingSent = (overrides: Partial<RunResult>): RunResult =>
+  runResultFixture({ total: 0, successes: 0, failures: 0, ...overrides });
 
 t.test('a run that proved nothing says why; one that proved something says nothing', (t) => {
   t.equal(emptyRunCause(runResultFixture()), undefined, 'requests succeeded');
@@ -22,10 +27,7 @@ t.test('a run that proved nothing says why; one that proved something says nothi
   );
   t.equal(
     emptyRunCause(
-      runResultFixture({
-        total: 0,
-        successes: 0,
-        failures: 0,
+      nothingSent({
         iterations: 565,
         iterations_failed: 0,
         unsent: 0,
@@ -35,10 +37,7 @@ t.test('a run that proved nothing says why; one that proved something says nothi
   );
   t.equal(
     emptyRunCause(
-      runResultFixture({
-        total: 0,
-        successes: 0,
-        failures: 0,
+      nothingSent({
         iterations: 10,
         iterations_failed: 10,
         iteration_errors: { script_error: 10 },
@@ -49,7 +48,7 @@ t.test('a run that proved nothing says why; one that proved something says nothi
     'no request was sent: 10 of 10 iterations failed (script_error: 10); 10 unsent (missing_variable: {{token}} in endpoint home, header: 10)',
   );
   t.equal(
-    emptyRunCause(runResultFixture({ total: 0, successes: 0, failures: 0, iterations: 0 })),
+    emptyRunCause(nothingSent({ iterations: 0 })),
     'no request was sent: no iteration started',
   );
   t.equal(
