@@ -21,6 +21,8 @@ export interface RunOutcome {
   readonly reportFailed: boolean;
   /** An `abort_on_fail` threshold stopped the run (exit 1 even if it passes on the final figures). */
   readonly aborted: boolean;
+  /** A merge lacked some segments' results (`merge --partial`, a lost peer). */
+  readonly partial: boolean;
 }
 
 /** Exit code of a finished run. */
@@ -29,7 +31,8 @@ export function exitCodeFor(outcome: RunOutcome): ExitCode {
     outcome.fatal ||
     outcome.empty ||
     outcome.reportFailed ||
-    outcome.aborted
+    outcome.aborted ||
+    outcome.partial
     ? ExitCode.Failed
     : ExitCode.Ok;
 }

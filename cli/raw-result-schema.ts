@@ -401,6 +401,24 @@ export const rawResultSchema = z
           { error: 'the HTTP debug log { written, dropped }' },
         )
         .exactOptional(),
+      startAt: count.exactOptional(),
+      lateStartMs: count.exactOptional(),
+      partial: z
+        .array(
+          z.strictObject(
+            { index: count.min(1), count: count.min(1), reason: z.string() },
+            { error: 'a missing segment { index, count, reason }' },
+          ),
+        )
+        .exactOptional(),
+      stops: z
+        .array(
+          z.strictObject(
+            { signal: z.string(), segment: segmentRef },
+            { error: 'a stop { signal, segment }' },
+          ),
+        )
+        .exactOptional(),
     },
     { error: 'a raw result object' },
   )

@@ -93,6 +93,11 @@ export interface ResultDelivery {
   readonly renderers: Renderers;
   /** How a fatal ending reads on stderr: "the run stopped: …", "a segment stopped early: …". */
   readonly fatalNote: (fatal: string) => string;
+  /**
+   * False for a segment of a distributed run: its thresholds (and abort_on_fail) are the whole
+   * run's, judged by the merge, so they do not decide its exit code; a note says how they stand.
+   */
+  readonly judgeThresholds?: boolean;
 }
 
 /**
@@ -112,15 +117,26 @@ export function resultOutcome(
   // A fatal stop names its own cause; the empty run's would only repeat it.
   const empty = raw.fatal === undefined ? emptyRunCause(report.result) : undefined;
   if (empty !== undefined) notes.push(`the run failed: ${empty}`);
+  if (raw.partial !== undefined)
+    notes.push(
+      `partial result: ${raw.partial.map((m) => `segment ${m.index}/${m.count} missing (${m.reason})`).join('; ')}`,
+    );
+  const judged = delivery.judgeThresholds !== false;
+  const failed = report.thresholds?.failed ?? 0;
+  if (!judged && (failed > 0 || raw.aborted !== undefined))
+    notes.push(
+      `segment ${raw.segment.index}/${raw.segment.count}: ${failed} of ${report.thresholds?.total ?? 0} thresholds fail on this segment's share alone; thresholds are the whole run's, judged when the segments are merged`,
+    );
   return {
     stdout: renderStdout(report, { jsonOutput, color }),
     files: reportFiles(paths, report, raw, context.env, renderers),
     notes,
     ending: {
-      thresholdsFailed: report.thresholds?.failed ?? 0,
+      thresholdsFailed: judged ? failed : 0,
       fatal: raw.fatal !== undefined,
       empty: empty !== undefined,
-      aborted: raw.aborted !== undefined,
+      aborted: judged && raw.aborted !== undefined,
+      partial: raw.partial !== undefined,
     },
   };
 }

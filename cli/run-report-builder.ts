@@ -9,6 +9,7 @@ import type { SampleTable } from '../runtime/metrics/sample-select.js';
 import type { ChecksSnapshot, ShardSnapshot } from '../runtime/metrics/snapshot.js';
 import { summarize } from '../runtime/metrics/summarize.js';
 import {
+  LATE_START_MS,
   planFingerprint,
   RAW_FORMAT,
   RAW_VERSION,
@@ -32,6 +33,8 @@ export interface RunEnding {
   readonly aborted?: ThresholdAbort | undefined;
   /** The HTTP debug log's counts (the segments' drops included); undefined when it was off. */
   readonly httpDebug?: HttpDebugCounts | undefined;
+  /** The first signal that stopped the run early; undefined when none did. */
+  readonly signal?: string | undefined;
 }
 
 /**
@@ -47,7 +50,7 @@ export function toRawResult(
   redactor: Redactor,
 ): RawResult {
   const { plan } = loaded;
-  const { fatal, aborted, httpDebug } = ending;
+  const { fatal, aborted, httpDebug, signal } = ending;
   const text = (s: string): string => redactor.text(s);
   const tags = (of: Tags): Tags =>
     Object.fromEntries(Object.entries(of).map(([k, v]) => [k, text(v)]));
@@ -82,7 +85,19 @@ export function toRawResult(
       ? {}
       : { aborted: { threshold: text(aborted.threshold), atMs: aborted.atMs } }),
     ...(httpDebug === undefined ? {} : { httpDebug }),
+    ...runIdentity(plan.startAt, snapshot.startedAt),
+    ...(signal === undefined ? {} : { stops: [{ signal, segment: plan.segment }] }),
   };
+}
+
+/** The planned start (the run's identity) and, when dispatch began late, by how much. */
+function runIdentity(
+  startAt: number | undefined,
+  startedAt: number,
+): { startAt?: number; lateStartMs?: number } {
+  if (startAt === undefined) return {};
+  const late = Math.round(startedAt - startAt);
+  return late > LATE_START_MS ? { startAt, lateStartMs: late } : { startAt };
 }
 
 /**
@@ -180,8 +195,11 @@ export function tagTableOf(raw: RawResult): SampleTable {
 export function reportFromRaw(raw: RawResult): RunReport {
   const table = tagTableOf(raw);
   const keys = breakdownKeys(raw);
+  const summary = summarize(raw.snapshot, raw.endpointNames, raw.metrics);
+  const warnings = [...(summary.warnings ?? []), ...partialWarnings(raw)];
   const result = {
-    ...summarize(raw.snapshot, raw.endpointNames, raw.metrics),
+    ...summary,
+    ...(warnings.length === 0 ? {} : { warnings }),
     ...(keys.length === 0
       ? {}
       : { by_tag: keys.map((key) => tagBreakdown(raw.snapshot, table, key)) }),
@@ -203,5 +221,13 @@ export function reportFromRaw(raw: RawResult): RunReport {
     meta: raw.meta,
     config: raw.config,
     ...(raw.httpDebug === undefined ? {} : { httpDebug: raw.httpDebug }),
+    ...(raw.stops === undefined ? {} : { stops: raw.stops }),
   };
+}
+
+/** The label of a partial result (every report shows its warnings): which segments, and why. */
+function partialWarnings(raw: RawResult): string[] {
+  if (raw.partial === undefined) return [];
+  const missing = raw.partial.map((m) => `segment ${m.index}/${m.count} (${m.reason})`);
+  return [`partial result: the figures lack ${missing.join(', ')}`];
 }

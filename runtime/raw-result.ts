@@ -30,6 +30,20 @@ export interface HttpDebugCounts {
   readonly dropped: number;
 }
 
+/** A segment a merge had no result of (`merge --partial`, or a peer lost in a rendezvous). */
+export interface MissingSegment {
+  readonly index: number;
+  readonly count: number;
+  /** Why: "no file given", "lost at 12:00:03Z: connection closed"… */
+  readonly reason: string;
+}
+
+/** A signal that stopped a segment early, and which segment. */
+export interface SegmentStop {
+  readonly signal: string;
+  readonly segment: SegmentRef;
+}
+
 /** One segment's raw result. */
 export interface RawResult {
   readonly format: typeof RAW_FORMAT;
@@ -59,7 +73,21 @@ export interface RawResult {
   readonly aborted?: ThresholdAbort;
   /** The HTTP debug log of this process; absent when it was off. */
   readonly httpDebug?: HttpDebugCounts;
+  /**
+   * The run's identity: its planned start (`--start-at`, or the rendezvous's release), epoch ms.
+   * A merge refuses files of other runs of the same plan.
+   */
+  readonly startAt?: number;
+  /** How late dispatch began after startAt, when later than LATE_START_MS. */
+  readonly lateStartMs?: number;
+  /** The segments a partial merge had no result of; absent when the result is whole. */
+  readonly partial?: readonly MissingSegment[];
+  /** The signals that stopped segments early (SIGINT, SIGTERM, SIGHUP), each with its segment. */
+  readonly stops?: readonly SegmentStop[];
 }
+
+/** A segment beginning later than this after its start time is late (warned, and so marked). */
+export const LATE_START_MS = 1000;
 
 /**
  * A hash of everything that must be equal across the segments of one run: the scenario, the

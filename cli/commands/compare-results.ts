@@ -110,6 +110,7 @@ function outcomeOf(
       fatal: false,
       empty: false,
       aborted: false,
+      partial: false,
     },
   };
 }

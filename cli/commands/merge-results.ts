@@ -18,8 +18,11 @@ export async function mergeResults(
   files: readonly string[],
   paths: ReportPlan,
   jsonOutput: boolean,
+  partial = false,
 ): Promise<number> {
-  const outcome = mergeRawResults(readResults(context.cwd, files));
+  const outcome = mergeRawResults(readResults(context.cwd, files), {
+    missing: partial ? () => 'no file given' : undefined,
+  });
   if ('problems' in outcome) {
     throw new ConfigError(
       outcome.problems.map((problem) => ({
@@ -32,6 +35,7 @@ export async function mergeResults(
     );
   }
   const merged = outcome.merged;
+  for (const warning of outcome.warnings) context.stderr.write(`barrage: warning: ${warning}\n`);
   return deliverOutcome(
     context,
     resultOutcome(context, {

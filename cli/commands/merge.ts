@@ -21,6 +21,8 @@ export class MergeCommand extends BaseCommand {
       come from the same plan and cover every segment exactly once, merges them exactly (HDR
       histograms, counters, per-second series aligned on the wall clock) and reports like a
       single run: the text report (or --json-output), report files, thresholds and exit code.
+      Files of another run of the plan (another --start-at) are refused. With --partial, the
+      segments given are merged even if some are missing: every report says which, exit 1.
     `,
     examples: [['Merge three segments', '$0 merge results/segment-*.json --json merged.json']],
   });
@@ -34,6 +36,9 @@ export class MergeCommand extends BaseCommand {
   junit = Option.String('--junit', { description: 'Write thresholds as JUnit XML to a file' });
   summaryMd = Option.String('--summary-md', { description: 'Write a Markdown summary to a file' });
   raw = Option.String('--raw', { description: 'Write the merged raw result to a file' });
+  partial = Option.Boolean('--partial', false, {
+    description: 'Merge the segments given even if some are missing (labelled partial, exit 1)',
+  });
 
   /** Reads, checks, merges, reports (the merging machinery is imported only now). */
   async run(): Promise<number> {
@@ -46,6 +51,6 @@ export class MergeCommand extends BaseCommand {
       raw: this.raw,
       summaryBy: [],
     };
-    return mergeResults(this.context, this.files, paths, this.jsonOutput);
+    return mergeResults(this.context, this.files, paths, this.jsonOutput, this.partial);
   }
 }

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Loaded } from '../../dsl/load-plan.js';
-import type { ReportPlan } from '../../model/plan/plan.js';
+import type { ReportPlan, SegmentRef } from '../../model/plan/plan.js';
 import { systemClock } from '../../runtime/schedule/clock.js';
 import { emptySnapshot, execute } from '../../runtime/execute.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
@@ -61,6 +61,7 @@ export async function runLoadTest(
   const hardStop = new AbortController();
   let latest: ShardSnapshot | undefined;
   let signals = 0;
+  let firstSignal: UserSignal | undefined;
   let view: LiveView | undefined;
   let aborted: ThresholdAbort | undefined;
   const plan = loaded.plan;
@@ -139,7 +140,7 @@ export async function runLoadTest(
     const raw = toRawResult(
       loaded,
       { ...collected, interrupted: true },
-      { aborted, httpDebug },
+      { aborted, httpDebug, signal: firstSignal },
       redactor,
     );
     deliver(context, output, plan.report, raw, renderers);
@@ -153,10 +154,11 @@ export async function runLoadTest(
       return;
     }
     if (signals > 1) return endNow(signal === 'SIGINT' ? '' : `a second signal (${signal})`);
+    firstSignal = signal;
     // The dashboard says it on screen; a line on stderr would tear its frame.
     if (view?.ownsTerminal !== true)
       context.stderr.write(
-        `\nbarrage: ${signal}: stopping; in-flight work gets up to ${formatDuration(plan.stopGraceMs)} (${signal === 'SIGINT' ? 'Ctrl+C' : signal} again to stop now)\n`,
+        `\nbarrage: ${segmentPrefix(plan.segment)}${signal}: stopping; in-flight work gets up to ${formatDuration(plan.stopGraceMs)} (${signal === 'SIGINT' ? 'Ctrl+C' : signal} again to stop now)\n`,
       );
     stop.abort();
     graceTimer = setTimeout(
@@ -198,7 +200,13 @@ export async function runLoadTest(
         `barrage: ${heldOver} more lines came while the dashboard ran (${MAX_HELD_LINES} are kept)\n`,
       );
     const httpDebug = debugCounts(debugLog, snapshot);
-    const raw = toRawResult(loaded, snapshot, { fatal, aborted, httpDebug }, redactor);
+    const raw = toRawResult(
+      loaded,
+      snapshot,
+      { fatal, aborted, httpDebug, signal: firstSignal },
+      redactor,
+    );
+    if (raw.lateStartMs !== undefined) warn(lateStartWarning(plan.segment, raw.lateStartMs));
     const code = deliver(context, output, plan.report, raw, renderers);
     reported = true;
     clearTimeout(graceTimer);
@@ -222,6 +230,16 @@ function debugCounts(
   if (log === undefined) return undefined;
   const own = log.counts();
   return { written: own.written, dropped: own.dropped + (snapshot.httpDebugDropped ?? 0) };
+}
+
+/** "segment 2/4: " for a segment of a distributed run, "" for a whole run. */
+function segmentPrefix(segment: SegmentRef): string {
+  return segment.count > 1 ? `segment ${segment.index}/${segment.count}: ` : '';
+}
+
+/** The warning of a segment that began dispatch after its start time. */
+function lateStartWarning(segment: SegmentRef, lateMs: number): string {
+  return `${segmentPrefix(segment)}dispatch began ${(lateMs / 1000).toFixed(1)} s after --start-at (the process was not ready in time); the merge's per-second series and rate are off by as much`;
 }
 
 /** The line that says which threshold stopped the run, and when. */
@@ -260,6 +278,8 @@ function deliver(
       jsonOutput: output.jsonOutput,
       renderers,
       fatalNote: (fatal) => `the run stopped: ${fatal}`,
+      // A segment's thresholds are the whole run's, judged by the merge.
+      judgeThresholds: raw.segment.count === 1,
     }),
   );
 }

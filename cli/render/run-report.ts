@@ -1,5 +1,5 @@
 /** RunReport: everything the reports show, built once after a run (or a merge). */
-import type { HttpDebugCounts } from '../../runtime/raw-result.js';
+import type { HttpDebugCounts, SegmentStop } from '../../runtime/raw-result.js';
 import type { RunResult } from '../../runtime/metrics/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { JsonResult } from './json-report.js';
@@ -32,6 +32,8 @@ export interface RunReport {
   readonly baseline?: BaselineOverlay;
   /** Lines of the HTTP debug log written and dropped; absent when it was off. */
   readonly httpDebug?: HttpDebugCounts;
+  /** The signals that stopped the run (or its segments) early; absent when none did. */
+  readonly stops?: readonly SegmentStop[];
 }
 
 /** What the HTML report draws of a baseline run: its per-second series and latency curve. */

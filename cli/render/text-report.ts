@@ -91,7 +91,14 @@ export function stoppedLine(report: RunReport): string | undefined {
   const aborted = report.thresholds?.aborted;
   if (aborted !== undefined)
     return `Aborted: threshold ${abortText(aborted)} and stopped the run (abort_on_fail); figures cover what completed.`;
-  return report.result.interrupted ? INTERRUPTED_LINE : undefined;
+  if (!report.result.interrupted) return undefined;
+  const stops = report.stops ?? [];
+  if (stops.length === 0) return INTERRUPTED_LINE;
+  const by = stops.map(({ signal, segment }) => {
+    const name = signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : signal;
+    return segment.count > 1 ? `${name} (segment ${segment.index}/${segment.count})` : name;
+  });
+  return `Interrupted: the run was stopped early by ${by.join(', ')}; figures cover what completed.`;
 }
 
 function paint(text: string, code: string, color: boolean): string {

@@ -18,7 +18,7 @@ t.test(
         ['run', 'load.yaml', '--segment', `${i}/2`, '--raw', `s${i}.raw`, '--quiet'],
         { cwd: dir },
       );
-      t.equal(segment.code, 1, `segment ${i} alone fails the whole-run threshold`);
+      t.equal(segment.code, 0, `segment ${i} leaves the whole-run threshold to the merge`);
     }
     const merged = await runCli(
       ['merge', 's1.raw', 's2.raw', '--html', 'f.html', '--junit', 'g.xml', '--summary-md', 'h.md'],
