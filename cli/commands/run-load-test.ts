@@ -46,6 +46,11 @@ export interface RunOutput {
   readonly quiet: boolean;
   /** The baseline run the HTML report draws beside this one. */
   readonly baseline: BaselineOverlay | undefined;
+  /**
+   * Instead of reporting this process's result: what a segment of a rendezvous does with it
+   * (rendezvous-run.ts); `deliverOwn` reports it as a run without it would.
+   */
+  readonly finish?: (raw: RawResult, deliverOwn: () => ExitCode) => Promise<ExitCode>;
 }
 
 /** Runs the loaded Plan and reports; returns the exit code. */
@@ -207,7 +212,8 @@ export async function runLoadTest(
       redactor,
     );
     if (raw.lateStartMs !== undefined) warn(lateStartWarning(plan.segment, raw.lateStartMs));
-    const code = deliver(context, output, plan.report, raw, renderers);
+    const deliverOwn = (): ExitCode => deliver(context, output, plan.report, raw, renderers);
+    const code = output.finish === undefined ? deliverOwn() : await output.finish(raw, deliverOwn);
     reported = true;
     clearTimeout(graceTimer);
     watchdog?.disarm();

@@ -7,6 +7,7 @@
  * imported when a run starts.
  */
 import { Command, Option } from 'clipanion';
+import type { Rendezvous } from '../rendezvous/rendezvous-flags.js';
 import { PlanCommand } from './plan-command.js';
 
 /** Runs a load test. */
@@ -44,16 +45,37 @@ export class RunCommand extends PlanCommand {
   quiet = Option.Boolean('--quiet', false, {
     description: 'No live output: neither the dashboard nor progress lines',
   });
+  coordinator = Option.String('--coordinator', {
+    description:
+      'HOST:PORT where the first segment gathers the others, releases them together and merges their results',
+  });
+  readyTimeout = Option.String('--ready-timeout', {
+    description: 'With --coordinator: how long the segments wait for each other (default 5m)',
+  });
 
   /** Loads, runs, reports (the run's machinery is imported only now: `--help` does not need it). */
   async run(): Promise<number> {
+    const rendezvous = await this.rendezvous();
     const { loaded, overlay } = await this.load();
-    const { runLoadTest } = await import('./run-load-test.js');
-    return runLoadTest(loaded, this.context, {
+    const output = {
       jsonOutput: this.jsonOutput,
       dashboard: this.dashboard,
       quiet: this.quiet,
       baseline: overlay,
-    });
+    };
+    if (rendezvous !== undefined) {
+      const { runWithRendezvous } = await import('../rendezvous/rendezvous-run.js');
+      return runWithRendezvous(loaded, this.context, output, rendezvous);
+    }
+    const { runLoadTest } = await import('./run-load-test.js');
+    return runLoadTest(loaded, this.context, output);
+  }
+
+  /** `--segment auto/n` resolved, and the rendezvous's flags read; ConfigError when wrong. */
+  private async rendezvous(): Promise<Rendezvous | undefined> {
+    const { readRendezvousFlags } = await import('../rendezvous/rendezvous-flags.js');
+    const read = readRendezvousFlags(this, this.context.env);
+    this.segment = read.segment;
+    return read.rendezvous;
   }
 }
