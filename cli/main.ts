@@ -19,6 +19,7 @@ const COMMANDS = new Map<string, () => Promise<CommandClass<BarrageContext>>>([
   ['serve', () => import('./commands/serve.js').then((m) => m.ServeCommand)],
   ['demo', () => import('./commands/demo.js').then((m) => m.DemoCommand)],
   ['merge', () => import('./commands/merge.js').then((m) => m.MergeCommand)],
+  ['k8s', () => import('./commands/k8s.js').then((m) => m.K8sCommand)],
   ['compare', () => import('./commands/compare.js').then((m) => m.CompareCommand)],
   ['init', () => import('./commands/init.js').then((m) => m.InitCommand)],
   ['completion', () => import('./commands/completion.js').then((m) => m.CompletionCommand)],
