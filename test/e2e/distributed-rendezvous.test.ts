@@ -9,6 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { startTargetServer } from '../../cli/serve/target-server.js';
 import type { RawResult } from '../../runtime/raw-result.js';
 import { eventually } from '../helpers/eventually.js';
+import { parseAllDocuments } from 'yaml';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 
 interface Json {
@@ -34,15 +36,40 @@ function podDirs(t: Test, config: string): string[] {
   return [0, 1, 2].map((k) => join(root, `pod${k}`));
 }
 
+/**
+ * The command `barrage k8s` gives every pod of the Job, with the coordinator's name (the first
+ * pod's, through the headless Service) mapped to 127.0.0.1 and the mount to the pod's folder.
+ */
+async function jobCommand(dir: string, port: number): Promise<string[]> {
+  const printed = await runInProcess(
+    ['k8s', 'load.yaml', '--segments', '3', '--port', String(port)],
+    {
+      cwd: dir,
+    },
+  );
+  const job = parseAllDocuments(printed.stdout)
+    .map((d) => d.toJS() as { kind: string; spec?: JobSpec })
+    .find((o) => o.kind === 'Job');
+  const command = job!.spec!.template.spec.containers[0]!.command;
+  return command
+    .slice(1)
+    .map((arg) =>
+      arg.replace('/barrage/', '').replace(`barrage-0.barrage:${port}`, `127.0.0.1:${port}`),
+    );
+}
+
+interface JobSpec {
+  template: { spec: { containers: { command: string[] }[] } };
+}
+
 /** Pod k's command: its own folder (a pod's file system), the Job's environment. */
 function pod(
   dirs: readonly string[],
   index: number,
-  port: number,
+  argv: readonly string[],
   onSpawn?: (child: ChildProcess, stderr: () => string) => void,
 ): Promise<PodResult> {
   const dir = dirs[index]!;
-  const argv = ['run', 'load.yaml', '--segment', 'auto/3', '--coordinator', `127.0.0.1:${port}`];
   return runCli([...argv, '--json-output', '--raw', 'r.json'], {
     cwd: dir,
     env: { JOB_COMPLETION_INDEX: String(index) },
@@ -68,11 +95,20 @@ t.test('released together, a late pod waited for, one exact result', async (t) =
   const config = `target: ${server.url}/json\nrequests: 300\nconcurrency: 6\nthresholds: ["http_requests:count == 300"]\n`;
   let coordinatorStderr = (): string => '';
   const dirs = podDirs(t, config);
-  const first = pod(dirs, 0, port, (_c, stderr) => (coordinatorStderr = stderr));
-  const second = pod(dirs, 1, port);
+  const argv = await jobCommand(dirs[0]!, port);
+  t.same(argv.slice(0, 6), [
+    'run',
+    'load.yaml',
+    '--segment',
+    'auto/3',
+    '--coordinator',
+    `127.0.0.1:${port}`,
+  ]);
+  const first = pod(dirs, 0, argv, (_c, stderr) => (coordinatorStderr = stderr));
+  const second = pod(dirs, 1, argv);
   await eventually(() => coordinatorStderr().includes('segment 2/3 is ready (2 of 3)'));
   t.equal(server.stats().total, 0, 'nothing sent while a segment is not ready');
-  const third = pod(dirs, 2, port);
+  const third = pod(dirs, 2, argv);
   const [one, two, three] = await Promise.all([first, second, third]);
   t.equal(one.code, 0, one.stderr);
   t.same([two.code, three.code], [0, 0], "the others leave the verdict to the first's merge");
@@ -102,8 +138,9 @@ t.test('a killed segment gives a partial result naming it, exit 1', async (t) =>
   const port = await freePort();
   const config = `target: ${server.url}/json\nduration: 1s\nrate: 60\nconcurrency: 3\n`;
   const dirs = podDirs(t, config);
+  const argv = await jobCommand(dirs[0]!, port);
   const runs = [0, 1, 2].map((k) =>
-    pod(dirs, k, port, (child) => {
+    pod(dirs, k, argv, (child) => {
       if (k === 2)
         void eventually(() => server.stats().total > 0).then(() => child.kill('SIGKILL'));
     }),
