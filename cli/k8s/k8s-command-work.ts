@@ -134,11 +134,22 @@ export async function printManifests(context: BarrageContext, flags: K8sFlags): 
     config: configPath(loaded.value, context.cwd, flags.file),
     files: shippedFiles(loaded.value, context.cwd, flags.file, flags.includes ?? []),
   };
-  const header = `# barrage ${VERSION}: a distributed run of ${options.config} in ${read.segments} pods.\n# kubectl apply -f THIS; kubectl wait --for=condition=complete job/${read.name}; kubectl logs job/${read.name} (the first pod's log holds the whole run's report)\n`;
+  const first = `batch.kubernetes.io/job-name=${read.name},batch.kubernetes.io/job-completion-index=0`;
+  const header = [
+    `# barrage k8s: a distributed run of ${options.config} in ${read.segments} pods.`,
+    '#   kubectl apply -f THIS-FILE',
+    `#   kubectl logs -f -l ${first}   # the first pod: the whole run's report`,
+    `#   kubectl get job ${read.name}   # Complete: the run passed; Failed: see that log`,
+    `#   kubectl delete -f THIS-FILE   # before the next run (a Job's template cannot change)`,
+    '',
+  ].join('\n');
   context.stdout.write(
     header +
       buildManifests(options)
-        .map((o) => `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })}`)
+        .map(
+          (o) =>
+            `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false, singleQuote: true })}`,
+        )
         .join(''),
   );
   return ExitCode.Ok;
