@@ -1,6 +1,6 @@
 # barrage's image: the package as `npm pack` makes it, installed as a user installs it, with its
-# production dependencies, on a supported Node (docs/ci.md, "The Docker image"). From the root of
-# a checkout:
+# production dependencies, on a supported Node (docs/install.md, "The Docker image"). From the
+# root of a checkout:
 #   docker build -t barrage .
 #   docker run --rm --network host -v "$PWD:/work" barrage run load.yaml
 # test/package/dockerfile.test.ts checks this file; test/install/global-install.test.ts replays
