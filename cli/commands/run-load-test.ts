@@ -79,7 +79,7 @@ export async function runLoadTest(
       onQuit: () => stop.signal('SIGINT'),
     });
     const onProgress = progressFeed(loaded, sinks, stop, redactor, view);
-    const { snapshot, fatal } = await execute(loaded.plan, systemClock, {
+    const { snapshot, failure } = await execute(loaded.plan, systemClock, {
       ...executeOptions(loaded, context, output, { sinks, stop, warn }),
       onProgress: (s, live) => {
         latest = s;
@@ -91,7 +91,7 @@ export async function runLoadTest(
     view.close();
     stderr.flush();
     const httpDebug = debugCounts(sinks.debugLog, snapshot);
-    const code = deliverRun(delivery, snapshot, { fatal, aborted: stop.aborted, httpDebug });
+    const code = deliverRun(delivery, snapshot, { failure, aborted: stop.aborted, httpDebug });
     stop.reported();
     for (const line of (await sinks.outputs?.drain(stop.hardStop.signal)) ?? []) warn(line);
     return code;
