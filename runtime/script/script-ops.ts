@@ -26,7 +26,7 @@ import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import { sendBatch, type BatchDeps } from './script-batch.js';
 import { jsonPath } from './script-json-path.js';
 import { expectOf, scriptRequest } from './script-request.js';
-import { decodeHttpArgs } from './decode-http-args.js';
+import { decodeHttpArgs } from './decode-call-args.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
 import { streamFigures } from './stream-figures.js';

@@ -25,12 +25,13 @@ import { ScriptSocket } from './script-socket.js';
 import type { ScriptUser } from './script-user.js';
 import { longestWaitMs } from '../../sandbox/waiting-calls.js';
 import { decodeHostCall, type HostOp } from '../../sandbox/isolate/host-calls.js';
+import { decodeConnectArgs, decodeWsArgs } from './decode-call-args.js';
 
 /** Sockets of ws.connect() a virtual user may have open at once. */
 export const MAX_SOCKETS_PER_USER = 16;
 
 /** What a scripted WebSocket session asks for. */
-interface WsArgs {
+export interface WsArgs {
   readonly url: string;
   readonly messages: readonly string[];
   readonly interval: number;
@@ -42,7 +43,7 @@ interface WsArgs {
 }
 
 /** What a scenario's ws.connect() asks for. */
-interface ConnectArgs {
+export interface ConnectArgs {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly subprotocols: readonly string[];
@@ -77,7 +78,7 @@ export class ScriptSockets {
 
   /** One WebSocket session (ws-session.ts), recorded under its name; resolves to its outcome. */
   async session(user: ScriptUser, json: string): Promise<string> {
-    const args = JSON.parse(json) as WsArgs;
+    const args = decodeWsArgs(json);
     const timeoutMs = capped(args.timeout, this.deps.plan.timeoutMs);
     const steps = messageSteps(
       args.messages.map((text) => ({ kind: 'text', text: [text] })),
@@ -105,7 +106,7 @@ export class ScriptSockets {
   open(user: ScriptUser, id: number, json: string): undefined {
     if (user.sockets.size >= MAX_SOCKETS_PER_USER)
       throw new Error(`ws.connect(): at most ${MAX_SOCKETS_PER_USER} sockets open at once`);
-    const args = JSON.parse(json) as ConnectArgs;
+    const args = decodeConnectArgs(json);
     const endpoint = this.#endpoint(args, []);
     const socket = new ScriptSocket({
       recorder: user.lane.recorder,

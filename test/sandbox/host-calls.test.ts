@@ -1,9 +1,13 @@
 // The host's decoding of what a virtual user's isolate passes (sandbox/isolate/host-calls.ts,
-// runtime/script/decode-http-args.ts): arguments of the shape the contract gives come through as
+// runtime/script/decode-call-args.ts): arguments of the shape the contract gives come through as
 // they are; any other shape is refused with the operation's name, before the host reads it.
 import t from 'tap';
 import { decodeHostCall, isHostOp } from '../../sandbox/isolate/host-calls.js';
-import { decodeHttpArgs } from '../../runtime/script/decode-http-args.js';
+import {
+  decodeConnectArgs,
+  decodeHttpArgs,
+  decodeWsArgs,
+} from '../../runtime/script/decode-call-args.js';
 
 t.test('arguments of the contract come through as they are', async (t) => {
   const check = ['status is 200', true, undefined, { kind: 'api' }] as const;
@@ -56,3 +60,21 @@ t.test("an http call's arguments: the fields the builder reads are checked", asy
       message: 'http: malformed arguments from the isolate',
     });
 });
+
+t.test(
+  'a number that was NaN (null in JSON) reads as not given, as the host always read it',
+  async (t) => {
+    const http = { method: 'GET', url: '/', json: false, query: [], headers: {}, timeout: null };
+    t.equal(decodeHttpArgs(JSON.stringify(http)).timeout, undefined);
+    const ws = { url: '/ws', messages: ['hi'], interval: null, subprotocols: [] };
+    t.equal(decodeWsArgs(JSON.stringify(ws)).interval, 0);
+    t.throws(() => decodeWsArgs(JSON.stringify({ ...ws, messages: [1] })), {
+      message: 'ws: malformed arguments from the isolate',
+    });
+    const connect = { url: '/ws', headers: { 'X-A': 'b' }, subprotocols: ['chat'] };
+    t.strictSame(decodeConnectArgs(JSON.stringify(connect)), connect);
+    t.throws(() => decodeConnectArgs(JSON.stringify({ ...connect, headers: null })), {
+      message: 'ws.connect: malformed arguments from the isolate',
+    });
+  },
+);
