@@ -50,6 +50,21 @@ t.test('another plan or a missing segment refuses the run before any traffic', a
     unset.stderr,
     /--segment: expected auto\/2 with JOB_COMPLETION_INDEX set to 0…1 \(an Indexed Job sets it\), got JOB_COMPLETION_INDEX unset/,
   );
+  const badAddress = await runInProcess(
+    ['run', 'a.yaml', '--segment', '1/2', '--coordinator', 'barrage-0.barrage'],
+    { cwd: dir },
+  );
+  t.match(
+    badAddress.stderr,
+    /--coordinator: expected HOST:PORT of the first segment, e.g. barrage-0.barrage:7878, got "barrage-0.barrage"/,
+  );
+  const whole = await runInProcess(['run', 'a.yaml', '--coordinator', '127.0.0.1:7878'], {
+    cwd: dir,
+  });
+  t.match(
+    whole.stderr,
+    /--segment: expected with --coordinator, a segment i\/n or auto\/n of n ≥ 2, got nothing/,
+  );
   const clash = await segment('a.yaml', 0, ['--start-at', '2030-01-01T00:00:00Z']);
   t.match(clash.stderr, /--start-at: expected none with --coordinator/);
 });
