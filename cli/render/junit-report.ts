@@ -19,7 +19,8 @@
  * none of their own (thresholds are evaluated once, at the end); `timestamp` is the start in UTC,
  * written without a zone designator as Ant's formatter does. A threshold whose metric got no
  * data fails with "no data" (DESIGN.md §6); the `abort_on_fail` threshold that stopped the run adds
- * "; it stopped the run: <expression> failed at 1.50 s" to its message, and the system-out says so.
+ * "; it stopped the run: <expression> failed at 1.50 s" to its message, and the system-out says so;
+ * the system-out also lists the result's warnings (a partial merge's label among them).
  * Text is escaped for XML 1.0, and characters XML 1.0
  * cannot carry at all (most control characters) are replaced by U+FFFD.
  */
@@ -130,6 +131,8 @@ function runSummary(report: RunReport): string {
   const aborted = report.thresholds?.aborted;
   if (aborted !== undefined) lines.push(`aborted: ${abortText(aborted)} (abort_on_fail)`);
   else if (r.interrupted) lines.push('interrupted: the run was stopped early');
+  // A partial merge's label among them: which segments the figures lack.
+  for (const warning of r.warnings ?? []) lines.push(`warning: ${warning}`);
   return lines.join('\n');
 }
 

@@ -93,7 +93,20 @@ t.test('merge --partial merges what exists, labelled in every report, exit 1', a
   const refused = await runInProcess(['merge', 's1.json', 's3.json'], { cwd: dir });
   t.match(refused.stderr, /segment 2\/3 is missing \(merge --partial merges without it\)/);
   const partial = await runInProcess(
-    ['merge', '--partial', 's1.json', 's3.json', '--json', 'm.json', '--summary-md', 'm.md'],
+    [
+      'merge',
+      '--partial',
+      's1.json',
+      's3.json',
+      '--json',
+      'm.json',
+      '--summary-md',
+      'm.md',
+      '--junit',
+      'm.xml',
+      '--html',
+      'm.html',
+    ],
     { cwd: dir },
   );
   t.equal(partial.code, 1, 'a partial result exits 1');
@@ -105,6 +118,12 @@ t.test('merge --partial merges what exists, labelled in every report, exit 1', a
   t.equal(json.total, 6, 'the segments that exist, exactly');
   t.same(json.warnings, [label], 'the JSON result says it');
   t.match(readFileSync(join(dir, 'm.md'), 'utf8'), label, 'the Markdown summary says it');
+  t.match(
+    readFileSync(join(dir, 'm.xml'), 'utf8'),
+    `warning: ${label}`,
+    'the JUnit report says it',
+  );
+  t.match(readFileSync(join(dir, 'm.html'), 'utf8'), label, 'the HTML report says it');
 });
 
 t.test('a SIGTERMed segment says SIGTERM and which segment', async (t) => {
