@@ -3,7 +3,8 @@
  * the other n-1 segments are ready with its own plan's fingerprint, then releases them all with
  * one start time (now + a margin); a mismatch, a duplicated segment or the readiness timeout
  * refuses every segment before any traffic. During the run it notes a segment whose connection
- * closes before its result (lost: which, and when); at the end it collects the raw results.
+ * closes before its result, or that stops saying it is alive (lost: which, and when); at the end
+ * it waits for the raw results of the segments still alive.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { isIP } from 'node:net';
@@ -34,15 +35,20 @@ export type PeerResult =
 /** The released run: its start time; the results, once every segment sent or was lost. */
 export interface CoordinatorSession {
   readonly startAt: number;
-  /** Every other segment's result, waiting at most until `deadlineMs` (epoch ms). */
-  results(deadlineMs: number): Promise<PeerResult[]>;
+  /** Every other segment's result, waiting while it is alive (it says so every few seconds). */
+  results(): Promise<PeerResult[]>;
   close(): void;
 }
 
 interface Peer {
   readonly socket: Socket;
   result?: PeerResult;
+  /** When it last sent anything (epoch ms). */
+  seen: number;
 }
+
+/** A released segment silent this long (it says `alive` every 5 s) is lost: its node is gone. */
+const SILENCE_MS = 30_000;
 
 type Readiness = { ok: true } | { ok: false; reason: string };
 
@@ -76,7 +82,7 @@ export async function gatherSegments(
     ok: true,
     session: {
       startAt,
-      results: (deadlineMs) => gathering.results(deadlineMs),
+      results: () => gathering.results(),
       close: () => {
         gathering.closeAll();
         server.close();
@@ -109,6 +115,8 @@ class Gathering {
       socket,
       (message) => {
         if (message.type === 'ready' && !this.#released) index = message.segment.index;
+        const peer = this.peers.get(index);
+        if (peer?.socket === socket) peer.seen = Date.now();
         if (message.type === 'ready') this.#onReady(socket, message);
         if (message.type === 'result') this.#onResult(socket, index, message.raw);
       },
@@ -144,22 +152,32 @@ class Gathering {
     return startAt;
   }
 
-  /** Every segment's result or loss, waiting at most until `deadlineMs`. */
-  async results(deadlineMs: number): Promise<PeerResult[]> {
-    const all = (): boolean => [...this.peers.values()].every((p) => p.result !== undefined);
-    if (!all())
+  /** Every segment's result or loss: a segment is waited for while it says it is alive. */
+  async results(): Promise<PeerResult[]> {
+    const pending = (): Peer[] => [...this.peers.values()].filter((p) => p.result === undefined);
+    while (pending().length > 0) {
       await new Promise<void>((resolve) => {
-        const wait = setTimeout(resolve, Math.max(0, deadlineMs - Date.now()));
+        const tick = setTimeout(resolve, 1000);
         this.#changed = () => {
-          if (!all()) return;
-          clearTimeout(wait);
+          clearTimeout(tick);
           resolve();
         };
       });
-    return [...this.peers.entries()].map(
-      ([index, peer]) =>
-        peer.result ?? { index, lost: `lost: no result by ${new Date(deadlineMs).toISOString()}` },
-    );
+      for (const [index, peer] of this.peers)
+        if (peer.result === undefined && Date.now() - peer.seen > SILENCE_MS)
+          this.#lose(
+            index,
+            peer,
+            `lost at ${new Date(peer.seen).toISOString()}: silent since (no word for ${SILENCE_MS / 1000} s)`,
+          );
+    }
+    return [...this.peers.values()].map((p) => p.result!);
+  }
+
+  #lose(index: number, peer: Peer, lost: string): void {
+    peer.result = { index, lost };
+    this.#options.say(`segment ${index}/${this.#options.count} ${lost}`);
+    this.#changed();
   }
 
   #onReady(socket: Socket, message: Extract<RendezvousMessage, { type: 'ready' }>): void {
@@ -173,7 +191,7 @@ class Gathering {
       return;
     }
     if (problem !== undefined) return this.refuseAll(problem);
-    this.peers.set(message.segment.index, { socket });
+    this.peers.set(message.segment.index, { socket, seen: Date.now() });
     say(`segment ${message.segment.index}/${count} is ready (${this.peers.size + 1} of ${count})`);
     if (this.peers.size === count - 1) this.#settle({ ok: true });
   }
@@ -197,10 +215,8 @@ class Gathering {
       this.peers.delete(index);
       this.#options.say(`${who} left before the release`);
     } else if (peer.result === undefined) {
-      const lost = `lost at ${new Date().toISOString()}: its connection closed before it sent its result`;
-      peer.result = { index, lost };
-      this.#options.say(`${who} ${lost}`);
-      this.#changed();
+      const when = new Date().toISOString();
+      this.#lose(index, peer, `lost at ${when}: its connection closed before it sent its result`);
     }
   }
 }

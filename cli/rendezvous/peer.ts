@@ -13,6 +13,8 @@ import { readMessages, sendMessage, type RendezvousMessage } from './rendezvous-
 
 /** How long a segment waits for the first to acknowledge its result. */
 const RESULT_ACK_MS = 60_000;
+/** Between a released segment's `alive` messages. */
+export const ALIVE_EVERY_MS = 5000;
 /** Between attempts to reach the first segment. */
 const RETRY_MS = 250;
 
@@ -118,11 +120,14 @@ async function released(
           : `an unexpected ${answer.type}`;
     return { ok: false, reason: `the first segment refused the run: ${why}` };
   }
+  const alive = setInterval(() => sendMessage(socket, { type: 'alive' }), ALIVE_EVERY_MS);
+  alive.unref();
   return {
     ok: true,
     link: {
       startAt: answer.startAt,
       sendResult: async (raw) => {
+        clearInterval(alive);
         sendMessage(socket, { type: 'result', raw });
         const ack = await next(RESULT_ACK_MS);
         socket.end();

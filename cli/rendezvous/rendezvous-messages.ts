@@ -3,7 +3,7 @@
  * from each segment to the first. A segment says it is ready (its plan's fingerprint), the first
  * releases all together (`go`, a start time) or refuses (`refused`, why); at the end each sends
  * its raw result (the `--raw` format, checked by raw-result-schema.ts) and the first acknowledges
- * it (`done`). node:readline splits the lines; zod checks every message read.
+ * it (`done`); meanwhile each says `alive` every few seconds. node:readline splits the lines; zod checks every message read.
  */
 import { createInterface } from 'node:readline';
 import type { Socket } from 'node:net';
@@ -29,6 +29,8 @@ export const rendezvousMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('refused'), reason: z.string() }),
   z.strictObject({ type: z.literal('result'), raw: z.unknown() }),
   z.strictObject({ type: z.literal('done') }),
+  // Sent every few seconds while a released segment runs: silence means it is gone.
+  z.strictObject({ type: z.literal('alive') }),
 ]);
 
 /** A message of the rendezvous. */

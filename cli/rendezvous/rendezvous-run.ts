@@ -21,8 +21,6 @@ import type { Rendezvous } from './rendezvous-flags.js';
 
 /** From the release to the start: every segment receives it and sets up its workers. */
 const START_MARGIN_MS = 1000;
-/** After the first segment's own end, how long it waits for the others' results. */
-const RESULT_WAIT_MS = 30_000;
 
 /** Runs this segment as part of the rendezvous; returns the exit code. */
 export async function runWithRendezvous(
@@ -59,10 +57,7 @@ export async function runWithRendezvous(
     try {
       return await runLoadTest(startingAt(loaded, session.startAt), context, {
         ...output,
-        finish: async (own) => {
-          const wait = Date.now() + loaded.plan.stopGraceMs + RESULT_WAIT_MS;
-          return deliverMerged(loaded, context, output, own, await session.results(wait));
-        },
+        finish: async (own) => deliverMerged(loaded, context, output, own, await session.results()),
       });
     } finally {
       session.close();
