@@ -183,6 +183,7 @@ export async function runLoadTest(
         view?.update(s, live);
       },
       execPath: context.execPath,
+      env: context.env,
       onExit: context.onExit,
       onWarning: warn,
       // --quiet: a scenario's console prints nothing.
