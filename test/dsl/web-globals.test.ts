@@ -15,7 +15,7 @@ import { webHost } from '../../sandbox/web-host.js';
 const reached: string[] = [];
 function hostCall(op: string, ...args: unknown[]): unknown {
   reached.push(op);
-  return (webHost as (op: string, ...args: unknown[]) => unknown)(op, ...args);
+  return webHost(op, ...args);
 }
 
 const ivm = isolatedVm();
