@@ -1,0 +1,17 @@
+/**
+ * Worker-thread entry of `barrage har` (har-import-thread.ts starts it): reads, converts and
+ * writes as YAML the recording its workerData names, and posts the result back. The main thread
+ * stays free meanwhile, so Ctrl+C ends a minutes-long import of a 50 MiB recording at once
+ * (bin.ts exits 130 on a signal nobody else handles). An entry point, like the segments'.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { harConfigYaml } from './har-config.js';
+import { importHar, type HarImportInputs } from './har-import.js';
+import type { ImportedHar } from './har-import-thread.js';
+
+const imported = importHar(workerData as HarImportInputs);
+const result: ImportedHar = {
+  imported,
+  yaml: imported.ok ? harConfigYaml(imported.value) : undefined,
+};
+parentPort!.postMessage(result);
