@@ -45,7 +45,7 @@ t.test('the exit hook kills a scripted child at once, however busy it is', async
   t.ok(hook !== undefined, 'a hook is registered while the child runs');
   hook!();
   const outcome = await run;
-  t.match(outcome.fatal, /killed by SIGKILL/);
+  t.match(outcome.failure, { code: 'segment_lost', message: /killed by SIGKILL/ });
   t.notOk(isRunning(children[0]!, CHILD_ENTRY));
   t.equal(hook, undefined, 'the hook is removed once the run is over');
 });
