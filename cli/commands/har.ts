@@ -78,7 +78,7 @@ export class HarCommand extends BaseCommand {
     const thinkScale = this.thinkScale === undefined ? 1 : Number(this.thinkScale);
     issues.push(...this.#shapeIssues(thinkScale));
     const [
-      { importHarOffThread },
+      { importHarResponsive },
       { renderHarSummary },
       { writeReportFiles },
       { MAX_CONFIG_BYTES },
@@ -90,8 +90,8 @@ export class HarCommand extends BaseCommand {
       import('../../dsl/sources/file-source.js'),
       import('../../dsl/sources/bounded-file.js'),
     ]);
-    // Off the main thread: a large recording takes seconds, and Ctrl+C must end it at once.
-    const { imported, yaml: endpointsYaml } = await importHarOffThread({
+    // A large recording off the main thread: it takes seconds, and Ctrl+C must end it at once.
+    const { imported, yaml: endpointsYaml } = await importHarResponsive({
       cwd: this.context.cwd,
       file: this.file,
       filters: this.filters ?? [],

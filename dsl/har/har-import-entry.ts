@@ -5,13 +5,7 @@
  * (bin.ts exits 130 on a signal nobody else handles). An entry point, like the segments'.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { harConfigYaml } from './har-config.js';
-import { importHar, type HarImportInputs } from './har-import.js';
-import type { ImportedHar } from './har-import-thread.js';
+import type { HarImportInputs } from './har-import.js';
+import { importedHar } from './har-import-thread.js';
 
-const imported = importHar(workerData as HarImportInputs);
-const result: ImportedHar = {
-  imported,
-  yaml: imported.ok ? harConfigYaml(imported.value) : undefined,
-};
-parentPort!.postMessage(result);
+parentPort!.postMessage(importedHar(workerData as HarImportInputs));

@@ -1,13 +1,17 @@
 /**
  * `barrage har`'s import off the main thread (har-import-entry.ts in a worker thread): parsing a
  * 20 MiB recording, converting its entries and writing them as YAML takes seconds to minutes of
- * one core, during which the main thread must stay free to take a signal (docs/har.md).
+ * one core, during which the main thread must stay free to take a signal (docs/har.md). A small
+ * one is imported on the calling thread, since starting a thread would cost more than it.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConfigIssue } from '../issues.js';
 import type { Result } from '../result.js';
-import type { HarImportInputs } from './har-import.js';
+import { harConfigYaml } from './har-config.js';
+import { importHar, type HarImportInputs } from './har-import.js';
 import type { HarEndpoints } from './har-to-endpoints.js';
 
 /** The built entry, next to this one in the flat dist/ (tests run sources: `npm test` builds). */
@@ -23,10 +27,39 @@ export interface ImportedHar {
   readonly yaml: string | undefined;
 }
 
-/** Imports the recording `inputs` names in a worker thread. */
-export function importHarOffThread(inputs: HarImportInputs): Promise<ImportedHar> {
+/**
+ * Largest recording imported on the calling thread: about a tenth of a second of work, less than
+ * starting the thread costs (most of `barrage har`'s uses: a few minutes of browsing).
+ */
+export const ON_THREAD_BYTES = 1024 * 1024;
+
+/** Imports the recording `inputs` names: in a worker thread when it is larger than 1 MiB. */
+export function importHarResponsive(inputs: HarImportInputs): Promise<ImportedHar> {
+  if (sizeOf(resolve(inputs.cwd, inputs.file)) <= ON_THREAD_BYTES)
+    return Promise.resolve(importedHar(inputs));
+  return inThread(inputs);
+}
+
+/** The file's size; 0 when it cannot be read (the import itself then says why). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The import, and its endpoints as YAML when it succeeded (what the thread posts). */
+export function importedHar(inputs: HarImportInputs): ImportedHar {
+  const imported = importHar(inputs);
+  return { imported, yaml: imported.ok ? harConfigYaml(imported.value) : undefined };
+}
+
+function inThread(inputs: HarImportInputs): Promise<ImportedHar> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(ENTRY, { workerData: inputs });
+    // No inherited flags: the entry is built JavaScript, and a loader a test runner added (tsx)
+    // would cost each import most of a second.
+    const worker = new Worker(ENTRY, { workerData: inputs, execArgv: [] });
     worker.once('message', (result: ImportedHar) => {
       resolve(result);
       void worker.terminate();
