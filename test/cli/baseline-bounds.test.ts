@@ -1,7 +1,7 @@
 // A baseline sets the gate (docs/reports.md, Baselines): its figures are bounded, so a file
 // whose p95 is 1e308, Infinity or negative is refused naming the file and the key before
 // anything is sent; and the reports of a run judged against one name its file and when its run
-// began (text, JSON, HTML). In process, against the embedded target.
+// began (text, JSON, HTML, Markdown). In process, against the embedded target.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -57,6 +57,8 @@ t.test('baseline figures are bounded and their provenance shown', async (t) => {
         'judged.json',
         '--html',
         'judged.html',
+        '--summary-md',
+        'judged.md',
       ],
       { cwd: dir },
     );
@@ -67,6 +69,7 @@ t.test('baseline figures are bounded and their provenance shown', async (t) => {
     t.same(judged.thresholds?.baseline, { file: 'base.json', started_at: baseJson.started_at });
     const html = readFileSync(join(dir, 'judged.html'), 'utf8');
     t.match(html, `<p class="notice" id="baseline-source">Baseline: ${source}</p>`);
+    t.match(readFileSync(join(dir, 'judged.md'), 'utf8'), `passed\n\nBaseline: ${source}\n`);
   });
 
   t.test('a baseline that does not say when it ran says so', async (t) => {
