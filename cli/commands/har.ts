@@ -92,15 +92,18 @@ export class HarCommand extends BaseCommand {
     ]);
     // A large recording off the main thread: it takes seconds, and Ctrl+C must end it at once.
     const { imported, yaml: endpointsYaml } = await importHarResponsive({
-      cwd: this.context.cwd,
-      file: this.file,
-      filters: this.filters ?? [],
-      target: this.target,
-      keepSecrets: this.keepSecrets,
-      asFlow,
-      correlate: this.correlate,
-      thinkScale,
-      takenNames: [],
+      yaml: true,
+      inputs: {
+        cwd: this.context.cwd,
+        file: this.file,
+        filters: this.filters ?? [],
+        target: this.target,
+        keepSecrets: this.keepSecrets,
+        asFlow,
+        correlate: this.correlate,
+        thinkScale,
+        takenNames: [],
+      },
     });
     if (!imported.ok) issues.push(...imported.error);
     if (!imported.ok || issues.length > 0) throw new ConfigError(issues);

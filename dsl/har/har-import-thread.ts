@@ -1,5 +1,5 @@
 /**
- * `barrage har`'s import off the main thread (har-import-entry.ts in a worker thread): parsing a
+ * A HAR import off the main thread (`barrage har`, `run --har`, `validate --har`) (har-import-entry.ts in a worker thread): parsing a
  * 20 MiB recording, converting its entries and writing them as YAML takes seconds to minutes of
  * one core, during which the main thread must stay free to take a signal (docs/har.md). A small
  * one is imported on the calling thread, since starting a thread would cost more than it.
@@ -21,7 +21,7 @@ const ENTRY = fileURLToPath(
     : new URL('./har-import-entry.js', import.meta.url),
 );
 
-/** What the thread posts: the import, and its endpoints as YAML when it succeeded. */
+/** What the thread posts: the import, and its endpoints as YAML when asked and it succeeded. */
 export interface ImportedHar {
   readonly imported: Result<HarEndpoints, ConfigIssue[]>;
   readonly yaml: string | undefined;
@@ -33,11 +33,18 @@ export interface ImportedHar {
  */
 export const ON_THREAD_BYTES = 1024 * 1024;
 
-/** Imports the recording `inputs` names: in a worker thread when it is larger than 1 MiB. */
-export function importHarResponsive(inputs: HarImportInputs): Promise<ImportedHar> {
-  if (sizeOf(resolve(inputs.cwd, inputs.file)) <= ON_THREAD_BYTES)
-    return Promise.resolve(importedHar(inputs));
-  return inThread(inputs);
+/** What the thread is given: the import's inputs, and whether to write its YAML. */
+export interface HarJob {
+  readonly inputs: HarImportInputs;
+  /** `barrage har` writes the endpoints as YAML; `run --har` merges them as they are. */
+  readonly yaml: boolean;
+}
+
+/** Imports the recording `job` names: in a worker thread when it is larger than 1 MiB. */
+export function importHarResponsive(job: HarJob): Promise<ImportedHar> {
+  if (sizeOf(resolve(job.inputs.cwd, job.inputs.file)) <= ON_THREAD_BYTES)
+    return Promise.resolve(importedHar(job));
+  return inThread(job);
 }
 
 /** The file's size; 0 when it cannot be read (the import itself then says why). */
@@ -49,17 +56,17 @@ function sizeOf(path: string): number {
   }
 }
 
-/** The import, and its endpoints as YAML when it succeeded (what the thread posts). */
-export function importedHar(inputs: HarImportInputs): ImportedHar {
-  const imported = importHar(inputs);
-  return { imported, yaml: imported.ok ? harConfigYaml(imported.value) : undefined };
+/** The import, and its endpoints as YAML when asked and it succeeded (what the thread posts). */
+export function importedHar(job: HarJob): ImportedHar {
+  const imported = importHar(job.inputs);
+  return { imported, yaml: job.yaml && imported.ok ? harConfigYaml(imported.value) : undefined };
 }
 
-function inThread(inputs: HarImportInputs): Promise<ImportedHar> {
+function inThread(job: HarJob): Promise<ImportedHar> {
   return new Promise((resolve, reject) => {
     // No inherited flags: the entry is built JavaScript, and a loader a test runner added (tsx)
     // would cost each import most of a second.
-    const worker = new Worker(ENTRY, { workerData: inputs, execArgv: [] });
+    const worker = new Worker(ENTRY, { workerData: job, execArgv: [] });
     worker.once('message', (result: ImportedHar) => {
       resolve(result);
       void worker.terminate();

@@ -2,8 +2,9 @@
 // Ctrl+C during it ends the command at once with exit 130 (dsl/har/har-import-thread.ts: the
 // import runs in a worker thread, so the main thread takes the signal). What shows it without a
 // clock: interrupted mid-import, no configuration is written and no summary printed (when the
-// import held the main thread, the signal was handled only after both).
-import { existsSync, writeFileSync } from 'node:fs';
+// import held the main thread, the signal was handled only after both). `validate --har` reads
+// it in that thread too: seen in /proc while it runs, and Ctrl+C then ends validation at once.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { eventually } from '../helpers/eventually.js';
@@ -49,9 +50,40 @@ function recording(count: number): string {
   return JSON.stringify({ log: { version: '1.2', creator: { name: 'test' }, entries } });
 }
 
+/** The recording both tests read. */
+const HAR = recording(10_000);
+
+/** Whether the process has a worker thread (Node names them so in /proc). */
+function hasWorkerThread(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some(
+      (task) => readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim() === 'WorkerThread',
+    );
+  } catch {
+    return false;
+  }
+}
+
+t.test('validate --har of a 20 MB HAR imports in a thread; Ctrl+C ends it', async (t) => {
+  const dir = t.testdir({});
+  writeFileSync(join(dir, 'big.har'), HAR);
+  let threaded = false;
+  const run = await runCli(['validate', '--har', 'big.har'], {
+    cwd: dir,
+    killAfterMs: 60_000,
+    onSpawn: (child) =>
+      void eventually(() => (threaded = hasWorkerThread(child.pid!)) || child.exitCode !== null)
+        .catch(() => undefined)
+        .then(() => child.kill('SIGINT')),
+  });
+  t.ok(threaded, 'the import ran in a worker thread');
+  t.equal(run.code, 130, run.stderr);
+  t.equal(run.stdout, '', 'validation did not go on');
+});
+
 t.test('Ctrl+C during the import of a 20 MB HAR exits 130 at once', async (t) => {
   const dir = t.testdir({});
-  const har = recording(10_000);
+  const har = HAR;
   t.ok(har.length > 19_000_000 && har.length < 50 * 1024 * 1024, 'about 20 MB, under the limit');
   writeFileSync(join(dir, 'big.har'), har);
   let sentAt = 0;
