@@ -35,6 +35,11 @@ export interface ExecuteOptions {
   readonly offMainThread?: boolean;
   /** The node binary for scripted segments' child processes (default: this one). */
   readonly execPath?: string;
+  /**
+   * Barrage's environment, of which scripted segments' child processes get only what Node needs
+   * (segment/child-env.ts); absent: none of it.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** A line for the user while running (a TypeScript scenario's errors). */
   readonly onWarning?: (text: string) => void;
   /** A line of a TypeScript scenario's console (absent: they are dropped, as with --quiet). */
@@ -110,6 +115,7 @@ export async function execute(
         onHttpDebug,
       },
       options.execPath,
+      options.env ?? {},
     );
     hosts.push(child);
     children.push(child);

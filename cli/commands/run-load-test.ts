@@ -175,6 +175,7 @@ function executeOptions(
     stop: stop.stop.signal,
     hardStop: stop.hardStop.signal,
     execPath: context.execPath,
+    env: context.env,
     onExit: context.onExit,
     onWarning: warn,
     // --quiet: a scenario's console prints nothing.

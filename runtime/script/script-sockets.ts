@@ -115,6 +115,7 @@ export class ScriptSockets {
       index: endpoint.index,
       name: endpoint.name,
       timeoutMs: endpoint.timeoutMs,
+      longestWaitMs: longestWaitMs(this.deps.plan),
       subprotocols: args.subprotocols,
     });
     user.sockets.set(id, { socket, endpoint });
