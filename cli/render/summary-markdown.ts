@@ -25,6 +25,7 @@ import {
   verdictOf,
 } from './report-figures.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
+import { formatPerSecond, llmSection } from './llm-figures.js';
 
 /** `text` as plain text inside a Markdown table cell. */
 export function escapeMarkdown(text: string): string {
@@ -206,6 +207,29 @@ function websocket(r: RunResult): string[] {
   ];
 }
 
+/** LLM endpoints: timings p50, p95 and p99, tokens and output tokens per second, goodput. */
+function llm(r: RunResult): string[] {
+  const section = llmSection(r);
+  if (section === undefined) return [];
+  const rows = section.rows.map(([label, l]) => [
+    label,
+    formatMs(l?.p50),
+    formatMs(l?.p95),
+    formatMs(l?.p99),
+  ]);
+  const good = section.goodput;
+  return [
+    '### LLM endpoints',
+    '',
+    ...markdownTable(['', 'p50 ms', 'p95 ms', 'p99 ms'], rows, [1, 2, 3]),
+    '',
+    `Tokens: ${formatCount(section.inputTokens)} input, ${formatCount(section.outputTokens)} output (${formatPerSecond(section.outputPerSecond)} output tokens/s).` +
+      (good === undefined
+        ? ''
+        : ` Goodput: ${formatCount(good.count)} of ${formatCount(good.total)} requests met the SLOs (${formatShare(good.count, good.total)}, ${formatPerSecond(good.perSecond)} good requests/s).`),
+  ];
+}
+
 /** Streamed responses: each kind's count, time to its first piece and gap, p50 and p95. */
 function streams(r: RunResult): string[] {
   const rows: string[][] = [];
@@ -270,6 +294,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     checks(r),
     websocket(r),
     streams(r),
+    llm(r),
     customMetrics(r),
   ];
   return (

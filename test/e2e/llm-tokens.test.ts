@@ -3,7 +3,7 @@
 // tokens break failing the run, a whole (not streamed) response's usage, Anthropic's event stream,
 // a layout of one's own, and the refusals of a bad llm: key (llm-scenario.test.ts: the TypeScript
 // call's llm option).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { runInProcess, type CliResult } from '../helpers/in-process-cli.js';
@@ -156,6 +156,58 @@ t.test(
       json.llm!.time_to_first_token_ms!.p50 >= Math.min(...served.map((s) => s.firstTokenMs)),
       'TTFT runs to the first delta, not to message_start or the ping',
     );
+  },
+);
+
+t.test(
+  'the text, Markdown and HTML reports have an LLM section; a run without one has none',
+  async (t) => {
+    const { url } = await startLlmApp(t, { prefillMs: 2, gapMs: 3 });
+    const dir = t.testdir({
+      'llm.yaml': [
+        `target: ${url}`,
+        'requests: 2',
+        'concurrency: 1',
+        'report: { html: report.html, summary_md: summary.md }',
+        'endpoints:',
+        ...endpoint(
+          '/v1/chat/completions',
+          '{ api: openai-chat, goodput: { tpot: 10s } }',
+          'max_tokens: 3, stream: true, stream_options: { include_usage: true }',
+          ['    stream: sse'],
+        ),
+      ].join('\n'),
+      'plain.yaml': [
+        `target: ${url}`,
+        'requests: 1',
+        'report: { html: plain.html, summary_md: plain.md }',
+        'endpoints:',
+        '  - { url: /warm, method: POST }',
+      ].join('\n'),
+    });
+    const llm = await runInProcess(['run', 'llm.yaml'], { cwd: dir });
+    t.equal(llm.code, 0, llm.stderr);
+    t.match(
+      llm.stdout,
+      /LLM endpoints \(token streams\):\n {2}time to first token \(TTFT\): p50 [\d.]+ms/,
+    );
+    t.match(llm.stdout, / {2}Tokens: 4 input, 6 output \([\d.]+ output tokens\/s\)/);
+    t.match(
+      llm.stdout,
+      / {2}Goodput: 2 of 2 requests met the SLOs \(100\.0%, [\d.]+ good requests\/s\)/,
+    );
+    t.notMatch(llm.stdout, /LLM time to first token:/, 'the LLM figures once, in their section');
+    const markdown = readFileSync(join(dir, 'summary.md'), 'utf8');
+    t.match(markdown, /### LLM endpoints\n\n\| +\| p50 ms/);
+    t.match(markdown, /Tokens: 4 input, 6 output/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    t.match(html, /<section id="llm"/);
+    t.match(html, /time per output token \(TPOT\)/);
+    const plain = await runInProcess(['run', 'plain.yaml'], { cwd: dir });
+    t.equal(plain.code, 0, plain.stderr);
+    t.notMatch(plain.stdout, /LLM/);
+    t.notMatch(readFileSync(join(dir, 'plain.md'), 'utf8'), /LLM/);
+    t.notMatch(readFileSync(join(dir, 'plain.html'), 'utf8'), /id="llm"/);
   },
 );
 
