@@ -6,7 +6,7 @@
 import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import { section, table, type Cell } from './html-markup.js';
 import { formatCount, formatMs, formatShare } from './report-figures.js';
-import { formatPerSecond, llmSection } from './llm-figures.js';
+import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** The head of a latency table: a label column, then the percentiles people quote. */
 const LATENCY_HEAD = ['', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'];
@@ -111,7 +111,12 @@ export function llm(r: RunResult): string | undefined {
     figures.rows.map(([label, l]) => latencyRow(label, l)),
     { numeric: [1, 2, 3, 4, 5] },
   );
-  return section('llm', 'LLM endpoints', `${counts}\n<h3>Timings</h3>\n${timings}`);
+  const rows = llmByScenario(r);
+  const byScenario =
+    rows === undefined
+      ? ''
+      : `\n<h3>By scenario</h3>\n${table(BY_SCENARIO_HEAD, rows, { numeric: [1, 2, 3, 4, 5, 6, 7] })}`;
+  return section('llm', 'LLM endpoints', `${counts}\n<h3>Timings</h3>\n${timings}${byScenario}`);
 }
 
 /** Checks by name: passes, fails and the passing share. */

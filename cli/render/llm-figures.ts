@@ -5,6 +5,7 @@
  * goodput with its good requests per second. Absent when no request of an LLM endpoint ended.
  */
 import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
+import { formatMs, formatShare } from './report-figures.js';
 
 /** One timing row: its label, its summary (undefined when it got no sample). */
 export type LlmRow = readonly [label: string, summary: LatencySummary | undefined];
@@ -52,4 +53,42 @@ export function llmSection(r: RunResult): LlmSection | undefined {
 /** A rate per second with two decimals; `n/a` of a run of no duration. */
 export function formatPerSecond(value: number | undefined): string {
   return value === undefined ? 'n/a' : value.toFixed(2);
+}
+
+/** The head of the table of scenarios side by side (a level of a sweep each). */
+export const BY_SCENARIO_HEAD = [
+  'scenario',
+  'req/s',
+  'TTFT p50 ms',
+  'ITL p50 ms',
+  'TPOT p50 ms',
+  'E2E p50 ms',
+  'output tokens/s',
+  'goodput',
+];
+
+/**
+ * The LLM figures of each scenario that had LLM requests, side by side (a concurrency or rate
+ * sweep as a scenario per level, docs/llm.md); undefined with fewer than two such scenarios.
+ */
+export function llmByScenario(r: RunResult): string[][] | undefined {
+  const rows = Object.entries(r.scenarios ?? {}).flatMap(([name, s]) => {
+    const section = llmSection(s);
+    if (section === undefined) return [];
+    const p50 = (i: number): string => formatMs(section.rows[i]![1]?.p50);
+    const good = section.goodput;
+    return [
+      [
+        name,
+        s.requests_per_sec.toFixed(2),
+        p50(0),
+        p50(1),
+        p50(2),
+        p50(3),
+        formatPerSecond(section.outputPerSecond),
+        good === undefined ? 'n/a' : formatShare(good.count, good.total),
+      ],
+    ];
+  });
+  return rows.length < 2 ? undefined : rows;
 }

@@ -25,7 +25,7 @@ import {
   verdictOf,
 } from './report-figures.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
-import { formatPerSecond, llmSection } from './llm-figures.js';
+import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** `text` as plain text inside a Markdown table cell. */
 export function escapeMarkdown(text: string): string {
@@ -227,7 +227,15 @@ function llm(r: RunResult): string[] {
       (good === undefined
         ? ''
         : ` Goodput: ${formatCount(good.count)} of ${formatCount(good.total)} requests met the SLOs (${formatShare(good.count, good.total)}, ${formatPerSecond(good.perSecond)} good requests/s).`),
+    ...llmScenarios(r),
   ];
+}
+
+/** The LLM figures of each scenario side by side (a sweep's levels), when two or more had them. */
+function llmScenarios(r: RunResult): string[] {
+  const rows = llmByScenario(r);
+  if (rows === undefined) return [];
+  return ['', ...markdownTable(BY_SCENARIO_HEAD, rows, [1, 2, 3, 4, 5, 6, 7])];
 }
 
 /** Streamed responses: each kind's count, time to its first piece and gap, p50 and p95. */

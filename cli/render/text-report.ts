@@ -59,9 +59,9 @@ import { emptyRunCause } from '../../runtime/metrics/empty-run.js';
 import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
-import { renderBreakdowns } from './tables.js';
+import { plainTable, renderBreakdowns } from './tables.js';
 import { abortText, formatBytes, formatCount, formatShare } from './report-figures.js';
-import { formatPerSecond, llmSection } from './llm-figures.js';
+import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** How the text report is drawn. */
 export interface TextReportOptions {
@@ -246,6 +246,14 @@ function llmLines(result: RunResult): string[] {
   if (good !== undefined)
     lines.push(
       `  Goodput: ${formatCount(good.count)} of ${formatCount(good.total)} requests met the SLOs (${formatShare(good.count, good.total)}, ${formatPerSecond(good.perSecond)} good requests/s)`,
+    );
+  const byScenario = llmByScenario(result);
+  if (byScenario !== undefined)
+    lines.push(
+      '  By scenario:',
+      ...plainTable(BY_SCENARIO_HEAD, byScenario)
+        .split('\n')
+        .map((l) => `  ${l}`),
     );
   return lines;
 }
