@@ -74,3 +74,12 @@ t.test('a prompt dataset at two concurrency levels, reported side by side', asyn
   const markdown = readFileSync(join(dir, 'summary.md'), 'utf8');
   t.match(markdown, /\| scenario \| req\/s \| TTFT p50 ms .*\n.*\n\| c1 +\|.*\n\| c3 +\|/);
 });
+
+t.test('scenarios/llm-chat.yaml, the example, validates', async (t) => {
+  const result = await runInProcess([
+    'validate',
+    join(import.meta.dirname, '../../scenarios/llm-chat.yaml'),
+  ]);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /endpoints\[0\]\.llm\.api +openai-chat/);
+});
