@@ -94,17 +94,25 @@ export function llm(r: RunResult): string | undefined {
   if (figures === undefined) return undefined;
   const good = figures.goodput;
   const counts = table(
-    ['input tokens', 'output tokens', 'output tokens/s', 'goodput', 'good requests/s'],
+    [
+      'input tokens',
+      'output tokens',
+      'output tokens/s',
+      'per request p50',
+      'goodput',
+      'good requests/s',
+    ],
     [
       [
         formatCount(figures.inputTokens),
         formatCount(figures.outputTokens),
         formatPerSecond(figures.outputPerSecond),
+        formatPerSecond(figures.perRequest?.p50),
         good === undefined ? 'n/a' : formatShare(good.count, good.total),
         good === undefined ? 'n/a' : formatPerSecond(good.perSecond),
       ],
     ],
-    { numeric: [0, 1, 2, 3, 4] },
+    { numeric: [0, 1, 2, 3, 4, 5] },
   );
   const timings = table(
     LATENCY_HEAD,

@@ -15,6 +15,8 @@ export interface LlmSection {
   readonly rows: readonly LlmRow[];
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Each request's output tokens per second (LLMPerf's request output throughput). */
+  readonly perRequest: LatencySummary | undefined;
   /** Output tokens per second of the run; undefined for a run of no duration. */
   readonly outputPerSecond: number | undefined;
   /** Requests that met the SLOs, of all, and good ones per second; undefined without SLOs. */
@@ -38,6 +40,7 @@ export function llmSection(r: RunResult): LlmSection | undefined {
     ],
     inputTokens: llm.input_tokens,
     outputTokens: llm.output_tokens,
+    perRequest: llm.request_output_tokens_per_sec,
     outputPerSecond: perSecond(llm.output_tokens),
     goodput:
       llm.goodput.total === 0

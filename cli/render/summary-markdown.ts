@@ -223,7 +223,7 @@ function llm(r: RunResult): string[] {
     '',
     ...markdownTable(['', 'p50 ms', 'p95 ms', 'p99 ms'], rows, [1, 2, 3]),
     '',
-    `Tokens: ${formatCount(section.inputTokens)} input, ${formatCount(section.outputTokens)} output (${formatPerSecond(section.outputPerSecond)} output tokens/s).` +
+    `Tokens: ${formatCount(section.inputTokens)} input, ${formatCount(section.outputTokens)} output (${formatPerSecond(section.outputPerSecond)} output tokens/s; per request p50 ${formatPerSecond(section.perRequest?.p50)}).` +
       (good === undefined
         ? ''
         : ` Goodput: ${formatCount(good.count)} of ${formatCount(good.total)} requests met the SLOs (${formatShare(good.count, good.total)}, ${formatPerSecond(good.perSecond)} good requests/s).`),

@@ -242,6 +242,11 @@ function llmLines(result: RunResult): string[] {
   lines.push(
     `  Tokens: ${formatCount(llm.inputTokens)} input, ${formatCount(llm.outputTokens)} output (${formatPerSecond(llm.outputPerSecond)} output tokens/s)`,
   );
+  const each = llm.perRequest;
+  if (each !== undefined)
+    lines.push(
+      `  Output tokens/s per request: p50 ${each.p50.toFixed(2)}, mean ${each.mean.toFixed(2)}, min ${each.min.toFixed(2)}`,
+    );
   const good = llm.goodput;
   if (good !== undefined)
     lines.push(

@@ -94,7 +94,8 @@ export interface FigureSpec {
   readonly field: string;
   /**
    * Its key in the summarized result and the JSON result: `name`, or `group.name` for a figure of
-   * a group (`sse.events`), which is there when any of its figures is. A trend's is `…_ms`.
+   * a group (`sse.events`), which is there when any of its figures is. A trend's is `…_ms`, but
+   * for one of unit `none` (its values recorded × 1000: llm_request_output_throughput).
    */
   readonly result: string;
   /** Its line in the text report. */
@@ -331,6 +332,20 @@ export const BUILTIN_METRICS = Object.freeze({
     unit: 'ms',
     description:
       "LLM end-to-end latency of each successful request, from sending it (a redirect's last hop) to its stream's end marker or its response's end",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_request_output_throughput: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'llmRequestThroughput',
+      result: 'llm.request_output_tokens_per_sec',
+      label: 'LLM output tokens/s per request',
+    },
+    unit: 'none',
+    description:
+      "LLM output tokens per second of each successful request (LLMPerf's request output throughput): its output tokens / its end-to-end latency; recorded × 1000, as a custom trend's values",
     tags: ENDPOINT_TAGS,
     userTags: true,
   },

@@ -6,6 +6,7 @@
  *   E2E   = end marker (else the response's end) − send
  *   TPOT  = (E2E − TTFT) / (output tokens − 1), of a request with two output tokens or more
  *   output tokens = the usage's count, else the output-bearing events
+ *   output tokens/s of the request = output tokens / E2E (LLMPerf's request output throughput)
  *   good  = every SLO given is met (TPOT taken as 0 with one token, as benchmark_serving does)
  * A failed request records none of them, but is not good.
  */
@@ -33,6 +34,9 @@ export function recordLlm(flight: InFlight, plan: LlmPlan, ok: boolean, recorder
   recorder.recordTrend(FIGURE.llm_request_duration, at, e2eUs);
   if (ttftUs >= 0) recorder.recordTrend(FIGURE.llm_time_to_first_token, at, ttftUs);
   if (tpotUs >= 0) recorder.recordTrend(FIGURE.llm_time_per_output_token, at, tpotUs);
+  // tokens/s × 1000, as the trend keeps values of unit none (a custom trend's convention).
+  if (tokens > 0 && e2eUs > 0)
+    recorder.recordTrend(FIGURE.llm_request_output_throughput, at, (tokens * 1e9) / e2eUs);
   if (llm.inputTokens >= 0) recorder.recordCount(FIGURE.llm_input_tokens, at, llm.inputTokens);
   recorder.recordCount(FIGURE.llm_output_tokens, at, tokens);
   if (slo === undefined) return;

@@ -26,6 +26,7 @@ interface Json {
     readonly time_to_first_token_ms: Trend | null;
     readonly time_per_output_token_ms: Trend | null;
     readonly request_duration_ms: Trend | null;
+    readonly request_output_tokens_per_sec: Trend | null;
   };
   readonly sse?: { readonly events: number };
   readonly checks?: { readonly passes: number; readonly fails: number };
@@ -126,6 +127,13 @@ t.test("a whole response's usage gives its tokens and end-to-end latency, no TTF
   t.equal(llm.time_to_first_token_ms, null, 'a whole response has no first token');
   t.equal(llm.time_per_output_token_ms, null, 'nor a time per token');
   t.same(llm.goodput, { rate: 1, count: 3, total: 3 });
+  // Every request made 4 tokens: the median request's tokens/s is 4 over the median E2E.
+  const perRequest = llm.request_output_tokens_per_sec!.p50;
+  const expected = 4 / (llm.request_duration_ms!.p50 / 1000);
+  t.ok(
+    Math.abs(perRequest - expected) <= expected * 0.003,
+    `output tokens/s per request p50 ${perRequest}, 4 tokens over E2E p50: ${expected.toFixed(3)}`,
+  );
 });
 
 t.test(

@@ -30,7 +30,8 @@ function recorder(): Recorder {
  * the send, the next 400 µs later. Iterations of 1000 and 2000 µs; 3 virtual users. Logical
  * requests of login: two, of 1200 and 1800 µs in all, one failed after its retry, which waited
  * 300 µs. Search is an LLM endpoint: two requests, one of 12 input and 3 output tokens (first token
- * 900 µs, then 400 and 600 µs apart, 500 µs per token, 1900 µs in all) that met its goodput SLOs,
+ * 900 µs, then 400 and 600 µs apart, 500 µs per token, 1900 µs in all: 1578.947 tokens/s, kept
+ * × 1000) that met its goodput SLOs,
  * and one that failed.
  */
 function fullRun(): ShardSnapshot {
@@ -51,6 +52,7 @@ function fullRun(): ShardSnapshot {
   r.recordTrend(FIGURE.llm_inter_token_latency, 1, 600);
   r.recordTrend(FIGURE.llm_time_per_output_token, 1, 500);
   r.recordTrend(FIGURE.llm_request_duration, 1, 1_900);
+  r.recordTrend(FIGURE.llm_request_output_throughput, 1, 1_578_947);
   r.recordCount(FIGURE.llm_input_tokens, 1, 12);
   r.recordCount(FIGURE.llm_output_tokens, 1, 3);
   r.recordRate(FIGURE.llm_goodput, 1, true);
@@ -186,6 +188,7 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['llm_inter_token_latency', 'max', {}, 0.6],
   ['llm_time_per_output_token', 'avg', {}, 0.5],
   ['llm_request_duration', 'max', {}, 1.9],
+  ['llm_request_output_throughput', 'p50', {}, 1579.007], // 1578.947 in its HDR bucket
   ['llm_input_tokens', 'count', {}, 12],
   ['llm_output_tokens', 'count', { endpoint: 'search' }, 3],
   ['llm_output_tokens', 'rate', {}, 0.75],
