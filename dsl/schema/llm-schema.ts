@@ -39,6 +39,27 @@ function goodputSchema() {
     .describe('Service-level objectives: llm_goodput is the share of requests that meet them all');
 }
 
+const FORMS = `${API_ERROR}, or { api, output, input_tokens, output_tokens, end, goodput }`;
+
+/** An issue of a union's branch, as zod 4 lists them by branch. */
+interface BranchIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/**
+ * A mapping's own problem, under its key (`goodput.ttft: a duration…`), else the forms `llm:`
+ * takes: a mapping can only be the layout, so what is wrong inside it is what to say.
+ */
+function unionError(issue: { readonly input?: unknown; readonly errors?: unknown }): string {
+  if (typeof issue.input !== 'object' || issue.input === null) return FORMS;
+  const branches = (issue.errors ?? []) as readonly (readonly BranchIssue[])[];
+  const inner = branches[1]?.[0];
+  if (inner === undefined) return FORMS;
+  const key = inner.path.map(String).join('.');
+  return key === '' ? inner.message : `${key}: ${inner.message}`;
+}
+
 /** `llm:` as a preset's name, or a layout of paths (over a preset, or alone). */
 export function llmSchema() {
   const api = z.enum(LLM_APIS, { error: API_ERROR });
@@ -55,7 +76,7 @@ export function llmSchema() {
           goodput: goodputSchema().optional(),
         }),
       ],
-      { error: `${API_ERROR}, or { api, output, input_tokens, output_tokens, end, goodput }` },
+      { error: unionError },
     )
     .describe(
       'An LLM inference endpoint: its tokens timed and counted (llm_* metrics), with or without stream: sse (docs/llm.md)',

@@ -271,6 +271,12 @@ for (const [name, llm, more, error] of [
     [],
     /goodput.*at least one of ttft, tpot, e2e/,
   ],
+  [
+    'a goodput SLO that is no duration',
+    '{ api: openai-chat, goodput: { ttft: fast } }',
+    [],
+    /llm: expected goodput\.ttft: invalid duration "fast"/,
+  ],
 ] as const)
   t.test(`validate refuses llm: ${name}`, async (t) => {
     const dir = t.testdir({
