@@ -3,6 +3,7 @@
  * the same data: a run becomes a RawResult (what `--raw` writes), and a RawResult — one run's,
  * or several segments' merged — becomes the RunReport every renderer reads.
  */
+import type { RunFailure } from '../model/errors/run-failure.js';
 import type { Loaded } from '../dsl/load-plan.js';
 import type { Tags } from '../model/metrics/metric-registry.js';
 import type { SampleTable } from '../runtime/metrics/sample-select.js';
@@ -26,9 +27,9 @@ import type { Redactor } from './render/redact.js';
 import { redactExchange } from './render/redact-exchange.js';
 import type { RunReport } from './render/run-report.js';
 
-/** Why a run ended before its plan did: a fatal error, or an `abort_on_fail` threshold. */
+/** Why a run ended before its plan did: a failure, or an `abort_on_fail` threshold. */
 export interface RunEnding {
-  readonly fatal?: string | undefined;
+  readonly failure?: RunFailure | undefined;
   readonly aborted?: ThresholdAbort | undefined;
   /** The HTTP debug log's counts (the segments' drops included); undefined when it was off. */
   readonly httpDebug?: HttpDebugCounts | undefined;
@@ -47,7 +48,7 @@ export function toRawResult(
   redactor: Redactor,
 ): RawResult {
   const { plan } = loaded;
-  const { fatal, aborted, httpDebug } = ending;
+  const { failure, aborted, httpDebug } = ending;
   const text = (s: string): string => redactor.text(s);
   const tags = (of: Tags): Tags =>
     Object.fromEntries(Object.entries(of).map(([k, v]) => [k, text(v)]));
@@ -77,7 +78,8 @@ export function toRawResult(
     },
     config: redactor.tree(loaded.raw) as Record<string, unknown>,
     snapshot: redactSnapshot(snapshot, text, tags, (record) => redactExchange(record, redactor)),
-    fatal: fatal === undefined ? undefined : text(fatal),
+    // The raw file keeps the failure's message (its `fatal`), as it always has.
+    fatal: failure === undefined ? undefined : text(failure.message),
     ...(aborted === undefined
       ? {}
       : { aborted: { threshold: text(aborted.threshold), atMs: aborted.atMs } }),

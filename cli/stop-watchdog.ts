@@ -1,5 +1,5 @@
 /**
- * The last resort behind a stop's grace (run-load-test.ts): a thread of its own, started by the
+ * The last resort behind a stop's grace (commands/run-stop.ts): a thread of its own, started by the
  * first stop signal, that ends the process when it is still there `deadline` after the grace — the
  * main thread, which writes the reports when the grace ends, did not get to it (held by work that
  * does not yield). A supervisor then sees barrage exit within a bound it can know, as it would

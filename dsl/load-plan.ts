@@ -279,18 +279,22 @@ async function loadHar(
       });
     return undefined;
   }
-  const [{ importHar }, { endpointNames, mergeHar }] = await Promise.all([
-    import('./har/har-import.js'),
+  const [{ importHarResponsive }, { endpointNames, mergeHar }] = await Promise.all([
+    import('./har/har-import-thread.js'),
     import('./har/merge-har.js'),
   ]);
-  const imported = importHar({
-    cwd: inputs.cwd,
-    file,
-    filters,
-    target: typeof raw.target === 'string' ? raw.target : undefined,
-    keepSecrets: false,
-    asFlow: false,
-    takenNames: endpointNames(raw),
+  // A large recording off the main thread: it takes seconds, and Ctrl+C must end it at once.
+  const { imported } = await importHarResponsive({
+    yaml: false,
+    inputs: {
+      cwd: inputs.cwd,
+      file,
+      filters,
+      target: typeof raw.target === 'string' ? raw.target : undefined,
+      keepSecrets: false,
+      asFlow: false,
+      takenNames: endpointNames(raw),
+    },
   });
   if (!imported.ok) {
     issues.push(...imported.error);

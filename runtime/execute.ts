@@ -35,6 +35,11 @@ export interface ExecuteOptions {
   readonly offMainThread?: boolean;
   /** The node binary for scripted segments' child processes (default: this one). */
   readonly execPath?: string;
+  /**
+   * Barrage's environment, of which scripted segments' child processes get only what Node needs
+   * (segment/child-env.ts); absent: none of it.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** A line for the user while running (a TypeScript scenario's errors). */
   readonly onWarning?: (text: string) => void;
   /** A line of a TypeScript scenario's console (absent: they are dropped, as with --quiet). */
@@ -48,7 +53,7 @@ export interface ExecuteOptions {
   readonly onExit?: (hook: () => void) => () => void;
 }
 
-/** The merged result of this process, and why it ended early when a segment failed fatally. */
+/** The merged result of this process, and its failure when a segment failed. */
 export type ExecuteOutcome = SegmentOutcome;
 
 /** A segment running elsewhere: a worker thread, or a child process for scripted segments. */
@@ -110,6 +115,7 @@ export async function execute(
         onHttpDebug,
       },
       options.execPath,
+      options.env ?? {},
     );
     hosts.push(child);
     children.push(child);
@@ -133,13 +139,15 @@ export async function execute(
   unhook?.();
   clearTimeout(pending);
   const snapshots = outcomes.flatMap((o) => (o.snapshot === undefined ? [] : [o.snapshot]));
-  const fatal = outcomes.map((o) => ('lost' in o ? o.lost : o.fatal)).find((m) => m !== undefined);
+  const failure = outcomes
+    .map((o) => ('lost' in o ? o.lost : o.failure))
+    .find((f) => f !== undefined);
   if (snapshots.length === 0) {
-    if (fatal === undefined) throw new Error('no segment reported');
+    if (failure === undefined) throw new Error('no segment reported');
     // Lost before its first snapshot (e.g. a scenario's setup() failed): an empty result.
-    return { snapshot: emptySnapshot(plan, clock), fatal };
+    return { snapshot: emptySnapshot(plan, clock), failure };
   }
-  return { snapshot: mergeSnapshots(alignEndpoints(snapshots)), fatal };
+  return { snapshot: mergeSnapshots(alignEndpoints(snapshots)), failure };
 }
 
 /** The result of a run that has recorded nothing yet. */

@@ -15,6 +15,7 @@ const ENTRIES = [
   'runtime/segment/orphan-watch.ts',
   'dsl/script/options-entry.ts',
   'dsl/script/type-check-entry.ts',
+  'dsl/har/har-import-entry.ts',
 ];
 
 const result = await build({

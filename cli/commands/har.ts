@@ -78,34 +78,36 @@ export class HarCommand extends BaseCommand {
     const thinkScale = this.thinkScale === undefined ? 1 : Number(this.thinkScale);
     issues.push(...this.#shapeIssues(thinkScale));
     const [
-      { importHar },
-      { harConfigYaml },
+      { importHarResponsive },
       { renderHarSummary },
       { writeReportFiles },
       { MAX_CONFIG_BYTES },
       { formatBytes },
     ] = await Promise.all([
-      import('../../dsl/har/har-import.js'),
-      import('../../dsl/har/har-config.js'),
+      import('../../dsl/har/har-import-thread.js'),
       import('../render/har-summary.js'),
       import('../report-files.js'),
       import('../../dsl/sources/file-source.js'),
       import('../../dsl/sources/bounded-file.js'),
     ]);
-    const imported = importHar({
-      cwd: this.context.cwd,
-      file: this.file,
-      filters: this.filters ?? [],
-      target: this.target,
-      keepSecrets: this.keepSecrets,
-      asFlow,
-      correlate: this.correlate,
-      thinkScale,
-      takenNames: [],
+    // A large recording off the main thread: it takes seconds, and Ctrl+C must end it at once.
+    const { imported, yaml: endpointsYaml } = await importHarResponsive({
+      yaml: true,
+      inputs: {
+        cwd: this.context.cwd,
+        file: this.file,
+        filters: this.filters ?? [],
+        target: this.target,
+        keepSecrets: this.keepSecrets,
+        asFlow,
+        correlate: this.correlate,
+        thinkScale,
+        takenNames: [],
+      },
     });
     if (!imported.ok) issues.push(...imported.error);
     if (!imported.ok || issues.length > 0) throw new ConfigError(issues);
-    const yaml = this.#yaml(imported.value, harConfigYaml);
+    const yaml = this.#yaml(imported.value, endpointsYaml ?? '');
     const size = Buffer.byteLength(yaml);
     if (size > MAX_CONFIG_BYTES)
       throw new ConfigError([
@@ -171,7 +173,7 @@ export class HarCommand extends BaseCommand {
   }
 
   /** The configuration as YAML, headed by a comment saying where it came from. */
-  #yaml(converted: HarEndpoints, toYaml: (converted: HarEndpoints) => string): string {
+  #yaml(converted: HarEndpoints, endpoints: string): string {
     const { summary } = converted;
     const filters = (this.filters ?? []).map((f) => ` --har-filter '${oneLine(f)}'`).join('');
     const flags = [
@@ -197,7 +199,7 @@ export class HarCommand extends BaseCommand {
       secrets +
       correlationNote(summary) +
       '\n';
-    return head + toYaml(converted);
+    return head + endpoints;
   }
 }
 

@@ -9,7 +9,8 @@
  * A raw result (`--raw`) carries the whole snapshot: the evaluator measures any threshold on it,
  * exactly as on the run. A JSON result carries summaries only: it serves the figures `compare`
  * reads (relative-threshold.ts, READABLE), and any other threshold names the file and asks for a
- * raw one.
+ * raw one. A baseline sets the gate, so its figures are bounded (a 1e308 ms p95 would pass
+ * anything) and the reports name where it came from: its file and when its run began.
  */
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import type { Loaded } from '../../dsl/load-plan.js';
@@ -41,7 +42,7 @@ export function applyBaseline(loaded: Loaded, cwd: string): WithBaseline {
   const issues: ConfigIssue[] = [];
   const thresholds = loaded.plan.thresholds.map((spec): ThresholdSpec => {
     if (spec.relative === undefined) return spec;
-    const measured = raw === undefined ? fromFigures(spec, figures) : fromRaw(spec, raw);
+    const measured = bounded(raw === undefined ? fromFigures(spec, figures) : fromRaw(spec, raw));
     if (typeof measured === 'number')
       return {
         ...spec,
@@ -60,8 +61,22 @@ export function applyBaseline(loaded: Loaded, cwd: string): WithBaseline {
   if (issues.length > 0) throw new ConfigError(issues);
   return {
     loaded: { ...loaded, plan: { ...loaded.plan, thresholds } },
-    overlay: { file, series: figures.series, latency_distribution: figures.latency_distribution },
+    overlay: {
+      file,
+      started_at: figures.started_at,
+      series: figures.series,
+      latency_distribution: figures.latency_distribution,
+    },
   };
+}
+
+/**
+ * A figure a limit may be set from: finite and not negative (the JSON result's fields are bounded
+ * where the file is read, result-file.ts; this holds what a raw one's samples give as well).
+ */
+function bounded(measured: number | Missing): number | Missing {
+  if (typeof measured !== 'number' || (Number.isFinite(measured) && measured >= 0)) return measured;
+  return { expected: 'a finite figure ≥ 0 in the baseline', actual: String(measured) };
 }
 
 /** Why a figure could not be read from the baseline. */

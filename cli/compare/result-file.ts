@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { ConfigError, type ConfigIssue } from '../../dsl/issues.js';
 import { describeValue } from '../../dsl/schema/zod-issues.js';
+import { HIGHEST_US } from '../../runtime/metrics/histogram.js';
 import { RAW_FORMAT, type RawResult } from '../../runtime/raw-result.js';
 import { reportFromRaw } from '../run-report-builder.js';
 import { parseRawResult } from '../raw-result-schema.js';
@@ -22,11 +23,27 @@ const MAX_ISSUES = 20;
  */
 export const MAX_RESULT_ENDPOINTS = 10_000;
 
-const count = z.number().int().min(0);
-const ms = z.number().nullable();
+/**
+ * The figures' bounds: what a run can measure. A latency is at most the histogram's highest value
+ * (an hour); a rate of requests at most a billion a second; a count a safe integer. A baseline's
+ * figure past them (`p95_latency_ms: 1e308`) would set a limit that passes anything: refused,
+ * naming the file and the key, as compare refuses it.
+ */
+const MAX_MS = HIGHEST_US / 1000;
+const MAX_PER_SEC = 1e9;
+const count = z
+  .number()
+  .int()
+  .min(0, { error: 'a count ≥ 0' })
+  .max(Number.MAX_SAFE_INTEGER, { error: `a count of at most ${Number.MAX_SAFE_INTEGER}` });
+const msValue = z
+  .number({ error: 'a finite latency in ms' })
+  .min(0, { error: 'a latency ≥ 0 ms' })
+  .max(MAX_MS, { error: `a latency of at most ${MAX_MS} ms, the longest barrage measures` });
+const ms = msValue.nullable();
 const latency = z
-  .object({ min: z.number(), max: z.number(), mean: z.number() })
-  .extend({ p50: z.number(), p90: z.number(), p95: z.number(), p99: z.number() })
+  .object({ min: msValue, max: msValue, mean: msValue })
+  .extend({ p50: msValue, p90: msValue, p95: msValue, p99: msValue })
   .nullable();
 const counts = z.record(z.string(), count);
 const requests = z.object({ requests: count, failures: count, latency_ms: latency });
@@ -44,7 +61,10 @@ const llm = z.object({
 const figuresSchema = z.object({
   total: count,
   failures: count,
-  requests_per_sec: z.number(),
+  requests_per_sec: z
+    .number()
+    .min(0, { error: 'a rate ≥ 0' })
+    .max(MAX_PER_SEC, { error: `at most ${MAX_PER_SEC} requests/s` }),
   p50_latency_ms: ms,
   p90_latency_ms: ms,
   p95_latency_ms: ms,
@@ -78,7 +98,9 @@ const figuresSchema = z.object({
 /** A run's figures as compare reads them, with its named scenarios' and its latency curve. */
 const resultSchema = figuresSchema.extend({
   scenarios: z.record(z.string(), figuresSchema).optional(),
-  latency_distribution: z.array(z.object({ percentile: z.number(), ms: z.number() })),
+  latency_distribution: z.array(z.object({ percentile: z.number().min(0).max(100), ms: msValue })),
+  /** When the run began (its provenance in the reports of a run judged against it). */
+  started_at: z.iso.datetime({ offset: true, error: 'an ISO 8601 time' }).optional(),
 });
 
 /** One run's (or scenario's) figures. */

@@ -30,6 +30,7 @@ import {
   sortedErrors,
   sortedStatusCodes,
   anyBaseline,
+  baselineSource,
   thresholdActual,
   thresholdBaseline,
   thresholdExpected,
@@ -105,7 +106,10 @@ function summary(r: RunResult): string {
   return section('summary', 'Summary', `<div class="tiles">\n${tiles.join('\n')}\n</div>`);
 }
 
-function thresholds(summary: ThresholdSummary | undefined): string {
+function thresholds(
+  summary: ThresholdSummary | undefined,
+  base: BaselineOverlay | undefined,
+): string {
   if (summary === undefined)
     return section('thresholds', 'Thresholds', '<p class="empty">No thresholds are defined.</p>');
   const baseline = anyBaseline(summary.results);
@@ -126,10 +130,14 @@ function thresholds(summary: ThresholdSummary | undefined): string {
     summary.aborted === undefined
       ? ''
       : `\n<p class="notice" id="aborted">Stopped the run (abort_on_fail): <code>${escapeHtml(summary.aborted.threshold)}</code> failed at ${abortSeconds(summary.aborted)}</p>`;
+  const source =
+    base === undefined
+      ? ''
+      : `<p class="notice" id="baseline-source">Baseline: ${escapeHtml(baselineSource(base))}</p>\n`;
   return section(
     'thresholds',
     `Thresholds: ${summary.passed} of ${summary.total} passed`,
-    `${body}${aborted}`,
+    `${source}${body}${aborted}`,
   );
 }
 
@@ -177,7 +185,7 @@ function charts(r: RunResult, baseline: BaselineOverlay | undefined): string {
 function baselineNote(baseline: BaselineOverlay | undefined): string {
   return baseline === undefined
     ? ''
-    : `<p class="notice" id="baseline-note">Dashed lines: the baseline run, <code>${escapeHtml(baseline.file)}</code>.</p>\n`;
+    : `<p class="notice" id="baseline-note">Dashed lines: the baseline run, ${escapeHtml(baselineSource(baseline))}.</p>\n`;
 }
 
 /** The curve and, beside it, the percentiles people quote. */
@@ -325,7 +333,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
   const title = `barrage report: ${report.meta.target ?? 'scenario'} (${verdictOf(report).text})`;
   const sections = [
     summary(r),
-    thresholds(report.thresholds),
+    thresholds(report.thresholds, report.baseline),
     charts(r, report.baseline),
     distribution(r, report.baseline),
     outcomes(r),

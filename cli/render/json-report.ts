@@ -24,7 +24,7 @@ import type {
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { HttpDebugCounts } from '../../runtime/raw-result.js';
-import type { RunReport, ThresholdSummary } from './run-report.js';
+import type { BaselineOverlay, RunReport, ThresholdSummary } from './run-report.js';
 import {
   groupsJson,
   ungroupedJson,
@@ -126,6 +126,8 @@ export interface JsonThresholds {
   readonly failed: number;
   /** The `abort_on_fail` threshold that stopped the run; absent when none did. */
   readonly aborted?: JsonAbort;
+  /** Where relative thresholds' limits came from (`--baseline`); absent without a baseline. */
+  readonly baseline?: { readonly file: string; readonly started_at: string | null };
   readonly results: readonly ThresholdResult[];
 }
 
@@ -276,7 +278,7 @@ function auth(a: AuthResult): JsonAuth {
 }
 
 /** Each result rebuilt so its keys follow spec §2.6 whatever order the evaluator used. */
-function thresholds(summary: ThresholdSummary): JsonThresholds {
+function thresholds(summary: ThresholdSummary, base: BaselineOverlay | undefined): JsonThresholds {
   return {
     total: summary.total,
     passed: summary.passed,
@@ -289,6 +291,9 @@ function thresholds(summary: ThresholdSummary): JsonThresholds {
             at_ms: round3(summary.aborted.atMs) ?? 0,
           },
         }),
+    ...(base === undefined
+      ? {}
+      : { baseline: { file: base.file, started_at: base.started_at ?? null } }),
     results: summary.results.map((t) => ({
       threshold: t.threshold,
       metric: t.metric,
@@ -348,7 +353,9 @@ export function toJsonResult(report: RunReport): JsonResult {
     ...(r.checks === undefined ? {} : { checks: checks(r.checks) }),
     ...(r.auth === undefined ? {} : { auth: auth(r.auth) }),
     series: r.series.map(seriesPoint),
-    ...(report.thresholds === undefined ? {} : { thresholds: thresholds(report.thresholds) }),
+    ...(report.thresholds === undefined
+      ? {}
+      : { thresholds: thresholds(report.thresholds, report.baseline) }),
     latency_distribution: r.latency_distribution.map(percentilePoint),
     ...(scenarios === undefined
       ? {}

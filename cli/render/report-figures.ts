@@ -11,7 +11,7 @@
 import type { RunResult } from '../../runtime/metrics/run-result.js';
 import type { ThresholdAbort } from '../../runtime/thresholds/abort-on-fail.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
-import type { RunReport } from './run-report.js';
+import type { BaselineOverlay, RunReport } from './run-report.js';
 
 // ICU's first use in a process costs about 15 ms (its data), and every terminal report prints a
 // count ("Virtual users: 1 allocated"): a whole count is grouped by its digits instead, as en-US
@@ -50,6 +50,16 @@ export function thresholdActual(result: ThresholdResult): string {
 /** A relative threshold's baseline figure; `—` for a threshold with a fixed limit. */
 export function thresholdBaseline(result: ThresholdResult): string {
   return result.baseline === undefined ? '—' : formatValue(result.baseline);
+}
+
+/**
+ * Where a run's baseline came from, for the reports: its file and when its run began
+ * (`base.json, a run started 2026-05-01T10:00:00.000Z`).
+ */
+export function baselineSource(baseline: Pick<BaselineOverlay, 'file' | 'started_at'>): string {
+  return baseline.started_at === undefined
+    ? `${baseline.file} (it does not say when its run started)`
+    : `${baseline.file}, a run started ${baseline.started_at}`;
 }
 
 /** Whether any threshold's limit came from a baseline (reports then add its column). */

@@ -38,4 +38,6 @@ export interface RunReport {
 export type BaselineOverlay = Pick<JsonResult, 'series' | 'latency_distribution'> & {
   /** The file as the user named it. */
   readonly file: string;
+  /** When the baseline run began (its `started_at`); undefined when the file does not say. */
+  readonly started_at: string | undefined;
 };

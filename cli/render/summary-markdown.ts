@@ -19,12 +19,13 @@ import {
   sortedErrors,
   sortedStatusCodes,
   anyBaseline,
+  baselineSource,
   thresholdActual,
   thresholdBaseline,
   thresholdExpected,
   verdictOf,
 } from './report-figures.js';
-import type { RunReport, ThresholdSummary } from './run-report.js';
+import type { BaselineOverlay, RunReport, ThresholdSummary } from './run-report.js';
 import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** `text` as plain text inside a Markdown table cell. */
@@ -93,11 +94,12 @@ function headline(r: RunResult): string[] {
   );
 }
 
-function thresholds(summary: ThresholdSummary): string[] {
+function thresholds(summary: ThresholdSummary, base: BaselineOverlay | undefined): string[] {
   const baseline = anyBaseline(summary.results);
   return [
     `### Thresholds: ${summary.passed}/${summary.total} passed`,
     '',
+    ...(base === undefined ? [] : [`Baseline: ${escapeMarkdown(baselineSource(base))}`, '']),
     ...markdownTable(
       ['', 'Threshold', 'Actual', ...(baseline ? ['Baseline'] : []), 'Expected'],
       summary.results.map((t) => [
@@ -294,7 +296,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     [heading(report)],
     [metaLine(report)],
     headline(r),
-    report.thresholds === undefined ? [] : thresholds(report.thresholds),
+    report.thresholds === undefined ? [] : thresholds(report.thresholds, report.baseline),
     scenarios(r),
     endpoints(r),
     counts('Status codes', 'Status', sortedStatusCodes(r), r.total),

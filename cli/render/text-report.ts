@@ -60,7 +60,13 @@ import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
 import { plainTable, renderBreakdowns } from './tables.js';
-import { abortText, formatBytes, formatCount, formatShare } from './report-figures.js';
+import {
+  abortText,
+  baselineSource,
+  formatBytes,
+  formatCount,
+  formatShare,
+} from './report-figures.js';
 import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** How the text report is drawn. */
@@ -146,9 +152,10 @@ export function thresholdLine(result: ThresholdResult, color: boolean): string {
   );
 }
 
-function thresholdLines(summary: ThresholdSummary, color: boolean): string[] {
+function thresholdLines(report: RunReport, summary: ThresholdSummary, color: boolean): string[] {
   return [
     'Thresholds:',
+    ...(report.baseline === undefined ? [] : [`  Baseline: ${baselineSource(report.baseline)}`]),
     ...summary.results.map((r) => thresholdLine(r, color)),
     `Threshold Summary: ${summary.passed}/${summary.total} passed`,
   ];
@@ -311,7 +318,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   const lines = summaryLines(result);
   // A loop, not push(...list): a spread over thousands of thresholds can overflow the stack.
   if (report.thresholds !== undefined)
-    for (const line of thresholdLines(report.thresholds, options.color)) lines.push(line);
+    for (const line of thresholdLines(report, report.thresholds, options.color)) lines.push(line);
   const stopped = stoppedLine(report);
   if (stopped !== undefined) lines.push(stopped);
   lines.push(...dataLines(result));

@@ -25,8 +25,8 @@ const MAX_LINE = 8192;
 /** One virtual user's cookie jar. */
 export class UserCookies {
   #jar: CookieJar | undefined;
-  /** domain;path;name of each cookie stored: the count MAX_COOKIES bounds. */
-  readonly #keys = new Set<string>();
+  /** The value of each cookie stored by domain;path;name: the count MAX_COOKIES bounds. */
+  readonly #keys = new Map<string, string>();
   /** Cookies stored per domain: the count MAX_COOKIES_PER_DOMAIN bounds. */
   readonly #perDomain = new Map<string, number>();
 
@@ -73,6 +73,11 @@ export class UserCookies {
     return out;
   }
 
+  /** The values of the cookies stored, which the debug log and the reports hide. */
+  values(): IterableIterator<string> {
+    return this.#keys.values();
+  }
+
   /** Forgets every cookie. */
   clear(): void {
     this.#jar?.removeAllCookiesSync();
@@ -91,9 +96,9 @@ export class UserCookies {
     this.#jar ??= new CookieJar();
     // ignoreError: a cookie the jar refuses (another domain, a bad prefix) is dropped, as a
     // browser drops it.
-    if (this.#jar.setCookieSync(cookie, url, { ignoreError: true }) === undefined || known) return;
-    this.#keys.add(key);
-    this.#perDomain.set(domain, inDomain + 1);
+    if (this.#jar.setCookieSync(cookie, url, { ignoreError: true }) === undefined) return;
+    this.#keys.set(key, cookie.value);
+    if (!known) this.#perDomain.set(domain, inDomain + 1);
   }
 }
 

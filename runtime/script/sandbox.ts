@@ -19,6 +19,11 @@
  * limit; one thrown after the pump ran for its whole limit is the CPU limit; any other is a
  * promise of the script rejected and never handled (errors thrown by the scenario come back as
  * data in END records), counted through onStray since it belongs to no iteration in particular.
+ * Requests not awaited: an entry is over once its function has settled and the requests it started
+ * (REQUEST_OPS: http calls, batches, ws sessions), whether awaited or not, have settled too, as
+ * k6's event loop waits for what an iteration started. What their continuations start meanwhile
+ * counts as the entry's too. So every request that goes on the wire is recorded, within the
+ * request's own timeout and the run's stop grace (a hard stop cuts the entry as any other).
  */
 import { isolatedVm, type IsolatedVm } from '../../native/isolated-vm.js';
 import type { ScriptPlan } from '../../model/plan/plan.js';
@@ -77,6 +82,9 @@ export interface SandboxOps {
   call(vu: number, op: string, args: unknown): unknown;
 }
 
+/** The host operations that put a request on the wire: an entry's end waits for them. */
+const REQUEST_OPS: ReadonlySet<string> = new Set(['http', 'http.batch', 'ws']);
+
 /** Limits of the sandbox. */
 export interface SandboxLimits {
   readonly memoryMb: number;
@@ -113,6 +121,10 @@ interface VuContext {
   /** Host operations of the entry in flight, and since when it has had none. */
   inflight: number;
   idleSinceMs: number;
+  /** Its requests (REQUEST_OPS) not settled yet, awaited or not. */
+  requests: number;
+  /** How its function ended, while its requests not awaited are still in flight. */
+  ended: SandboxOutcome | undefined;
 }
 
 /** One segment's isolate and its virtual users' contexts. */
@@ -130,6 +142,8 @@ export class Sandbox {
   #flush: NodeJS.Immediate | undefined;
   readonly #pumpBound = (): void => this.#pump();
   #tokens = 0;
+  /** Contexts whose function has ended, waiting for their requests not awaited. */
+  readonly #draining = new Set<VuContext>();
   /** The BYTES records of the START record that follows them: its virtual user, id and bytes. */
   #bytes: { vu: number; id: number; list: Uint8Array[] } | undefined;
 
@@ -210,6 +224,8 @@ export class Sandbox {
     ctx.done = done;
     ctx.inflight = 0;
     ctx.idleSinceMs = this.deps.nowMs();
+    ctx.requests = 0;
+    ctx.ended = undefined;
     inbound.entry(this.#inbox, vu, kind, token, argument, exec);
     this.#schedule();
   }
@@ -223,6 +239,8 @@ export class Sandbox {
   #finish(ctx: VuContext, outcome: SandboxOutcome): void {
     if (ctx.token === 0) return;
     ctx.token = 0;
+    ctx.ended = undefined;
+    this.#draining.delete(ctx);
     ctx.done(outcome);
   }
 
@@ -257,6 +275,8 @@ export class Sandbox {
       return;
     }
     readOutbound(posted, this.#outbound);
+    // After the pump: the continuations of the responses it delivered have posted their calls.
+    for (const ctx of this.#draining) if (ctx.requests === 0) this.#finish(ctx, ctx.ended!);
   }
 
   /** What the host does with the records the isolate posted. */
@@ -359,6 +379,8 @@ export class Sandbox {
       done: () => undefined,
       inflight: 0,
       idleSinceMs: 0,
+      requests: 0,
+      ended: undefined,
     };
     this.#contexts.set(vu, ctx);
     return ctx;
@@ -367,7 +389,14 @@ export class Sandbox {
   /** An entry of a virtual user's script has finished (its END record). */
   #end(vu: number, token: number, json: string): void {
     const ctx = this.#contexts.get(vu);
-    if (ctx !== undefined && ctx.token === token) this.#finish(ctx, ctx.read(json));
+    if (ctx === undefined || ctx.token !== token) return;
+    const outcome = ctx.read(json);
+    if (ctx.requests === 0) {
+      this.#finish(ctx, outcome);
+      return;
+    }
+    ctx.ended = outcome;
+    this.#draining.add(ctx);
   }
 
   /** A host operation asked for by a virtual user's script (its START record). */
@@ -375,7 +404,9 @@ export class Sandbox {
     const ctx = this.#contexts.get(vu);
     if (ctx === undefined || ctx.token === 0) return;
     const token = ctx.token;
+    const request = REQUEST_OPS.has(op);
     ctx.inflight++;
+    if (request) ctx.requests++;
     this.deps.ops.later(
       vu,
       op,
@@ -389,6 +420,7 @@ export class Sandbox {
           return;
         }
         ctx.inflight--;
+        if (request) ctx.requests--;
         ctx.idleSinceMs = this.deps.nowMs();
         if (settled.kind === 'response') inbound.response(this.#inbox, vu, id, settled);
         else if (settled.kind === 'value') inbound.ok(this.#inbox, vu, id, settled.json);

@@ -25,11 +25,13 @@ import { ResponseText } from './response-text.js';
 import type { SandboxOps, Settle, Settled } from './sandbox.js';
 import { sendBatch, type BatchDeps } from './script-batch.js';
 import { jsonPath } from './script-json-path.js';
-import { expectOf, scriptRequest, type HttpArgs } from './script-request.js';
+import { expectOf, scriptRequest } from './script-request.js';
+import { decodeHttpArgs } from './decode-call-args.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
 import { streamFigures } from './stream-figures.js';
 import { longestWaitMs, MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
+import { decodeHostCall, isHostOp, type HostCalls } from '../../sandbox/isolate/host-calls.js';
 
 /** How an operation with no value (sleep) settles. */
 const NOTHING: Settled = { kind: 'value', json: '' };
@@ -40,12 +42,7 @@ const MAX_CACHED_REQUESTS = 1000;
 const MAX_CACHED_KEY = 2048;
 
 /** A scenario's add(): the metric's name, the value, the call's tags and its group. */
-type MetricArgs = [
-  string,
-  number,
-  Readonly<Record<string, string>> | undefined,
-  string | undefined,
-];
+type MetricArgs = HostCalls['metric'];
 
 /** A sleep() in progress. */
 interface Sleep {
@@ -120,7 +117,9 @@ export class ScriptOps implements SandboxOps {
       return;
     }
     if (op === 'sleep') {
-      this.#sleep(user, JSON.parse(json) as number, settle);
+      const seconds: unknown = JSON.parse(json);
+      // A duration that was no number (NaN crosses as null) sleeps for none.
+      this.#sleep(user, typeof seconds === 'number' ? seconds : NaN, settle);
       return;
     }
     if (op === 'ws.connect') {
@@ -169,36 +168,34 @@ export class ScriptOps implements SandboxOps {
   }
 
   call(id: number, op: string, args: unknown): unknown {
+    if (!isHostOp(op)) throw new Error(`unknown operation ${op}`);
+    if (op.startsWith('ws.') && op !== 'ws.open')
+      return this.#sockets.call(this.deps.user(id), op, args);
     const vu = this.deps.user(id).vu;
     switch (op) {
       case 'check': {
-        const [name, pass, group, tags] = args as [
-          string,
-          boolean,
-          string | undefined,
-          Record<string, string> | undefined,
-        ];
+        const [name, pass, group, tags] = decodeHostCall(op, args);
         this.deps.user(id).lane.recorder.recordCheck(name, pass, ownTags({ group, tags }));
         return undefined;
       }
       case 'metric':
-        this.#metric(this.deps.user(id), args as MetricArgs);
+        this.#metric(this.deps.user(id), decodeHostCall(op, args));
         return undefined;
       case 'vars.get':
-        return vu.vars.get(args as string);
+        return vu.vars.get(decodeHostCall(op, args));
       case 'vars.set': {
-        const [key, value, typed] = args as [string, string, boolean];
+        const [key, value, typed] = decodeHostCall(op, args);
         if (!vu.vars.set(key, value, typed)) throw new Error(variablesFull(key));
         return undefined;
       }
       case 'feed':
         return this.#feed(vu);
       case 'jsonpath':
-        return jsonPath(...(args as [string, string]));
+        return jsonPath(...decodeHostCall(op, args));
       case 'cookies.get':
-        return vu.cookies.forUrl(this.#targets.resolve(args as string).href);
+        return vu.cookies.forUrl(this.#targets.resolve(decodeHostCall(op, args)).href);
       case 'cookies.set': {
-        const [url, name, value] = args as [string, string, string];
+        const [url, name, value] = decodeHostCall(op, args);
         vu.cookies.set(this.#targets.resolve(url).href, name, value);
         return undefined;
       }
@@ -206,12 +203,10 @@ export class ScriptOps implements SandboxOps {
         vu.cookies.clear();
         return undefined;
       case 'html':
-        return this.#html.find(...(args as [string, string]));
+        return this.#html.find(...decodeHostCall(op, args));
       case 'ws.open':
-        return this.#sockets.open(this.deps.user(id), ...(args as [number, string]));
+        return this.#sockets.open(this.deps.user(id), ...decodeHostCall(op, args));
       default:
-        if (op.startsWith('ws.'))
-          return this.#sockets.call(this.deps.user(id), op, args as unknown[]);
         throw new Error(`unknown operation ${op}`);
     }
   }
@@ -354,7 +349,7 @@ export class ScriptOps implements SandboxOps {
     const cached = bytes.length === 0;
     const known = cached ? this.#requests.get(json) : undefined;
     if (known !== undefined) return known;
-    const args = JSON.parse(json) as HttpArgs;
+    const args = decodeHttpArgs(json);
     const url = this.#targets.resolve(args.url);
     const name = args.name ?? `${args.method} ${url.pathname}`;
     const tags = { method: args.method, ...ownTags(args) };

@@ -47,6 +47,11 @@ export interface ScriptSocketDeps {
   readonly index: number;
   readonly name: string;
   readonly timeoutMs: number;
+  /**
+   * Longest delay of a timer, as of the scenario's other waits (sandbox/waiting-calls.ts): the
+   * run's `timeout` when only `requests` bounds it, so `setInterval(fn, 1e12)` under `-n 1` fires.
+   */
+  readonly longestWaitMs: number;
   readonly subprotocols: readonly string[];
 }
 
@@ -182,11 +187,15 @@ export class ScriptSocket {
     this.#socket?.fail('ws_timeout');
   }
 
-  /** Starts timer `id` of the scenario: once, or every `ms` (ms < 0: the run's timeout). */
+  /**
+   * Starts timer `id` of the scenario: once, or every `ms` (ms < 0: the run's timeout), at most
+   * the run's longest wait.
+   */
   timer(id: number, ms: number, repeat: boolean): void {
     if (this.#timers.size >= MAX_TIMERS)
       throw new Error(`setTimeout()/setInterval(): at most ${MAX_TIMERS} timers per socket`);
-    const delay = ms < 0 ? this.#deps.timeoutMs : repeat ? Math.max(MIN_TIMER_MS, ms) : ms;
+    const asked = ms < 0 ? this.#deps.timeoutMs : repeat ? Math.max(MIN_TIMER_MS, ms) : ms;
+    const delay = Math.min(asked, this.#deps.longestWaitMs);
     const fire = (): void => {
       if (repeat) this.#timers.set(id, setLongTimeout(fire, delay));
       else this.#timers.delete(id);

@@ -24,12 +24,14 @@ import { withDefault } from './script-request.js';
 import { ScriptSocket } from './script-socket.js';
 import type { ScriptUser } from './script-user.js';
 import { longestWaitMs } from '../../sandbox/waiting-calls.js';
+import { decodeHostCall, type HostOp } from '../../sandbox/isolate/host-calls.js';
+import { decodeConnectArgs, decodeWsArgs } from './decode-call-args.js';
 
 /** Sockets of ws.connect() a virtual user may have open at once. */
 export const MAX_SOCKETS_PER_USER = 16;
 
 /** What a scripted WebSocket session asks for. */
-interface WsArgs {
+export interface WsArgs {
   readonly url: string;
   readonly messages: readonly string[];
   readonly interval: number;
@@ -41,7 +43,7 @@ interface WsArgs {
 }
 
 /** What a scenario's ws.connect() asks for. */
-interface ConnectArgs {
+export interface ConnectArgs {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly subprotocols: readonly string[];
@@ -76,7 +78,7 @@ export class ScriptSockets {
 
   /** One WebSocket session (ws-session.ts), recorded under its name; resolves to its outcome. */
   async session(user: ScriptUser, json: string): Promise<string> {
-    const args = JSON.parse(json) as WsArgs;
+    const args = decodeWsArgs(json);
     const timeoutMs = capped(args.timeout, this.deps.plan.timeoutMs);
     const steps = messageSteps(
       args.messages.map((text) => ({ kind: 'text', text: [text] })),
@@ -104,7 +106,7 @@ export class ScriptSockets {
   open(user: ScriptUser, id: number, json: string): undefined {
     if (user.sockets.size >= MAX_SOCKETS_PER_USER)
       throw new Error(`ws.connect(): at most ${MAX_SOCKETS_PER_USER} sockets open at once`);
-    const args = JSON.parse(json) as ConnectArgs;
+    const args = decodeConnectArgs(json);
     const endpoint = this.#endpoint(args, []);
     const socket = new ScriptSocket({
       recorder: user.lane.recorder,
@@ -113,6 +115,7 @@ export class ScriptSockets {
       index: endpoint.index,
       name: endpoint.name,
       timeoutMs: endpoint.timeoutMs,
+      longestWaitMs: longestWaitMs(this.deps.plan),
       subprotocols: args.subprotocols,
     });
     user.sockets.set(id, { socket, endpoint });
@@ -150,30 +153,45 @@ export class ScriptSockets {
   }
 
   /** A call of a socket's method: send, close, timers, a wait's take or timeout. */
-  call(user: ScriptUser, op: string, args: unknown[]): unknown {
-    const socket = user.sockets.get(args[0] as number)?.socket;
-    if (socket === undefined) return op === 'ws.send' ? [0, 0] : undefined;
+  call(user: ScriptUser, op: HostOp, args: unknown): unknown {
     switch (op) {
-      case 'ws.send':
-        return socket.send(args[1] as string | ArrayBuffer);
-      case 'ws.close':
-        socket.close(args[1] as number, args[2] as string);
+      case 'ws.send': {
+        const [id, data] = decodeHostCall(op, args);
+        return this.#socket(user, id)?.send(data) ?? [0, 0];
+      }
+      case 'ws.close': {
+        const [id, code, reason] = decodeHostCall(op, args);
+        this.#socket(user, id)?.close(code, reason);
         return undefined;
-      case 'ws.timer':
-        socket.timer(args[1] as number, args[2] as number, args[3] as boolean);
+      }
+      case 'ws.timer': {
+        const [id, timer, ms, repeat] = decodeHostCall(op, args);
+        this.#socket(user, id)?.timer(timer, ms, repeat);
         return undefined;
-      case 'ws.clearTimer':
-        socket.clearTimer(args[1] as number);
+      }
+      case 'ws.clearTimer': {
+        const [id, timer] = decodeHostCall(op, args);
+        this.#socket(user, id)?.clearTimer(timer);
         return undefined;
-      case 'ws.taken':
-        socket.taken(args[1] as number, args[2] as number);
+      }
+      case 'ws.taken': {
+        const [id, mark, seq] = decodeHostCall(op, args);
+        this.#socket(user, id)?.taken(mark, seq);
         return undefined;
-      case 'ws.timedOut':
-        socket.timedOut(args[1] as string);
+      }
+      case 'ws.timedOut': {
+        const [id, what] = decodeHostCall(op, args);
+        this.#socket(user, id)?.timedOut(what);
         return undefined;
+      }
       default:
         throw new Error(`unknown operation ${op}`);
     }
+  }
+
+  /** The user's socket `id`; undefined once it is gone. */
+  #socket(user: ScriptUser, id: number): ScriptSocket | undefined {
+    return user.sockets.get(id)?.socket;
   }
 
   /** The run's time is up (or it is stopped): every socket closes, its session interrupted. */

@@ -10,6 +10,7 @@ import { systemClock } from '../schedule/clock.js';
 import { runScenarioSetup, runScenarioTeardown } from '../script/scenario-setup.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';
+import { segmentError } from './segment-error.js';
 import { SharedDataReceiver } from './shared-data-transfer.js';
 
 const stop = new AbortController();
@@ -36,7 +37,8 @@ async function begin(start: SegmentStart): Promise<void> {
   const hooks = { clock: systemClock, hardStop: hardStop.signal, onConsole };
   if (script !== undefined && spec.thread === 0) {
     const setup = await runScenarioSetup(spec.plan, script, hooks);
-    if (!setup.ok) return finish({ type: 'failed', message: setup.message });
+    if (!setup.ok)
+      return finish({ type: 'failed', failure: { code: 'setup_failed', message: setup.message } });
     setupData = setup.data;
   }
   send({ type: 'ready', setup: setupData });
@@ -65,10 +67,7 @@ process.on('message', (message: HostToSegment) => {
     const start = { ...message.start, spec: received.complete(message.start.spec) };
     begin(start).catch((error: unknown) =>
       // A bug in the segment: the host reports it and the run fails with what was collected.
-      finish({
-        type: 'failed',
-        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      }),
+      finish({ type: 'failed', failure: segmentError(error) }),
     );
   } else if (message.type === 'go') {
     // The first segment's own data stays as it is; the others get the copy it sent.

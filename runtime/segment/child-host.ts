@@ -6,7 +6,8 @@
  * --no-node-snapshot, which isolated-vm needs on Node ≥ 20. A child that exits without an outcome
  * (killed, aborted by V8 out of memory) is reported as lost, with its last snapshot. The child
  * runs a scenario's code, so it must not outlive this process: kill() ends it when this process
- * exits (execute.ts), and it ends itself when this process is gone (child-entry.ts).
+ * exits (execute.ts), and it ends itself when this process is gone (child-entry.ts). It is
+ * started with only the part of barrage's environment it needs (child-env.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { PROTOCOL_VERSION, type HostToSegment } from './protocol.js';
 import { SegmentLink, type SegmentEvents } from './segment-link.js';
 import type { SegmentSpec } from '../split/segment-spec.js';
 import { DATA_FD, splitSharedData } from './shared-data-transfer.js';
+import { childEnvironment } from './child-env.js';
 
 /**
  * The child's entry: the built file, next to this one in the flat dist/ (tests run sources through
@@ -51,10 +53,12 @@ export class ChildHost extends SegmentLink {
     snapshotEveryMs: number,
     events: SegmentEvents,
     execPath: string | undefined,
+    env: Readonly<Record<string, string | undefined>>,
   ) {
     const split = splitSharedData(unshared(spec));
     const child = fork(ENTRY, [], {
       ...(execPath === undefined ? {} : { execPath }),
+      env: childEnvironment(env),
       // --no-node-snapshot: isolated-vm needs it on Node ≥ 20. --single-threaded: V8 compiles and
       // collects garbage on the segment's own thread. A segment is sized to one core, and V8's
       // background threads only competed with it: on one core, 10 % more scripted requests/s and

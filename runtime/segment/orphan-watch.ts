@@ -1,6 +1,7 @@
 /**
- * A thread of a scripted segment's child process (child-entry.ts starts it) that kills the
- * process once its parent is gone. The child's own thread cannot be relied on for that: a batch of
+ * A thread of a scripted segment's child process (child-entry.ts starts it), and of the type
+ * check's (dsl/script/type-check-entry.ts, by its built name), that kills the process once its
+ * parent is gone. The child's own thread cannot be relied on for that: a batch of
  * script code may hold it for up to the run's timeout, and a parent killed by SIGKILL runs no hook
  * and may leave the IPC channel's end unnoticed until then. The parent's pid changes when the
  * process is handed to another (init or a subreaper), so polling it is enough: a scenario never

@@ -3,6 +3,7 @@
  * direction (STYLE.md, vitest's worker boundary). Snapshots travel batched and encoded, a few per
  * second, never one message per sample.
  */
+import type { RunFailure } from '../../model/errors/run-failure.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
 import type { LiveState } from './live-state.js';
@@ -43,4 +44,5 @@ export type SegmentToHost =
   | { readonly type: 'http-debug'; readonly record: ExchangeRecord }
   | { readonly type: 'snapshot'; readonly snapshot: ShardSnapshot; readonly live: LiveState }
   | { readonly type: 'done'; readonly outcome: SegmentOutcome }
-  | { readonly type: 'failed'; readonly message: string };
+  /** The segment failed before its outcome: setup() failed, or it threw (a bug). */
+  | { readonly type: 'failed'; readonly failure: RunFailure };

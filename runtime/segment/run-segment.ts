@@ -15,6 +15,7 @@
  * The snapshot of a run of the top-level form is its one scenario's shard; with named scenarios
  * it is their merge, each scenario's own under `scenarios`.
  */
+import type { RunFailure } from '../../model/errors/run-failure.js';
 import type { Clock } from '../schedule/clock.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
@@ -46,10 +47,10 @@ export interface SegmentControl {
   readonly onHttpDebug?: (record: ExchangeRecord) => void;
 }
 
-/** A segment's outcome: its shard, and the message of a fatal error that ended it early. */
+/** A segment's outcome: its shard, and the failure that ended it early. */
 export interface SegmentOutcome {
   readonly snapshot: ShardSnapshot;
-  readonly fatal: string | undefined;
+  readonly failure: RunFailure | undefined;
 }
 
 /** Runs a segment to its end and returns its final snapshot. */

@@ -2,6 +2,7 @@
  * Worker-thread entry of a segment: runs runSegment for the spec it was started with, sends a
  * cumulative snapshot every tick and its outcome at the end, and obeys stop / hard-stop.
  */
+import { segmentError } from './segment-error.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../schedule/clock.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
@@ -37,10 +38,7 @@ try {
   send({ type: 'done', outcome });
 } catch (error) {
   // A bug in the segment: the host reports it and the run fails with what was collected.
-  send({
-    type: 'failed',
-    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-  });
+  send({ type: 'failed', failure: segmentError(error) });
 } finally {
   port.close();
 }

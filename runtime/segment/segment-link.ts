@@ -4,6 +4,7 @@
  * A segment that dies without an outcome is reported as lost: the run fails, with the figures its
  * last snapshot carried. Subclasses start the segment and carry control messages to it.
  */
+import type { RunFailure, RunFailureCode } from '../../model/errors/run-failure.js';
 import type { EventEmitter } from 'node:events';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { ShardSnapshot } from '../metrics/snapshot.js';
@@ -24,7 +25,7 @@ export interface SegmentEvents {
 
 /** How a segment ended: its outcome, or lost with the last snapshot it sent. */
 export type LinkOutcome =
-  SegmentOutcome | { readonly lost: string; readonly snapshot: ShardSnapshot | undefined };
+  SegmentOutcome | { readonly lost: RunFailure; readonly snapshot: ShardSnapshot | undefined };
 
 /** One running segment, seen from the main thread. */
 export abstract class SegmentLink {
@@ -41,11 +42,11 @@ export abstract class SegmentLink {
     this.ready = new Promise((resolve) => (onReady = resolve));
     this.outcome = new Promise((resolve) => {
       let settled = false;
-      const lost = (why: string): void => {
+      const lost = (why: string, code: RunFailureCode = 'segment_lost'): void => {
         onReady();
         if (settled) return;
         settled = true;
-        resolve({ lost: `${name} was lost: ${why}`, snapshot: this.#latest });
+        resolve({ lost: { code, message: `${name} was lost: ${why}` }, snapshot: this.#latest });
       };
       channel.on('message', (message: SegmentToHost) => {
         switch (message.type) {
@@ -73,7 +74,7 @@ export abstract class SegmentLink {
             resolve(message.outcome);
             break;
           case 'failed':
-            lost(message.message);
+            lost(message.failure.message, message.failure.code);
         }
       });
       channel.on('error', (error: Error) => lost(error.message));

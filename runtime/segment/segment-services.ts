@@ -3,6 +3,7 @@
  * its own: one auth provider per thread, as the spec's provider is per run and providers cannot
  * cross threads). Modules that implement a protocol or an auth scheme plug in here.
  */
+import type { RunFailure } from '../../model/errors/run-failure.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../model/plan/plan.js';
 import { staticAuthProvider, type AuthProvider } from '../auth/auth-provider.js';
@@ -19,8 +20,8 @@ export interface ServiceContext {
   readonly recorder: Recorder;
   /** µs since dispatch start. */
   readonly now: () => number;
-  /** Stops the run: it ends as failed with this message (shown to the user, so no secrets). */
-  readonly fatal: (message: string) => void;
+  /** Stops the run: it ends as failed (its message is shown to the user, so no secrets). */
+  readonly fail: (failure: RunFailure) => void;
 }
 
 /** The services of one segment. */
@@ -98,6 +99,6 @@ function authProvider(context: ServiceContext): AuthProvider | undefined {
     random: seededRandom(deriveSeed(plan.seed, plan.segment.index, AUTH_SEED)),
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     recordFetch: (ok, us) => context.recorder.recordAuthFetch(ok, us),
-    fatal: context.fatal,
+    fatal: (message) => context.fail({ code: 'auth_gave_up', message }),
   });
 }

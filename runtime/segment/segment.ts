@@ -6,6 +6,7 @@
  * snapshots, awaits every scenario run, closes everything and returns the final snapshot
  * (run-segment.ts says how a segment ends and what its grace is).
  */
+import type { RunFailure } from '../../model/errors/run-failure.js';
 import { alignEndpoints } from '../metrics/align-endpoints.js';
 import type { Plan } from '../../model/plan/plan.js';
 import type { Clock } from '../schedule/clock.js';
@@ -62,7 +63,7 @@ export class Segment {
   /** What a hard stop cuts: the users'. */
   readonly #cut = new AbortController();
   #stopping = false;
-  #fatal: string | undefined;
+  #failure: RunFailure | undefined;
   #ended = 0;
 
   /** Assembled when dispatch begins: the clock's now is dispatch start. */
@@ -90,7 +91,7 @@ export class Segment {
     });
   }
 
-  /** Runs every scenario share to its end; the final snapshot and a fatal error's message. */
+  /** Runs every scenario share to its end; the final snapshot, and the run's failure if any. */
   async run(): Promise<SegmentOutcome> {
     const control = this.#control;
     const stops = [
@@ -133,7 +134,7 @@ export class Segment {
       this.#recorder.markInterrupted();
       for (const run of this.#runs) run.recorder.markInterrupted();
     }
-    return { snapshot: this.#snapshotAt(endUs), fatal: this.#fatal };
+    return { snapshot: this.#snapshotAt(endUs), failure: this.#failure };
   }
 
   /** Graceful stop of every scenario run (and the scenario's sockets). */
@@ -150,8 +151,8 @@ export class Segment {
         plan,
         recorder: this.#recorder,
         now: this.#now,
-        fatal: (message) => {
-          this.#fatal ??= message;
+        fail: (failure) => {
+          this.#failure ??= failure;
           this.#stop();
         },
       },

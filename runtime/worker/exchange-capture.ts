@@ -3,7 +3,8 @@
  * requests of each endpoint and error kind (the reports' sample failures, kept by the Recorder)
  * and the lines of the HTTP debug log (HttpDebugTap). The path calls it for failed requests only,
  * or for every one when the log asks for all; a record is built only when one of the two takes
- * it, from the references the request left: its options, its exchange, the kept response body.
+ * it, from the references the request left: its options, its exchange, the kept response body,
+ * with the values of the user's cookies hidden (http/hide-cookie-values.ts).
  */
 import { firstTokenUs } from './record-llm.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
@@ -11,6 +12,7 @@ import type { HttpDebugTap } from '../debug/http-debug-tap.js';
 import { captureChunks, captureRequestBody } from '../http/body-capture.js';
 import type { CapturedBody, ExchangeRecord, RecordedHeaders } from '../../model/exchange-record.js';
 import type { Recorder } from '../metrics/recorder.js';
+import { hideCookieValues, sentCookieValues, setCookieValues } from '../http/hide-cookie-values.js';
 import type { InFlight } from './in-flight.js';
 
 /** Where a scenario's records come from, and where debug lines go. */
@@ -36,10 +38,18 @@ export class ExchangeCapture {
     const debug = this.deps.debug;
     const log = debug !== undefined && debug.admit();
     if (!sample && !log) return;
-    const record = exchangeRecord(flight, kind, waitingUs, this.deps);
+    const record = withoutCookies(flight, exchangeRecord(flight, kind, waitingUs, this.deps));
     if (sample) this.recorder.keepSample(flight.index, kind, record);
     if (log) debug.send(record);
   }
+}
+
+/** The record with the values of the user's cookies, those sent and those set, hidden. */
+function withoutCookies(flight: InFlight, record: ExchangeRecord): ExchangeRecord {
+  const { cookies, exchange } = flight.vu;
+  const raw = exchange.headers ?? [];
+  const set = setCookieValues(exchange.setCookies.map((i) => raw[i]?.toString('utf8') ?? ''));
+  return hideCookieValues(record, [...cookies.values(), ...sentCookieValues(record), ...set]);
 }
 
 /** The record of the exchange the flight just ended: an attempt, or a redirect's hop. */

@@ -139,7 +139,7 @@ export class ScenarioSocket {
   }
 
   #clear(t: unknown): void {
-    if (this.#timers.delete(t)) hostCall('ws.clearTimer', [this.id, t]);
+    if (typeof t === 'number' && this.#timers.delete(t)) hostCall('ws.clearTimer', [this.id, t]);
   }
 
   #waitFor(

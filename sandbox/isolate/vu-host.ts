@@ -7,6 +7,7 @@
 import { outbound, type Post } from './records.js';
 import { MAX_WAITING_CALLS, WAITING_REFUSED } from '../waiting-calls.js';
 import { textOf } from './intrinsics.js';
+import type { HostCalls, HostOp } from './host-calls.js';
 
 /** A host operation answered at once (check, vars, feed, jsonpath, html, metric, ws.*, cookies.*). */
 export type HostCall = (op: string, args: unknown) => unknown;
@@ -23,8 +24,8 @@ export function bindHost(givenPost: Post, givenCall: HostCall, vu: number): void
   vuNumber = vu;
 }
 
-/** Calls the host (an operation answered at once). */
-export const hostCall: HostCall = (op, args) => call(op, args);
+/** Calls the host (an operation answered at once), with its arguments as host-calls.ts types them. */
+export const hostCall = <K extends HostOp>(op: K, args: HostCalls[K]): unknown => call(op, args);
 
 /** Posts an END record: an entry of this virtual user ended (records.ts). */
 export const postEnd = (token: number, json: string): void =>

@@ -41,10 +41,56 @@ export interface WebCall {
   ): string | ArrayBuffer;
 }
 
+/**
+ * The most characters or bytes one call of a web global takes, its arguments together: 16 MiB,
+ * an eighth of a segment isolate's 128 MB. Each argument is copied to the host (and its answer
+ * back), outside the isolate's memory limit: a 100 MB string to btoa() cost the host 700 MB. Past
+ * it, the call throws a RangeError in the isolate before anything is copied.
+ */
+export const MAX_WEB_CALL_SIZE = 16 * 1024 * 1024;
+
+/** What the scenario called, by operation, for the refusal. */
+const CALLED: Readonly<Record<string, string>> = {
+  url: 'URL',
+  'url.set': 'URL',
+  'url.canParse': 'URL.canParse()',
+  'query.parse': 'URLSearchParams',
+  'query.serialize': 'URLSearchParams.toString()',
+  encode: 'TextEncoder.encode()',
+  encodeInto: 'TextEncoder.encodeInto()',
+  decode: 'TextDecoder.decode()',
+  atob: 'atob()',
+  btoa: 'btoa()',
+  clone: 'structuredClone()',
+  hash: 'crypto.hash()',
+  hmac: 'crypto.hmac()',
+};
+
+/** Characters of a string, bytes of a buffer or view, those of a list's strings; else 0. */
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value.byteLength;
+  if (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)
+    return value.byteLength;
+  if (!Array.isArray(value)) return 0;
+  let size = 0;
+  for (const item of value as unknown[]) if (typeof item === 'string') size += item.length;
+  return size;
+}
+
 /** Calls the host (a live binding: set by setWebCall before the first call). */
 export let web: WebCall;
 
-/** Hands over the host's callback. */
+/** Hands over the host's callback, behind the bound on what one call may copy. */
 export function setWebCall(call: WebCall): void {
-  web = call;
+  const host = call as (op: string, ...args: unknown[]) => unknown;
+  web = ((op: string, ...args: unknown[]): unknown => {
+    let size = 0;
+    for (const arg of args) size += sizeOf(arg);
+    if (size > MAX_WEB_CALL_SIZE)
+      throw new RangeError(
+        `${CALLED[op] ?? op}: ${size} characters or bytes, more than the ${MAX_WEB_CALL_SIZE} one call of a web global takes in a scenario`,
+      );
+    return host(op, ...args);
+  }) as WebCall;
 }

@@ -36,7 +36,7 @@ t.test(
       {
         cwd: t.testdirName,
         redactor: new Redactor({ provenance, secrets: new SecretSet() }),
-        // Holds three lines, then drops: what run-load-test.ts's writer does past its bound.
+        // Holds three lines, then drops: what commands/held-stderr.ts does past its bound.
         stderr: (line) => out.length < 3 && out.push(line) > 0,
         warn: () => undefined,
         nowMs: () => 0,

@@ -8,7 +8,15 @@
 import t from 'tap';
 import { isolatedVm } from '../../native/isolated-vm.js';
 import { isolateSource } from '../../sandbox/isolate-source.js';
+import { MAX_WEB_CALL_SIZE } from '../../sandbox/isolate/web-call.js';
 import { webHost } from '../../sandbox/web-host.js';
+
+/** The operations that reached the host, in order. */
+const reached: string[] = [];
+function hostCall(op: string, ...args: unknown[]): unknown {
+  reached.push(op);
+  return webHost(op, ...args);
+}
 
 const ivm = isolatedVm();
 const isolate = new ivm.Isolate({ memoryLimit: 32 });
@@ -20,7 +28,7 @@ const scenario = context.evalSync(
 );
 context.evalClosureSync(
   isolateSource('options'),
-  [scenario.derefInto(), new ivm.Callback(webHost), '{}'],
+  [scenario.derefInto(), new ivm.Callback(hostCall), '{}'],
   { result: { copy: true }, timeout: 1000 },
 );
 
@@ -209,3 +217,43 @@ t.test("barrage's crypto: SHA-256 of abc, HMAC-SHA256 of RFC 4231's test case 2"
   t.match(thrown(`barrageCrypto.hash('whirlpool', 'x', 'hex')`), { name: 'TypeError' });
   t.match(thrown(`barrageCrypto.hash('sha256', 'x', 'latin1')`), { name: 'TypeError' });
 });
+
+t.test(
+  'a call past 16 MiB is refused in the isolate, before a copy reaches the host',
+  async (t) => {
+    const past = MAX_WEB_CALL_SIZE + 1;
+    // Made once in the isolate (a 16 MiB string fits its 32 MB): each call then refers to it.
+    run(
+      `globalThis.big = 'a'.repeat(${past}); globalThis.bytes = new Uint8Array(${past}); return 0;`,
+    );
+    reached.length = 0;
+    for (const [code, called] of [
+      ['btoa(big)', 'btoa()'],
+      ['atob(big)', 'atob()'],
+      ['new TextEncoder().encode(big)', 'TextEncoder.encode()'],
+      ['new TextDecoder().decode(bytes)', 'TextDecoder.decode()'],
+      ["barrageCrypto.sha256(bytes, 'hex')", 'crypto.hash()'],
+      ["barrageCrypto.hmac('sha256', 'k', big, 'hex')", 'crypto.hmac()'],
+      ['structuredClone(big)', 'structuredClone()'],
+    ] as const)
+      t.match(thrown(code), { message: `${called}: ` }, code);
+    t.same(
+      reached.filter((op) => op !== 'decoder'),
+      [],
+      "no call reached the host (but the decoder's label check)",
+    );
+    run('globalThis.big = undefined; globalThis.bytes = undefined; return 0;');
+    t.equal(
+      run(`return btoa('a'.repeat(3 * 1024 * 1024)).length;`),
+      4 * 1024 * 1024,
+      'below it, as ever',
+    );
+    // A list's strings count together: 17 values of 1 MiB.
+    t.match(
+      thrown(
+        `const mib = 'a'.repeat(1048576); new URLSearchParams(Array.from({ length: 17 }, () => ['k', mib])).toString()`,
+      ),
+      { name: 'RangeError', message: 'URLSearchParams.toString(): 17825809 characters' },
+    );
+  },
+);

@@ -3,15 +3,9 @@
 // compared with the server's measurements, never with wall-clock bounds. A chunk is a read of the
 // body: writes that reach the client together are one, so counts are bounded by the writes.
 import t, { type Test } from 'tap';
-import { median, pacedStreamServer } from '../helpers/paced-stream-server.js';
+import { median, pacedStreamServer, streamSlackMs } from '../helpers/paced-stream-server.js';
 import { runJsonConfig, type SpawnResult } from '../helpers/run-cli.js';
 import { testRefusals } from '../helpers/validate-refusals.js';
-
-/**
- * How far a median may lie from the server's own clock: 50 streams of one process share its event
- * loop with three more test files on two cores, so a median's milliseconds drift with the load.
- */
-const STREAM_SLACK_MS = 15;
 
 interface Trend {
   readonly p50: number;
@@ -26,6 +20,7 @@ interface ChunkFigures {
 interface Json {
   readonly total: number;
   readonly failures: number;
+  readonly dropped: number;
   readonly errors: Readonly<Record<string, number>>;
   readonly sse?: unknown;
   readonly stream?: ChunkFigures;
@@ -71,26 +66,35 @@ t.test(
       ].join('\n'),
     );
     t.equal(result.code, 0, 'every threshold passes');
-    t.equal(json.total, 100, '50 set-up requests and 50 streams');
+    // Each of the 50 virtual users sends its set-up request; the plan's 50 permits are each sent
+    // or dropped (a busy machine may find no virtual user free in time).
+    const bodies = json.total - 50;
+    t.equal(bodies + json.dropped, 50, `${bodies} bodies sent and ${json.dropped} dropped`);
+    t.ok(bodies > 0, 'bodies were sent');
     t.equal(json.failures, 0);
-    t.equal(paced.writes, 1000, 'the server wrote 20 lines to each of 50 bodies');
+    t.equal(paced.writes, 20 * bodies, 'the server wrote 20 lines to each body');
     const chunks = json.stream!.chunks;
-    t.ok(chunks <= 1000 && chunks >= 950, `${chunks} chunks read of 1000 writes`);
+    t.ok(
+      chunks <= paced.writes && chunks >= 0.95 * paced.writes,
+      `${chunks} chunks read of ${paced.writes} writes`,
+    );
     t.equal(json.endpoints[1]?.stream?.chunks, chunks, 'and counted for its endpoint');
     t.equal(json.endpoints[0]?.stream, undefined, 'none for the endpoint that is no stream');
     t.equal(json.sse, undefined, 'no sse figures');
-    t.match(json.checks, { passes: 50, fails: 0 }, 'checks read the whole body');
+    t.match(json.checks, { passes: bodies, fails: 0 }, 'checks read the whole body');
     const first = json.stream!.time_to_first_chunk_ms!.p50;
     const transit = json.endpoints[1]!.waiting_ms!.p50;
     const serverFirst = median(paced.firstMs);
+    const slack = streamSlackMs(transit);
+    t.ok(first >= serverFirst - 1, `no chunk seen before the server wrote it`);
     t.ok(
-      Math.abs(first - transit - serverFirst) <= STREAM_SLACK_MS,
+      Math.abs(first - transit - serverFirst) <= slack,
       `time to first chunk p50 ${first} ms less time to first byte p50 ${transit} ms; the server's first write ${serverFirst.toFixed(3)} ms after the request came`,
     );
     const gap = json.stream!.chunk_gap_ms!.p50;
     const serverGap = median(paced.gapsMs);
     t.ok(
-      Math.abs(gap - serverGap) <= STREAM_SLACK_MS,
+      Math.abs(gap - serverGap) <= slack,
       `chunk gap p50 ${gap} ms, the server's ${serverGap.toFixed(3)} ms`,
     );
     t.same(
@@ -160,7 +164,7 @@ t.test('thresholds on the stream metrics fail the run', async (t) => {
       '--threshold',
       'stream_chunks:count > 6',
       '--threshold',
-      'stream_chunk_gap:p50 < 1',
+      'stream_chunk_gap:p50 > 60000',
       '--threshold',
       'stream_time_to_first_chunk:max > 60000',
       '--threshold',
@@ -174,7 +178,7 @@ t.test('thresholds on the stream metrics fail the run', async (t) => {
     json.thresholds?.results.map((r) => [r.threshold, r.pass]),
     [
       ['stream_chunks:count > 6', false],
-      ['stream_chunk_gap:p50 < 1', false],
+      ['stream_chunk_gap:p50 > 60000', false],
       ['stream_time_to_first_chunk:max > 60000', false],
       ['stream_chunks:count >= 2', true],
       ['sse_events:count >= 0', false],

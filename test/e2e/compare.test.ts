@@ -28,12 +28,13 @@ function config(url: string, slowMs: number): string {
   ].join('\n');
 }
 
-t.test('compare: the endpoint whose latency doubled is flagged, the other not', async (t) => {
+t.test('compare: the endpoint six times slower is flagged, the other not', async (t) => {
   const server = await startTargetServer();
   t.teardown(() => server.close());
   const dir = t.testdir({
     'base.yaml': config(server.url, 50),
-    'new.yaml': config(server.url, 100),
+    // Six times slower: a busy machine adds tens of milliseconds to either run, never a factor of 6.
+    'new.yaml': config(server.url, 300),
     'notes.json': '{"hello": "world"}\n',
   });
   const base = await runCli(['run', 'base.yaml', '--quiet', '--json', 'base.json'], { cwd: dir });
@@ -48,7 +49,7 @@ t.test('compare: the endpoint whose latency doubled is flagged, the other not', 
     figures.find((f) => f.scope === scope && f.figure === 'p95');
   const slow = p95('endpoint slow');
   t.equal(slow?.outside_noise, true, 'the slow endpoint’s p95 moved outside the noise');
-  t.ok((slow?.relative_change ?? 0) > 0.4, `p95 up about 100 % (${slow?.relative_change})`);
+  t.ok((slow?.relative_change ?? 0) > 0.4, `p95 up about 500 % (${slow?.relative_change})`);
   // The median, not the tail: a loaded machine's scheduling moves a 50 ms endpoint's p95 between
   // two runs by more than either run's own spread, which is all the noise rule can see.
   // Absent when both runs' p50 fell in the same histogram bucket: it did not change at all.
@@ -86,7 +87,7 @@ t.test('compare: the endpoint whose latency doubled is flagged, the other not', 
       'base.json',
       'new.raw',
       '--threshold',
-      'http_req_duration{endpoint=slow}:p95 < baseline * 5',
+      'http_req_duration{endpoint=slow}:p95 < baseline * 20',
       '--threshold',
       'http_req_duration{endpoint=steady}:p50 < baseline + 500',
     ],

@@ -108,9 +108,13 @@ t.test('coordinated omission is made visible (target stopped 2 s at 500/s)', asy
     result.intended_latency_ms !== null && result.intended_latency_ms.p99 >= 1500,
     `intended p99 ${result.intended_latency_ms?.p99}`,
   );
+  // The permits that waited out the 2 s stall count it in their intended latency only: service
+  // p99 stays a second and more below (a busy machine slows both alike).
   t.ok(
-    result.p99_latency_ms !== null && result.p99_latency_ms < 500,
-    `service p99 ${result.p99_latency_ms}`,
+    result.p99_latency_ms !== null &&
+      result.intended_latency_ms !== null &&
+      result.p99_latency_ms < result.intended_latency_ms.p99 - 1000,
+    `service p99 ${result.p99_latency_ms}, intended p99 ${result.intended_latency_ms?.p99}`,
   );
   t.ok(result.late >= 500, `late permits ${result.late}`);
   t.equal(result.failures, 0);

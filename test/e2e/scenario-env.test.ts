@@ -4,11 +4,13 @@
  * folder, and a loopback target that records what each request carried.
  */
 import t, { type Test } from 'tap';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../helpers/eventually.js';
+import { childrenOf } from '../helpers/processes.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 
 /** A token-like value that must never be printed. */
@@ -76,6 +78,48 @@ t.test('env holds exactly the variables named by --env and scenario_env', async 
   t.equal(query.get('alias'), 'true', '__ENV is env');
   t.equal(query.get('frozen'), 'true');
   t.equal(query.get('unnamed'), 'undefined');
+});
+
+t.test("the scenario's child process gets only the environment Node needs", async (t) => {
+  // The one request is held until the child's environment has been read, so it is alive then.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let requests = 0;
+  const server = createServer((_req, res) => {
+    requests++;
+    void held.then(() => res.end('ok'));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  t.teardown(() => {
+    release();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = folder(t, {
+    'one.ts': `import { http } from 'barrage';
+      export default async function () { await http.get('/held'); }`,
+  });
+  let environ: string[] = [];
+  const result = await runCli(
+    ['run', '--scenario', 'one.ts', '--target', url, '-n', '1', '--quiet'],
+    {
+      cwd: dir,
+      env: { AWS_SECRET_ACCESS_KEY: TOKEN, LC_ALL: 'C.UTF-8', TZ: 'UTC' },
+      onSpawn: (barrage) =>
+        void eventually(() => requests === 1).then(() => {
+          const [child] = childrenOf(barrage.pid!, 'child-entry.js');
+          environ = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0').filter(Boolean);
+          release();
+        }),
+    },
+  );
+  t.equal(result.code, 0, result.stderr);
+  t.equal(requests, 1);
+  const names = environ.map((line) => line.slice(0, line.indexOf('=')));
+  t.notOk(names.includes('AWS_SECRET_ACCESS_KEY'), "barrage's secret is not in the child's");
+  t.notMatch(environ.join('\n'), TOKEN);
+  t.ok(names.includes('PATH'), 'PATH is kept');
+  t.ok(environ.includes('LC_ALL=C.UTF-8') && environ.includes('TZ=UTC'), 'locale and zone kept');
 });
 
 t.test('--env KEY with KEY unset, or a bad name, is refused naming the flag', async (t) => {

@@ -192,7 +192,7 @@ async function spinning(t: Test): Promise<{
     children.forEach((pid) => isRunning(pid, CHILD_ENTRY) && process.kill(pid, 'SIGKILL')),
   );
   // Booted and in its loop: more CPU time than node takes to start (100 ticks a second).
-  await eventually(() => children.every((pid) => cpuTicks(pid) > 150));
+  await eventually(() => children.every((pid) => cpuTicks(pid) > 150), 60_000);
   return { cli, children, exited, closed, stderr: () => stderr };
 }
 

@@ -20,6 +20,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const SECRET = 'TOPSECRET-8163';
@@ -237,7 +238,8 @@ t.test('every way out is refused by run and validate, before anything is sent', 
       const common = ['--scenario', c.scenario ?? 'scn/main.ts', '--target', target.url];
       const options = { cwd: parent, env: { CI_TOKEN: SECRET }, killAfterMs: 30_000 };
       const results = [
-        ['validate', await runCli(['validate', ...common], options)],
+        // validate in process (main() with its streams), run as the spawned binary
+        ['validate', { ...(await runInProcess(['validate', ...common], options)), signal: null }],
         ['run', await runCli(['run', '--quiet', '-n', '2', '--timeout', '1s', ...common], options)],
       ] as const;
       for (const [command, r] of results) {

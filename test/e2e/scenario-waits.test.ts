@@ -1,6 +1,7 @@
 // A run bounded only by `requests` has no end to cut a wait, so each wait of a scenario is bounded
 // by the run's `timeout` (docs/scenarios.md, Memory, time and processes): `sleep(1e12)` under
-// `-n 1 --timeout 1s`, a ws.session pausing 1e12 ms between messages under `-n 2`. setup() gets
+// `-n 1 --timeout 1s`, a ws.session pausing 1e12 ms between messages under `-n 2`, a ws.connect
+// socket's setTimeout and setInterval of 1e12 ms under `-n 1`. setup() gets
 // `timeout` plus `stop_grace`, then it is cut. What is asserted is that each run ended by itself
 // (the bounds given to runCli are the test's safety nets) and what the target saw.
 import t, { type Test } from 'tap';
@@ -60,6 +61,16 @@ t.test('a ws.session pausing 1e12 ms between messages under -n 2 ends', async (t
   );
   t.equal(result.code, 0, result.stderr);
   t.equal(server.messages, 4, 'both sessions sent both messages');
+});
+
+t.test("a ws.connect socket's timers of 1e12 ms under -n 1 fire within the timeout", async (t) => {
+  const { result, server } = await scenario(
+    t,
+    `import { ws } from 'barrage';\nexport default async function (): Promise<void> {\n  await ws.connect('/ws', undefined, (socket) => {\n    socket.on('open', () => socket.send('a'));\n    socket.setTimeout(() => socket.send('b'), 1e12);\n    socket.setInterval(() => socket.close(), 1e12);\n  });\n}\n`,
+    ['-n', '1', '--timeout', '1s'],
+  );
+  t.equal(result.code, 0, result.stderr);
+  t.equal(server.messages, 2, 'the open and the timeout each sent one, then the interval closed');
 });
 
 t.test('setup() sleeping for an hour is cut after timeout + stop_grace', async (t) => {

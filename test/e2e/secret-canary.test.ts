@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTargetServer } from '../../cli/serve/target-server.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { BIN, runCli, type SpawnResult } from '../helpers/run-cli.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { startTokenServer } from '../helpers/token-server.js';
@@ -74,7 +75,10 @@ function sweep(t: Test, outputs: Record<string, string>): void {
     t.notOk(leaks(text), `${name} holds no secret`);
 }
 
-const streams = (label: string, result: SpawnResult): Record<string, string> => ({
+const streams = (
+  label: string,
+  result: Pick<SpawnResult, 'stdout' | 'stderr'>,
+): Record<string, string> => ({
   [`${label} stdout`]: result.stdout,
   [`${label} stderr`]: result.stderr,
 });
@@ -208,7 +212,8 @@ t.test('no secret in the error of a broken or malformed source', async (t) => {
   for (const c of cases) {
     writeFileSync(join(dir, 'bad.yaml'), c.yaml);
     for (const command of ['validate', 'run']) {
-      const result = await runCli([command, 'bad.yaml'], { cwd: dir, env: c.env ?? {} });
+      // In process (main() with its streams): a refusal needs no process; the runs above spawn.
+      const result = await runInProcess([command, 'bad.yaml'], { cwd: dir, env: c.env ?? {} });
       t.equal(result.code, 1, `${c.name}: ${command} refuses it`);
       t.match(result.stderr, /problem/, `${c.name}: the problem is reported`);
       sweep(t, streams(`${c.name}, ${command}`, result));

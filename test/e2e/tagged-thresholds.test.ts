@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 interface Result {
@@ -115,7 +116,12 @@ t.test('validate refuses tags and values that cannot occur, with a did-you-mean'
     ['checks{check=has idd}:rate > 0.9', 'did you mean has id?'],
   ];
   for (const [threshold, message] of cases) {
-    const result = await runCli(['validate', join(dir, 'tags.yaml'), '--threshold', threshold]);
+    const result = await runInProcess([
+      'validate',
+      join(dir, 'tags.yaml'),
+      '--threshold',
+      threshold,
+    ]);
     t.equal(result.code, 1, threshold);
     t.match(result.stderr, message, threshold);
     t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');

@@ -16,6 +16,7 @@ import {
   ODD_PATHS,
   type Yield,
 } from '../helpers/odd-bodies.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { checkJunitSchema, xmllintSkip } from '../helpers/xmllint.js';
 
@@ -143,7 +144,7 @@ for (const body of ODD_BODIES) {
     const reports = join(dir, 'reports');
     const config = join(dir, 'load.yaml');
     writeFileSync(config, scenario(target.url, reports));
-    const result = await runCli(['run', '--config', config, '--json-output']);
+    const result = await runInProcess(['run', '--config', config, '--json-output']);
     t.notMatch(result.stderr, /internal error|\n\s+at /, 'no crash, no stack trace');
     const printed = JSON.parse(result.stdout) as JsonResult;
     const rootFails = body.expect.$ === EXTRACT_ERROR;

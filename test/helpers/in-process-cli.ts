@@ -64,7 +64,9 @@ export async function runInProcess(
     stdin,
     stdout,
     stderr,
-    env: options.env ?? {},
+    // The coverage folder when `npm run coverage` measures: a scenario's child process gets it
+    // from here, as a spawned barrage's does (run-cli.ts).
+    env: { ...coverageEnv(), ...options.env },
     colorDepth: 1,
     cwd: options.cwd ?? process.cwd(),
     isTTY: options.tty !== undefined,
@@ -107,4 +109,10 @@ export async function runInProcess(
     rawMode,
     exitHooksLeft: exitHandlers.size,
   };
+}
+
+/** NODE_V8_COVERAGE when c8 set it (it sets it for every Node it starts), else nothing. */
+function coverageEnv(): Record<string, string> {
+  const { NODE_V8_COVERAGE } = process.env;
+  return NODE_V8_COVERAGE === undefined ? {} : { NODE_V8_COVERAGE };
 }

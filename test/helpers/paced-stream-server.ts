@@ -81,3 +81,13 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
+
+/**
+ * How far a stream's median may lie from the server's own clock. The server flushes its headers as
+ * each request arrives, so the client's median time to first byte is the way there and back plus
+ * however late its busy event loop read them (50 streams share one process): 15 ms plus that
+ * recorded lateness, so an idle machine is held tight and a busy one is not failed.
+ */
+export function streamSlackMs(firstByteP50: number): number {
+  return 15 + firstByteP50;
+}

@@ -1,7 +1,8 @@
 /**
  * Every example README.md and docs/*.md mark as complete (`<!-- example -->` before the fence,
- * test/helpers/doc-examples.ts) is validated as a user would check it: the built
- * `barrage validate` on the block written to a file, TypeScript scenarios type-checked. The
+ * test/helpers/doc-examples.ts) is validated as a user would check it: `barrage validate` on the
+ * block written to a file (in process for YAML and JSON; the built binary for TypeScript
+ * scenarios, type-checked by its compiler child). The
  * block's folder holds the data files the examples name (test/fixtures/doc-examples/, and the
  * shipped scenarios/users.csv, which the README's feeder example reads), each
  * `${NAME}` it reads is set, and `--target` is given (examples leave the host to the reader).
@@ -11,6 +12,7 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configurationsOf, documentationPages, examplesOf } from '../helpers/doc-examples.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,11 +62,11 @@ for (const example of examples) {
       writeFileSync(file, text);
       const env = Object.fromEntries([...text.matchAll(/\$\{(\w+)/g)].map((m) => [m[1]!, 'x1']));
       const input = example.language === 'ts' ? ['--scenario', file] : [file];
-      const result = await runCli(['validate', ...input, '--target', 'http://127.0.0.1:9'], {
-        cwd: dir,
-        env,
-        typecheck: example.language === 'ts',
-      });
+      const argv = ['validate', ...input, '--target', 'http://127.0.0.1:9'];
+      const result =
+        example.language === 'ts'
+          ? await runCli(argv, { cwd: dir, env, typecheck: true })
+          : await runInProcess(argv, { cwd: dir, env });
       const label = configurations.length > 1 ? `alternative ${index + 1}` : 'the example';
       t.equal(result.code, 0, `${label} is valid`, { stderr: result.stderr, text });
       t.match(result.stdout, /Configuration is valid/);
