@@ -45,6 +45,8 @@ export interface ExchangeRecord {
     /** Time to first byte, less the connection the request opened; null without headers. */
     readonly waiting_ms: number | null;
     readonly duration_ms: number;
+    /** An LLM endpoint's time to its first output-bearing event, as llm_time_to_first_token. */
+    readonly first_token_ms?: number;
   };
   /** Why the request failed; null for one that succeeded (`--http-debug=all`). */
   readonly error_kind: string | null;

@@ -42,6 +42,12 @@ declare module 'barrage' {
     /** With `stream`: fail as `idle_timeout` when no event or chunk comes for this many ms. */
     idleTimeout?: number;
     /**
+     * An LLM inference call (docs/llm.md): its tokens timed and counted (llm_* metrics), from
+     * its `stream: 'sse'` events or from its whole response's usage. A preset's name, or a
+     * layout of your own; with it, `body` of a stream is the event that held the usage.
+     */
+    llm?: LlmApi | LlmOptions;
+    /**
      * Query parameters appended to the url's own query (form-encoded: space → +); a list value
      * repeats the name.
      */
@@ -58,6 +64,25 @@ declare module 'barrage' {
      * name, one part an item. Give no body argument with it.
      */
     multipart?: Record<string, MultipartValue | readonly MultipartValue[]>;
+  }
+
+  /** The APIs whose token layout barrage knows. */
+  export type LlmApi = 'openai-chat' | 'openai-completions' | 'anthropic-messages';
+
+  /** An LLM call's layout: JSONPaths of names and indices (`$.choices[0].delta.content`). */
+  export interface LlmOptions {
+    /** The preset the paths below override. */
+    api?: LlmApi;
+    /** Where an event (or a whole response) carries output text; needed without `api`. */
+    output?: string;
+    /** Where the usage counts input tokens. */
+    inputTokens?: string;
+    /** Where the usage counts output tokens. */
+    outputTokens?: string;
+    /** The data or event name that ends the stream (`[DONE]`, `message_stop`). */
+    end?: string;
+    /** SLOs in ms: llm_goodput is the share of calls that meet every one given. */
+    goodput?: { ttft?: number; tpot?: number; e2e?: number };
   }
 
   /** A status (100–599), a class (`'2xx'`) or a range (`'200-299'`). */

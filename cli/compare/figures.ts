@@ -106,7 +106,50 @@ function ownFigures(scope: string, figures: RunFigures, errors: Errors): Figure[
     value: figures.requests_per_sec,
     error: errors.requests,
   };
-  return [requests!, rate, ...rest];
+  return [requests!, rate, ...rest, ...llmFigures(scope, figures)];
+}
+
+/** The LLM trends compared: TTFT, ITL, TPOT and end-to-end latency, each at these percentiles. */
+const LLM_TRENDS = [
+  ['TTFT', 'time_to_first_token_ms'],
+  ['ITL', 'inter_token_latency_ms'],
+  ['TPOT', 'time_per_output_token_ms'],
+  ['E2E', 'request_duration_ms'],
+] as const;
+
+/**
+ * An LLM run's figures (docs/llm.md): its trends' p50, p95 and p99, output tokens per second of
+ * the run and the goodput share. Their noise is not estimated (no per-second series of them), so
+ * compare shows their change and leaves the verdict unknown, but for goodput, a share.
+ */
+function llmFigures(scope: string, figures: RunFigures): Figure[] {
+  const llm = figures.llm;
+  if (llm === undefined) return [];
+  const out: Figure[] = [];
+  for (const [name, key] of LLM_TRENDS) {
+    const trend = llm[key];
+    if (trend !== null)
+      for (const p of ['p50', 'p95', 'p99'] as const)
+        out.push({ scope, name: `${name} ${p}`, unit: 'ms', value: trend[p] });
+  }
+  const seconds = (figures.duration_ms ?? 0) / 1000;
+  if (seconds > 0)
+    out.push({
+      scope,
+      name: 'output tokens/s',
+      unit: 'per_sec',
+      value: llm.output_tokens / seconds,
+    });
+  const good = llm.goodput;
+  if (good.total > 0)
+    out.push({
+      scope,
+      name: 'goodput',
+      unit: 'share',
+      value: good.count / good.total,
+      share: { x: good.count, n: good.total },
+    });
+  return out;
 }
 
 /** The error kinds and status codes of both runs, whose shares each run's figures list. */

@@ -59,11 +59,17 @@ const FIGURE_OF_AGGREGATE: Readonly<Record<string, Readonly<Record<string, strin
   http_req_failed: { rate: 'failure rate' },
   http_requests: { count: 'requests', rate: 'requests/s' },
   checks: { rate: 'pass rate' },
+  llm_time_to_first_token: { p50: 'TTFT p50', p95: 'TTFT p95', p99: 'TTFT p99' },
+  llm_inter_token_latency: { p50: 'ITL p50', p95: 'ITL p95', p99: 'ITL p99' },
+  llm_time_per_output_token: { p50: 'TPOT p50', p95: 'TPOT p95', p99: 'TPOT p99' },
+  llm_request_duration: { p50: 'E2E p50', p95: 'E2E p95', p99: 'E2E p99' },
+  llm_output_tokens: { rate: 'output tokens/s' },
+  llm_goodput: { rate: 'goodput' },
 };
 
 /** What compare's thresholds may read, for the error that refuses another. */
 export const READABLE =
-  'http_req_duration (p50, p90, p95, p99, avg), http_req_failed:rate, http_requests (count, rate) and checks{check=<name>}:rate, untagged or with one endpoint, scenario or tag filter';
+  'http_req_duration (p50, p90, p95, p99, avg), http_req_failed:rate, http_requests (count, rate) and checks{check=<name>}:rate, untagged or with one endpoint, scenario or tag filter; llm_time_to_first_token, llm_inter_token_latency, llm_time_per_output_token, llm_request_duration (p50, p95, p99), llm_output_tokens:rate and llm_goodput:rate, untagged or with a scenario filter';
 
 /** The figure a threshold reads, as scope and name; undefined when compare has none. */
 export function thresholdFigure(spec: ThresholdSpec): { scope: string; name: string } | undefined {
@@ -74,7 +80,8 @@ export function thresholdFigure(spec: ThresholdSpec): { scope: string; name: str
     return tags[0]?.[0] === 'check' ? { scope: `check ${tags[0][1]}`, name } : undefined;
   if (tags.length === 0) return { scope: 'run', name };
   const [key, value] = tags[0]!;
-  if (name === 'requests/s' && key !== 'scenario') return undefined;
+  if ((name === 'requests/s' || spec.metric.startsWith('llm_')) && key !== 'scenario')
+    return undefined;
   if (key === 'endpoint' || key === 'scenario') return { scope: `${key} ${value}`, name };
   return { scope: `tag ${key}=${value}`, name };
 }

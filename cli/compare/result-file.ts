@@ -47,6 +47,15 @@ const latency = z
   .nullable();
 const counts = z.record(z.string(), count);
 const requests = z.object({ requests: count, failures: count, latency_ms: latency });
+/** The LLM figures compare reads (docs/llm.md): its trends, output tokens and goodput. */
+const llm = z.object({
+  output_tokens: count,
+  goodput: z.object({ count, total: count }),
+  time_to_first_token_ms: latency,
+  inter_token_latency_ms: latency,
+  time_per_output_token_ms: latency,
+  request_duration_ms: latency,
+});
 
 /** The figures of one run (or one scenario of it) that compare reads. */
 const figuresSchema = z.object({
@@ -61,6 +70,8 @@ const figuresSchema = z.object({
   p95_latency_ms: ms,
   p99_latency_ms: ms,
   mean_latency_ms: ms,
+  duration_ms: z.number().optional(),
+  llm: llm.optional(),
   errors: counts,
   status_codes: counts,
   endpoints: z

@@ -36,6 +36,7 @@ import { endpointTable } from '../endpoint-table.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { ErrorEvent } from './error-feed.js';
 import type { LatencyTrend } from './latency-trend.js';
+import { llmLive, type LlmLive } from './llm-live.js';
 import { formatPercent, formatRate, formatSeconds } from './format.js';
 
 /** How a gauge reads: normal, worth a look, or bad. */
@@ -94,6 +95,8 @@ export interface DashboardModel {
   readonly scenarios: readonly EndpointRow[];
   readonly thresholds: readonly ThresholdResult[];
   readonly latestErrors: readonly ErrorEvent[];
+  /** TTFT and output tokens per second, once an LLM endpoint's request ended (llm-live.ts). */
+  readonly llm: LlmLive | undefined;
 }
 
 /** What a frame is computed from. */
@@ -133,6 +136,7 @@ export function buildModel(input: ModelInput): DashboardModel {
     scenarios: scenarioRows(snapshot),
     thresholds: snapshot === undefined ? [] : thresholdsOf(plan, snapshot),
     latestErrors: input.latestErrors,
+    llm: llmLive(snapshot),
   };
 }
 

@@ -1,12 +1,14 @@
 /**
  * The blocks under the dashboard's gauges, each a heading and rows that can be cut to fit:
- * status codes and error kinds (side by side on wide screens), endpoints with their live
+ * status codes and error kinds (side by side on wide screens), the LLM line (llm-live.ts),
+ * endpoints with their live
  * percentiles, thresholds with ✓/✗, and the latest errors. Pure; screen.ts places them.
  */
 import type { CountRow, DashboardModel, EndpointRow } from './dashboard-model.js';
 import type { ErrorEvent } from './error-feed.js';
 import { formatPercent, formatTenths } from './format.js';
 import { fit, fitLine, lineWidth, span, type Line, type Style } from './styled-line.js';
+import { llmSection } from './llm-live.js';
 
 /** Rows the endpoints get before other sections' extra rows (worst first: dashboard-model.ts). */
 export const ENDPOINT_FLOOR = 5;
@@ -37,6 +39,7 @@ export function sectionsOf(model: DashboardModel, width: number): Section[] {
   }
   if (model.scenarios.length > 0)
     sections.push(rowSection('scenario', model.scenarios, width, 'no scenario started yet', 1));
+  if (model.llm !== undefined) sections.push(llmSection(model.llm, width));
   sections.push(rowSection('endpoint', model.endpoints, width, 'no endpoints', ENDPOINT_FLOOR));
   if (model.thresholds.length > 0) sections.push(thresholdSection(model, width));
   sections.push(errorFeedSection(model.latestErrors, width));

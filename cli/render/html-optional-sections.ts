@@ -1,11 +1,12 @@
 /**
  * The HTML report's sections a run has only when it used what they describe (html-report.ts puts
- * them in the page, in this order): the open model, WebSocket sessions, streamed responses,
- * checks and token fetches. Each returns undefined when the run has nothing for it.
+ * them in the page, in this order): the open model, WebSocket sessions, streamed responses, LLM
+ * endpoints, checks and token fetches. Each returns undefined when the run has nothing for it.
  */
 import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
 import { section, table, type Cell } from './html-markup.js';
 import { formatCount, formatMs, formatShare } from './report-figures.js';
+import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** The head of a latency table: a label column, then the percentiles people quote. */
 const LATENCY_HEAD = ['', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms'];
@@ -85,6 +86,45 @@ export function streams(r: RunResult): string | undefined {
     'Streamed responses',
     `${table(['', 'received'], counts, { numeric: [1] })}\n<h3>Timings</h3>\n${table(LATENCY_HEAD, timings, { numeric: [1, 2, 3, 4, 5] })}`,
   );
+}
+
+/** LLM endpoints: their timings, tokens and output tokens per second, goodput. */
+export function llm(r: RunResult): string | undefined {
+  const figures = llmSection(r);
+  if (figures === undefined) return undefined;
+  const good = figures.goodput;
+  const counts = table(
+    [
+      'input tokens',
+      'output tokens',
+      'output tokens/s',
+      'per request p50',
+      'goodput',
+      'good requests/s',
+    ],
+    [
+      [
+        formatCount(figures.inputTokens),
+        formatCount(figures.outputTokens),
+        formatPerSecond(figures.outputPerSecond),
+        formatPerSecond(figures.perRequest?.p50),
+        good === undefined ? 'n/a' : formatShare(good.count, good.total),
+        good === undefined ? 'n/a' : formatPerSecond(good.perSecond),
+      ],
+    ],
+    { numeric: [0, 1, 2, 3, 4, 5] },
+  );
+  const timings = table(
+    LATENCY_HEAD,
+    figures.rows.map(([label, l]) => latencyRow(label, l)),
+    { numeric: [1, 2, 3, 4, 5] },
+  );
+  const rows = llmByScenario(r);
+  const byScenario =
+    rows === undefined
+      ? ''
+      : `\n<h3>By scenario</h3>\n${table(BY_SCENARIO_HEAD, rows, { numeric: [1, 2, 3, 4, 5, 6, 7] })}`;
+  return section('llm', 'LLM endpoints', `${counts}\n<h3>Timings</h3>\n${timings}${byScenario}`);
 }
 
 /** Checks by name: passes, fails and the passing share. */

@@ -13,7 +13,7 @@
  */
 import { customMetricsSection } from './html-custom-metrics.js';
 import { sampleFailuresSection } from './html-sample-failures.js';
-import { auth, checks, openModel, streams, websocket } from './html-optional-sections.js';
+import { auth, checks, llm, openModel, streams, websocket } from './html-optional-sections.js';
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
@@ -342,6 +342,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     openModel(r),
     websocket(r),
     streams(r),
+    llm(r),
     checks(r),
     sampleFailuresSection(r),
     customMetricsSection(r),

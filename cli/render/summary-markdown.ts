@@ -26,6 +26,7 @@ import {
   verdictOf,
 } from './report-figures.js';
 import type { BaselineOverlay, RunReport, ThresholdSummary } from './run-report.js';
+import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** `text` as plain text inside a Markdown table cell. */
 export function escapeMarkdown(text: string): string {
@@ -208,6 +209,37 @@ function websocket(r: RunResult): string[] {
   ];
 }
 
+/** LLM endpoints: timings p50, p95 and p99, tokens and output tokens per second, goodput. */
+function llm(r: RunResult): string[] {
+  const section = llmSection(r);
+  if (section === undefined) return [];
+  const rows = section.rows.map(([label, l]) => [
+    label,
+    formatMs(l?.p50),
+    formatMs(l?.p95),
+    formatMs(l?.p99),
+  ]);
+  const good = section.goodput;
+  return [
+    '### LLM endpoints',
+    '',
+    ...markdownTable(['', 'p50 ms', 'p95 ms', 'p99 ms'], rows, [1, 2, 3]),
+    '',
+    `Tokens: ${formatCount(section.inputTokens)} input, ${formatCount(section.outputTokens)} output (${formatPerSecond(section.outputPerSecond)} output tokens/s; per request p50 ${formatPerSecond(section.perRequest?.p50)}).` +
+      (good === undefined
+        ? ''
+        : ` Goodput: ${formatCount(good.count)} of ${formatCount(good.total)} requests met the SLOs (${formatShare(good.count, good.total)}, ${formatPerSecond(good.perSecond)} good requests/s).`),
+    ...llmScenarios(r),
+  ];
+}
+
+/** The LLM figures of each scenario side by side (a sweep's levels), when two or more had them. */
+function llmScenarios(r: RunResult): string[] {
+  const rows = llmByScenario(r);
+  if (rows === undefined) return [];
+  return ['', ...markdownTable(BY_SCENARIO_HEAD, rows, [1, 2, 3, 4, 5, 6, 7])];
+}
+
 /** Streamed responses: each kind's count, time to its first piece and gap, p50 and p95. */
 function streams(r: RunResult): string[] {
   const rows: string[][] = [];
@@ -272,6 +304,7 @@ export function renderSummaryMarkdown(report: RunReport): string {
     checks(r),
     websocket(r),
     streams(r),
+    llm(r),
     customMetrics(r),
   ];
   return (

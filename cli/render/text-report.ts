@@ -59,8 +59,15 @@ import { emptyRunCause } from '../../runtime/metrics/empty-run.js';
 import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
 import type { ThresholdResult } from '../../runtime/thresholds/threshold-result.js';
 import type { RunReport, ThresholdSummary } from './run-report.js';
-import { renderBreakdowns } from './tables.js';
-import { abortText, baselineSource, formatBytes, formatCount } from './report-figures.js';
+import { plainTable, renderBreakdowns } from './tables.js';
+import {
+  abortText,
+  baselineSource,
+  formatBytes,
+  formatCount,
+  formatShare,
+} from './report-figures.js';
+import { BY_SCENARIO_HEAD, formatPerSecond, llmByScenario, llmSection } from './llm-figures.js';
 
 /** How the text report is drawn. */
 export interface TextReportOptions {
@@ -219,7 +226,8 @@ function k6Lines(result: RunResult): string[] {
   };
   const groups = new Set<string>();
   for (const figure of FIGURES) {
-    if (!shownIn(figure, 'run')) continue;
+    // The LLM figures have a section of their own (llmLines).
+    if (!shownIn(figure, 'run') || figure.group === 'llm') continue;
     if (figure.group === undefined) line(figure);
     else if (!groups.has(figure.group)) {
       groups.add(figure.group);
@@ -232,6 +240,40 @@ function k6Lines(result: RunResult): string[] {
       vus === undefined ? '' : `, ${vus.min}–${vus.max} active (${vus.value} at the end)`;
     lines.push(`Virtual users: ${formatCount(result.vus_max)} allocated${active}`);
   }
+  return lines;
+}
+
+/** The LLM endpoints' figures (llm-figures.ts): timings p50, p90 and p99, tokens, goodput. */
+function llmLines(result: RunResult): string[] {
+  const llm = llmSection(result);
+  if (llm === undefined) return [];
+  const lines = ['LLM endpoints (token streams):'];
+  for (const [label, l] of llm.rows)
+    if (l !== undefined)
+      lines.push(
+        `  ${label}: p50 ${l.p50.toFixed(2)}ms, p90 ${l.p90.toFixed(2)}ms, p99 ${l.p99.toFixed(2)}ms`,
+      );
+  lines.push(
+    `  Tokens: ${formatCount(llm.inputTokens)} input, ${formatCount(llm.outputTokens)} output (${formatPerSecond(llm.outputPerSecond)} output tokens/s)`,
+  );
+  const each = llm.perRequest;
+  if (each !== undefined)
+    lines.push(
+      `  Output tokens/s per request: p50 ${each.p50.toFixed(2)}, mean ${each.mean.toFixed(2)}, min ${each.min.toFixed(2)}`,
+    );
+  const good = llm.goodput;
+  if (good !== undefined)
+    lines.push(
+      `  Goodput: ${formatCount(good.count)} of ${formatCount(good.total)} requests met the SLOs (${formatShare(good.count, good.total)}, ${formatPerSecond(good.perSecond)} good requests/s)`,
+    );
+  const byScenario = llmByScenario(result);
+  if (byScenario !== undefined)
+    lines.push(
+      '  By scenario:',
+      ...plainTable(BY_SCENARIO_HEAD, byScenario)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   return lines;
 }
 
@@ -291,6 +333,7 @@ export function renderTextReport(report: RunReport, options: TextReportOptions):
   if (result.retries > 0) lines.push(`Retries: ${result.retries}`);
   if (result.redirects > 0) lines.push(`Redirects followed: ${result.redirects}`);
   lines.push(...k6Lines(result));
+  lines.push(...llmLines(result));
   if (report.httpDebug !== undefined) lines.push(httpDebugLine(report.httpDebug));
   lines.push(...unsentLines(result));
   for (const section of renderBreakdowns(result)) lines.push('', section);

@@ -16,6 +16,7 @@ import type {
 } from '../../model/plan/endpoint-plan.js';
 import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
 import { checkTemplates } from '../../model/plan/check-plan.js';
+import { llmPlan } from './llm.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../../model/plan/scenario-graph.js';
 
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
@@ -139,6 +140,7 @@ function compileEndpoint(
       endpoint.stream === undefined
         ? undefined
         : { kind: endpoint.stream, idleTimeoutMs: endpoint.idle_timeout },
+    llm: llmPlan(endpoint.llm),
     timeoutMs,
     maxRedirects: endpoint.max_redirects ?? config.max_redirects,
     verify,

@@ -17,6 +17,7 @@ import {
 } from './fields.js';
 import { STREAM_KINDS } from '../../model/plan/endpoint-plan.js';
 import { extractMap } from './extractor-schema.js';
+import { llmSchema } from './llm-schema.js';
 import { endpointMetricsMap } from './metrics-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
 
@@ -81,6 +82,7 @@ export function endpointSchema() {
         .describe(
           'A stream endpoint fails as idle_timeout when no event (sse) or chunk (chunks) comes for this long (default: none)',
         ),
+      llm: llmSchema().optional(),
       max_redirects: positiveInt('redirects followed; 0 = none', 0)
         .optional()
         .describe('Redirects this endpoint follows (default: the top-level max_redirects)'),

@@ -181,6 +181,7 @@ function urlRules(endpoint: Endpoint, i: number, target: string | undefined): Re
       expected: 'idle_timeout only with stream: sse or stream: chunks',
       actual: 'idle_timeout without stream',
     });
+  out.push(...llmRules(endpoint, i));
   if (!ws) {
     for (const key of ['session', 'messages', 'message_interval', 'subprotocols'] as const) {
       if (endpoint[key] !== undefined) {
@@ -194,7 +195,7 @@ function urlRules(endpoint: Endpoint, i: number, target: string | undefined): Re
     }
   } else {
     // A session's outcome is its handshake's and its messages' (docs/configuration.md).
-    for (const key of ['expect', 'checks', 'checks_fail_request', 'stream'] as const) {
+    for (const key of ['expect', 'checks', 'checks_fail_request', 'stream', 'llm'] as const) {
       if (endpoint[key] !== undefined)
         out.push({
           code: 'invalid_value',
@@ -296,4 +297,26 @@ function patternRules(config: Config): Refinement[] {
       actual: `${used}ms of a ${pattern.duration}ms pattern`,
     },
   ];
+}
+
+/** `llm:` reads an event stream or a whole response, and needs an output path without a preset. */
+function llmRules(endpoint: Endpoint, i: number): Refinement[] {
+  const llm = endpoint.llm;
+  if (llm === undefined) return [];
+  const out: Refinement[] = [];
+  if (endpoint.stream === 'chunks')
+    out.push({
+      code: 'invalid_value',
+      path: ['endpoints', i, 'llm'],
+      expected: 'llm with stream: sse, or without stream',
+      actual: 'llm with stream: chunks',
+    });
+  if (typeof llm === 'object' && llm.api === undefined && llm.output === undefined)
+    out.push({
+      code: 'invalid_value',
+      path: ['endpoints', i, 'llm'],
+      expected: 'api (a preset) or output (where an event carries output text)',
+      actual: 'neither',
+    });
+  return out;
 }

@@ -94,7 +94,8 @@ export interface FigureSpec {
   readonly field: string;
   /**
    * Its key in the summarized result and the JSON result: `name`, or `group.name` for a figure of
-   * a group (`sse.events`), which is there when any of its figures is. A trend's is `…_ms`.
+   * a group (`sse.events`), which is there when any of its figures is. A trend's is `…_ms`, but
+   * for one of unit `none` (its values recorded × 1000: llm_request_output_throughput).
    */
   readonly result: string;
   /** Its line in the text report. */
@@ -275,6 +276,106 @@ export const BUILTIN_METRICS = Object.freeze({
     figure: { field: 'streamChunks', result: 'stream.chunks', label: 'Stream chunks' },
     unit: 'count',
     description: 'Chunks of streamed bodies received: count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_time_to_first_token: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'llmFirstToken',
+      result: 'llm.time_to_first_token_ms',
+      label: 'LLM time to first token',
+    },
+    unit: 'ms',
+    description:
+      "LLM time to first token (TTFT), from sending the request (a redirect's last hop) to its stream's first event that carries output",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_inter_token_latency: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'llmTokenGap',
+      result: 'llm.inter_token_latency_ms',
+      label: 'LLM inter-token latency',
+    },
+    unit: 'ms',
+    description:
+      "LLM inter-token latency (ITL), from one output-bearing event of a stream to the stream's next one",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_time_per_output_token: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'llmPerToken',
+      result: 'llm.time_per_output_token_ms',
+      label: 'LLM time per output token',
+    },
+    unit: 'ms',
+    description:
+      'LLM time per output token (TPOT) of each request with two output tokens or more: (end-to-end - TTFT) / (output tokens - 1)',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_request_duration: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'llmDuration',
+      result: 'llm.request_duration_ms',
+      label: 'LLM end-to-end latency',
+    },
+    unit: 'ms',
+    description:
+      "LLM end-to-end latency of each successful request, from sending it (a redirect's last hop) to its stream's end marker or its response's end",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_request_output_throughput: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'llmRequestThroughput',
+      result: 'llm.request_output_tokens_per_sec',
+      label: 'LLM output tokens/s per request',
+    },
+    unit: 'none',
+    description:
+      "LLM output tokens per second of each successful request (LLMPerf's request output throughput): its output tokens / its end-to-end latency; recorded × 1000, as a custom trend's values",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_input_tokens: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: { field: 'llmInputTokens', result: 'llm.input_tokens', label: 'LLM input tokens' },
+    unit: 'count',
+    description:
+      'LLM input (prompt) tokens of successful requests, as their usage says: count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_output_tokens: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: { field: 'llmOutputTokens', result: 'llm.output_tokens', label: 'LLM output tokens' },
+    unit: 'count',
+    description:
+      'LLM output tokens of successful requests (their usage, else their output-bearing events): count in all, rate = output tokens per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  llm_goodput: {
+    kind: 'rate',
+    family: 'endpoint-rate',
+    figure: { field: 'llmGoodput', result: 'llm.goodput', label: 'LLM goodput' },
+    unit: 'ratio',
+    description:
+      "LLM requests that met the endpoint's goodput SLOs (TTFT, TPOT, end-to-end; a failed request meets none): rate is their share, count their number",
     tags: ENDPOINT_TAGS,
     userTags: true,
   },

@@ -1,4 +1,5 @@
 /** A compiled endpoint: everything a worker needs to send it, with templates pre-parsed. */
+import type { LlmPlan } from './llm-plan.js';
 import type { MetricKind, Tags } from '../metrics/metric-registry.js';
 import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
@@ -166,6 +167,8 @@ export interface EndpointPlan {
   readonly stream: StreamPlan | undefined;
   /** Redirects followed before the request fails as too_many_redirects; 0 follows none. */
   readonly maxRedirects: number;
+  /** An LLM inference endpoint's token layout and goodput SLOs (docs/llm.md); else undefined. */
+  readonly llm: LlmPlan | undefined;
   /** Pause after the response, before the worker's next step or iteration. */
   readonly think: ThinkRange | undefined;
   readonly ws: WsPlan | undefined;

@@ -24,6 +24,7 @@ import {
   type UrlFromVariablePlan,
 } from '../plan/endpoint-plan.js';
 import type { WsPlan } from '../plan/ws-session-plan.js';
+import type { LlmPlan } from '../plan/llm-plan.js';
 import type { VerifyPlan } from '../plan/check-plan.js';
 import { templateVariables, type Template } from '../plan/template.js';
 import type { Tags } from '../metrics/metric-registry.js';
@@ -56,6 +57,7 @@ export interface RequestParts {
   readonly body: BodyPlan | undefined;
   readonly bodyType: BodyType | undefined;
   readonly stream: StreamPlan | undefined;
+  readonly llm?: LlmPlan | undefined;
   readonly timeoutMs: number;
   readonly maxRedirects: number;
   readonly verify: VerifyPlan | undefined;
@@ -127,6 +129,7 @@ export function buildRequest(parts: RequestParts): EndpointPlan {
     weight: parts.weight ?? 1,
     timeoutMs: parts.timeoutMs,
     stream: parts.stream,
+    llm: parts.llm,
     maxRedirects: parts.maxRedirects,
     think: parts.think,
     ws: parts.ws,

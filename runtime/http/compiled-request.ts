@@ -64,7 +64,8 @@ export class CompiledRequest {
       keepBytes >= MAX_KEPT_BODY ||
       readsBody(endpoint.extract) ||
       readsBody(endpoint.metrics.map((m) => m.extractor)) ||
-      (verify !== undefined && checksReadBody(verify.checks));
+      (verify !== undefined && checksReadBody(verify.checks)) ||
+      (endpoint.llm !== undefined && endpoint.stream === undefined);
     this.keepBody = needsBody ? MAX_KEPT_BODY : keepBytes;
     this.verifier =
       verify === undefined

@@ -31,6 +31,7 @@ import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { decodeBody, MAX_KEPT_BODY } from './response-body.js';
 import type { Plan } from '../../model/plan/plan.js';
 import type * as SseReaderModule from './sse-reader.js';
+import type { LlmReader } from './llm-reader.js';
 import type { SseReader } from './sse-reader.js';
 import type { StreamListener } from './stream-listener.js';
 
@@ -78,6 +79,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
   sse: SseReader | undefined = undefined;
   /** When a stream fails as idle (µs, the clock start() was given); 0 when it cannot. */
   idleDeadlineUs = 0;
+  /**
+   * An LLM endpoint's token reader, set by the caller before start() (undefined for others): an
+   * event stream's events go through it, and the kept data is the event that held the usage.
+   */
+  llm: LlmReader | undefined = undefined;
   #listener: StreamListener | undefined = undefined;
   #kind: StreamKind = 'sse';
   #idleUs = 0;
@@ -158,7 +164,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
   /** The kept body as UTF-8 text (undefined when none was kept). */
   body(): string | undefined {
-    if (this.sse !== undefined) return this.#wanted > 0 ? (this.sse.lastData ?? '') : undefined;
+    if (this.sse !== undefined) return this.#wanted > 0 ? (this.#eventData() ?? '') : undefined;
     if (this.#chunks.length === 0) return this.#wanted > 0 ? '' : undefined;
     return Buffer.concat(this.#chunks).toString('utf8');
   }
@@ -166,8 +172,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /** The kept body's chunks (an sse stream's: its last event's data), valid until the next start(). */
   get kept(): readonly Buffer[] {
     if (this.sse === undefined) return this.#chunks;
-    const data = this.sse.lastData;
+    const data = this.#eventData();
     return this.#wanted > 0 && data !== undefined ? [Buffer.from(data, 'utf8')] : [];
+  }
+
+  /** The event extractors read: an LLM stream's that held the usage, else the last one. */
+  #eventData(): string | undefined {
+    return this.llm?.usageData ?? this.sse?.lastData;
   }
 
   /** True when the request was started as a stream (its response may still have been no 2xx). */
@@ -221,10 +232,14 @@ export class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     this.#keepBytes = 0;
-    const sse = new (sseModule().SseReader)(this.#listener!, () => {
-      if (this.sse === sse)
-        this.abort(new StreamError('BARRAGE_EVENT_TOO_LARGE', 'event too large'));
-    });
+    const sse = new (sseModule().SseReader)(
+      this.#listener!,
+      () => {
+        if (this.sse === sse)
+          this.abort(new StreamError('BARRAGE_EVENT_TOO_LARGE', 'event too large'));
+      },
+      this.llm,
+    );
     this.sse = sse;
   }
 

@@ -11,6 +11,7 @@
  */
 import { EventSourceStream } from 'undici/lib/web/eventsource/eventsource-stream.js';
 import { MAX_KEPT_BODY } from './response-body.js';
+import type { LlmReader } from './llm-reader.js';
 import type { StreamListener } from './stream-listener.js';
 
 /** One response's event stream. */
@@ -24,10 +25,14 @@ export class SseReader {
   #atUs = 0;
   readonly #parser: EventSourceStream;
 
-  /** `fail` is called (once, later) when the stream cannot be read: an event past the cap. */
+  /**
+   * `fail` is called (once, later) when the stream cannot be read: an event past the cap; `llm`
+   * reads an LLM endpoint's events for their tokens.
+   */
   constructor(
     private readonly listener: StreamListener,
     fail: () => void,
+    llm: LlmReader | undefined,
   ) {
     this.#parser = new EventSourceStream({
       maxEventSize: MAX_KEPT_BODY,
@@ -36,6 +41,7 @@ export class SseReader {
         this.lastEventUs = this.#atUs;
         this.events++;
         this.lastData = event.options.data;
+        llm?.event(event.type, event.options.data, this.#atUs);
         return true;
       },
     });

@@ -15,10 +15,12 @@ type Metric = MetricsOf<FigureFamily>;
 type SpecOf<K extends Metric> = Rows[K] extends { readonly figure: infer S extends FigureSpec }
   ? S
   : never;
-/** The result of one metric: a trend's summary (undefined while it has no sample), a count. */
+/** The result of one metric: a trend's summary (undefined while it has no sample), a count, a rate's. */
 type ValueOf<K extends Metric> = Rows[K]['kind'] extends 'trend'
   ? LatencySummary | undefined
-  : number;
+  : Rows[K]['kind'] extends 'rate'
+    ? RateResult
+    : number;
 /** Metrics that are not core counters (those are placed by hand in RunResult). */
 type Placed = { [K in Metric]: SpecOf<K> extends { readonly core: true } ? never : K }[Metric];
 /** Metrics of the endpoint families. */

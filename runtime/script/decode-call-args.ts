@@ -55,7 +55,7 @@ function decode<T>(op: string, json: string, fields: FieldChecks<T>): T {
   return args as T;
 }
 
-/** What each field of HttpArgs must be (expect and stream are checked where they are read). */
+/** What each field of HttpArgs must be (expect, stream and llm are checked where they are read). */
 const HTTP_FIELDS: FieldChecks<HttpArgs> = {
   method: isText,
   url: isText,
@@ -74,6 +74,7 @@ const HTTP_FIELDS: FieldChecks<HttpArgs> = {
   expect: () => true,
   stream: () => true,
   idleTimeout: optionalNumber,
+  llm: () => true,
 };
 
 /** What each field of a ws.session()'s arguments must be. */

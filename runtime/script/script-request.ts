@@ -16,6 +16,7 @@ import type { VerifyPlan } from '../../model/plan/check-plan.js';
 import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../model/plan/status-set.js';
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
+import { llmOf } from './script-llm.js';
 
 /** A multipart part of a scripted request: a field, or a file (its data as text or bytes). */
 export interface MultipartArg {
@@ -54,6 +55,8 @@ export interface HttpArgs {
   readonly stream: unknown;
   /** The `idleTimeout` option, ms. */
   readonly idleTimeout: number | undefined;
+  /** The `llm` option as the scenario gave it (checked by llmOf). */
+  readonly llm?: unknown;
 }
 
 /** What a call's request is besides its arguments: named, tagged and bounded by the run. */
@@ -87,6 +90,7 @@ export function scriptRequest(
     body: scriptBody(args, bytes),
     bodyType: bodyTypeOf(args),
     stream: streamPlan(args),
+    llm: llmOf(args.llm),
   });
 }
 

@@ -240,6 +240,7 @@ export class ScriptSockets {
       weight: 1,
       timeoutMs: capped(args.timeout, this.deps.plan.timeoutMs),
       stream: undefined,
+      llm: undefined,
       maxRedirects: 0,
       think: undefined,
       ws: { steps, subprotocols: args.subprotocols },

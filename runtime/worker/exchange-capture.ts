@@ -6,6 +6,7 @@
  * it, from the references the request left: its options, its exchange, the kept response body,
  * with the values of the user's cookies hidden (http/hide-cookie-values.ts).
  */
+import { firstTokenUs } from './record-llm.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { HttpDebugTap } from '../debug/http-debug-tap.js';
 import { captureChunks, captureRequestBody } from '../http/body-capture.js';
@@ -81,10 +82,18 @@ function exchangeRecord(
     timings: {
       waiting_ms: waitingUs < 0 ? null : ms(waitingUs),
       duration_ms: ms(flight.endUs - flight.sendUs),
+      ...firstToken(flight),
     },
     error_kind: kind ?? null,
     ...(error === undefined ? {} : { error: messageOf(error) }),
   };
+}
+
+/** An LLM endpoint's time to first token, when one came. */
+function firstToken(flight: InFlight): { first_token_ms?: number } {
+  if (flight.compiled!.endpoint.llm === undefined) return {};
+  const us = firstTokenUs(flight);
+  return us < 0 ? {} : { first_token_ms: ms(us) };
 }
 
 /** The response body as far as the exchange kept it (null when it kept none: no reader asked). */

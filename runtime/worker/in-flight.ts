@@ -6,6 +6,7 @@
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { StreamListener } from '../http/stream-listener.js';
+import { LlmReader } from '../http/llm-reader.js';
 import type { LongTimeout } from '../schedule/long-timer.js';
 import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import type { RequestDone, RequestPath } from './request-path.js';
@@ -51,6 +52,8 @@ export class InFlight {
   readonly backoffWait: Abortable;
   /** A stream endpoint's events or chunks, as they come (bound once). */
   readonly stream: StreamListener;
+  readonly #tokenGap: (gapUs: number) => void;
+  #llm: LlmReader | undefined;
 
   constructor(
     readonly vu: VirtualUser,
@@ -59,8 +62,10 @@ export class InFlight {
     onBackoff: (flight: InFlight) => void,
     onBackoffCut: (flight: InFlight) => void,
     onPiece: (flight: InFlight, atUs: number, previousUs: number) => void,
+    onTokenGap: (flight: InFlight, gapUs: number) => void,
   ) {
     this.stream = { streamPiece: (atUs, previousUs) => onPiece(this, atUs, previousUs) };
+    this.#tokenGap = (gapUs) => onTokenGap(this, gapUs);
     this.#resumed = () => path.guard(this, onExchange);
     // The next request is dispatched from the completion callback. undici allows that after a
     // response, but not from its error path, which may run inside dispatch() itself (a refused
@@ -81,6 +86,11 @@ export class InFlight {
         path.guard(this, onBackoffCut);
       },
     };
+  }
+
+  /** The user's LLM token reader, made for its first LLM endpoint's request. */
+  get llm(): LlmReader {
+    return (this.#llm ??= new LlmReader(this.#tokenGap));
   }
 
   #endBackoff(): void {

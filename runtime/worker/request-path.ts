@@ -64,6 +64,7 @@ import { unsentCause } from '../vars/unsent-cause.js';
 import type { VariableStore } from '../vars/variable-store.js';
 import { ExchangeCapture, type CaptureDeps } from './exchange-capture.js';
 import { InFlight } from './in-flight.js';
+import { recordLlm } from './record-llm.js';
 import type { VirtualUser } from '../user/virtual-user.js';
 
 /** Called when a logical request is over: true when it succeeded. */
@@ -125,6 +126,8 @@ export class RequestPath {
         (f) => this.#backedOff(f),
         (f) => this.#stand(f),
         (f, atUs, previousUs) => this.#streamPiece(f, atUs, previousUs),
+        (f, gapUs) =>
+          this.deps.recorder.recordTrend(FIGURE.llm_inter_token_latency, f.index, gapUs),
       );
       this.#flights.set(vu, flight);
     }
@@ -218,8 +221,10 @@ export class RequestPath {
   /** Readies the exchange for an attempt or a hop: a stream endpoint's with its listener. */
   #startExchange(flight: InFlight): void {
     const { vu, compiled } = flight;
-    const stream = compiled!.endpoint.stream;
+    const { stream, llm } = compiled!.endpoint;
     vu.firstPieceUs = -1;
+    if (llm !== undefined) flight.llm.reset(llm);
+    vu.exchange.llm = llm === undefined ? undefined : flight.llm;
     if (stream === undefined)
       vu.exchange.start(compiled!.keepBody, flight.exchanged, this.deps.now);
     else
@@ -403,6 +408,8 @@ export class RequestPath {
     } else if (kind === undefined && endpoint.extract.length > 0)
       kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
     this.#recordExchange(flight, kind, flight.requestIntendedUs);
+    if (endpoint.llm !== undefined)
+      recordLlm(flight, endpoint.llm, kind === undefined, this.deps.recorder);
     if (endpoint.metrics.length > 0 && exchange.status > 0)
       recordEndpointMetrics(
         endpoint.metrics,
@@ -418,6 +425,8 @@ export class RequestPath {
 
   /** A failed attempt stands as the request's result (its backoff cut, no token for its retry). */
   #stand(flight: InFlight): void {
+    const llm = flight.compiled!.endpoint.llm;
+    if (llm !== undefined) recordLlm(flight, llm, false, this.deps.recorder);
     this.#recordLogical(flight, flight.kind);
     flight.done(false);
   }

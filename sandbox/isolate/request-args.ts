@@ -20,6 +20,7 @@ interface Options {
   readonly expect?: unknown;
   readonly stream?: unknown;
   readonly idleTimeout?: unknown;
+  readonly llm?: unknown;
   readonly name?: unknown;
   readonly tags?: unknown;
 }
@@ -137,6 +138,7 @@ const argsText = (
     expect: o.expect,
     stream: o.stream,
     idleTimeout: numberOr(o.idleTimeout),
+    llm: o.llm,
     name: o.name === undefined ? undefined : textOf(o.name),
     group: groupName(),
     tags: tagsOf(o.tags),

@@ -169,3 +169,52 @@ t.test('status codes are compared as shares of the requests', async (t) => {
   );
   t.equal(share('500')?.verdict, 'moved');
 });
+
+t.test(
+  "an LLM run's figures: its trends, output tokens/s and goodput, and thresholds on them",
+  async (t) => {
+    const trend = (p50: number) => ({
+      min: p50,
+      max: p50 * 3,
+      mean: p50,
+      p50,
+      p90: p50 * 2,
+      p95: p50 * 2,
+      p99: p50 * 3,
+    });
+    const llm = (ttft: number, good: number) => ({
+      output_tokens: 2000,
+      goodput: { count: good, total: 100 },
+      time_to_first_token_ms: trend(ttft),
+      inter_token_latency_ms: trend(10),
+      time_per_output_token_ms: trend(12),
+      request_duration_ms: null,
+    });
+    const base = { ...result(100, [20, 20, 20, 20, 20]), duration_ms: 10_000, llm: llm(200, 95) };
+    const next = { ...result(100, [20, 20, 20, 20, 20]), duration_ms: 10_000, llm: llm(300, 60) };
+    const names = figuresOf(base, { errors: [], statuses: [] })
+      .filter((f) => f.scope === 'run')
+      .map((f) => f.name);
+    t.ok(names.includes('TTFT p95') && names.includes('TPOT p50') && names.includes('ITL p99'));
+    t.notOk(names.includes('E2E p50'), 'a trend without samples has no figure');
+    const comparison = compareResults(base, next);
+    const of = (name: string) => comparison.all.find((c) => c.scope === 'run' && c.name === name);
+    t.same([of('TTFT p95')?.base, of('TTFT p95')?.next], [400, 600]);
+    t.same([of('output tokens/s')?.base, of('output tokens/s')?.next], [200, 200]);
+    t.equal(of('goodput')?.verdict, 'moved', '95 % to 60 % good');
+    const parsed = parseRelativeThreshold('llm_time_to_first_token:p95 < baseline * 1.2');
+    t.ok(parsed.ok);
+    if (!parsed.ok) return;
+    t.same(judgeThresholds([parsed.threshold], comparison.all)[0], {
+      expression: 'llm_time_to_first_token:p95 < baseline * 1.2',
+      baseline: 400,
+      actual: 600,
+      limit: 480,
+      pass: false,
+    });
+    const onEndpoint = parseRelativeThreshold('llm_goodput{endpoint=chat}:rate > baseline');
+    t.notOk(onEndpoint.ok, "refused: LLM figures are the run's and its scenarios'");
+    if (!onEndpoint.ok)
+      t.match(onEndpoint.issue.expected, /llm_goodput:rate, untagged or with a scenario filter/);
+  },
+);

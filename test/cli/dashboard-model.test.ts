@@ -1,6 +1,8 @@
 import t from 'tap';
 import { buildModel, ratesPerSecond, runLengthMs } from '../../cli/dashboard/dashboard-model.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
+import { FIGURE } from '../../model/metrics/metric-figures.js';
+import { sectionsOf } from '../../cli/dashboard/screen-sections.js';
 import type { LiveState } from '../../runtime/segment/live-state.js';
 import { loadFixture } from '../helpers/plan-fixture.js';
 
@@ -219,3 +221,55 @@ t.test('endpoints named as the report names them: one row per name, worst first'
   const p = model.endpoints[0]!.percentiles()!;
   t.ok(p.p50 >= 39 && p.p50 <= 41 && p.p95 >= 59, `both groups' latencies: ${JSON.stringify(p)}`);
 });
+
+t.test(
+  'the LLM line: TTFT so far and output tokens per second, once an LLM request ended',
+  async (t) => {
+    const loaded = await loadFixture(t.testdir(), {
+      target: TARGET,
+      requests: 10,
+      endpoints: [
+        {
+          name: 'chat',
+          url: '/v1/chat/completions',
+          method: 'POST',
+          stream: 'sse',
+          llm: 'openai-chat',
+        },
+      ],
+    });
+    const frame = (snapshotted: Recorder) =>
+      buildModel({
+        plan: loaded.plan,
+        title: TARGET,
+        endpointNames: ['chat'],
+        latency: { p50: [], p95: [] },
+        snapshot: snapshotted.snapshot(2_000_000),
+        live: undefined,
+        stopping: false,
+        latestErrors: [],
+      });
+    const r = recorder(1);
+    t.equal(frame(r).llm, undefined, 'no line before an LLM request ended');
+    // Two requests of 30 and 40 output tokens, first tokens after 100 and 300 ms (exact in HDR).
+    r.recordTrend(FIGURE.llm_time_to_first_token, 0, 100_000);
+    r.recordTrend(FIGURE.llm_time_to_first_token, 0, 300_000);
+    r.recordCount(FIGURE.llm_output_tokens, 0, 30);
+    r.recordCount(FIGURE.llm_output_tokens, 0, 40);
+    const llm = frame(r).llm!;
+    t.equal(llm.outputTokens, 70);
+    t.equal(llm.outputPerSecond, 35, '70 tokens in 2 s');
+    t.ok(Math.abs(llm.ttftP50Ms! - 100) < 0.1, `TTFT p50 ${llm.ttftP50Ms} ms`);
+    t.ok(Math.abs(llm.ttftP95Ms! - 300) < 0.3, `TTFT p95 ${llm.ttftP95Ms} ms`);
+    const lines = sectionsOf(frame(r), 100).flatMap((s) => [...s.head, ...s.body(1)]);
+    t.ok(
+      lines.some((l) =>
+        l
+          .map((s) => s.text)
+          .join('')
+          .includes('35.0/s'),
+      ),
+      'the screen shows the line',
+    );
+  },
+);

@@ -95,19 +95,20 @@ export function runCli(argv: readonly string[], options: SpawnOptions = {}): Pro
 
 /**
  * Writes `config` as a YAML file in a test folder and runs it with the built CLI and
- * --json-output (and `flags`); the JSON result, and how the run ended. A stack trace on stderr
+ * --json-output (and `flags`); the JSON result, how the run ended, and the folder it ran in (files
+ * it wrote there, relative to it). A stack trace on stderr
  * fails the test.
  */
 export async function runJsonConfig<Json>(
   t: Test,
   config: string,
   flags: readonly string[] = [],
-): Promise<{ json: Json; result: SpawnResult }> {
+): Promise<{ json: Json; result: SpawnResult; dir: string }> {
   const dir = t.testdir({ 'run.yaml': config });
   const result = await runCli(['run', join(dir, 'run.yaml'), '--json-output', ...flags], {
     cwd: dir,
     killAfterMs: 60_000,
   });
   t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
-  return { json: JSON.parse(result.stdout) as Json, result };
+  return { json: JSON.parse(result.stdout) as Json, result, dir };
 }

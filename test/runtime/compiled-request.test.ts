@@ -29,6 +29,7 @@ function endpoint(headers: HeaderPlan[], more: Partial<EndpointPlan> = {}): Endp
     weight: 1,
     timeoutMs: 1000,
     stream: undefined,
+    llm: undefined,
     maxRedirects: 10,
     tags: {},
     think: undefined,

@@ -29,7 +29,10 @@ function recorder(): Recorder {
  * after the send, then two more 500 and 700 µs apart. Login streamed chunks: its first 300 µs after
  * the send, the next 400 µs later. Iterations of 1000 and 2000 µs; 3 virtual users. Logical
  * requests of login: two, of 1200 and 1800 µs in all, one failed after its retry, which waited
- * 300 µs.
+ * 300 µs. Search is an LLM endpoint: two requests, one of 12 input and 3 output tokens (first token
+ * 900 µs, then 400 and 600 µs apart, 500 µs per token, 1900 µs in all: 1578.947 tokens/s, kept
+ * × 1000) that met its goodput SLOs,
+ * and one that failed.
  */
 function fullRun(): ShardSnapshot {
   const r = recorder();
@@ -44,6 +47,16 @@ function fullRun(): ShardSnapshot {
   r.recordStreamPiece(1, 'sse', 800, -1);
   r.recordStreamPiece(1, 'sse', -1, 500);
   r.recordStreamPiece(1, 'sse', -1, 700);
+  r.recordTrend(FIGURE.llm_time_to_first_token, 1, 900);
+  r.recordTrend(FIGURE.llm_inter_token_latency, 1, 400);
+  r.recordTrend(FIGURE.llm_inter_token_latency, 1, 600);
+  r.recordTrend(FIGURE.llm_time_per_output_token, 1, 500);
+  r.recordTrend(FIGURE.llm_request_duration, 1, 1_900);
+  r.recordTrend(FIGURE.llm_request_output_throughput, 1, 1_578_947);
+  r.recordCount(FIGURE.llm_input_tokens, 1, 12);
+  r.recordCount(FIGURE.llm_output_tokens, 1, 3);
+  r.recordRate(FIGURE.llm_goodput, 1, true);
+  r.recordRate(FIGURE.llm_goodput, 1, false);
   r.recordStreamPiece(0, 'chunks', 300, -1);
   r.recordStreamPiece(0, 'chunks', -1, 400);
   r.recordTrend(FIGURE.http_req_total_duration, 0, 1_200);
@@ -170,6 +183,17 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['sse_events', 'rate', {}, 0.75],
   ['sse_events', 'count', { endpoint: 'search' }, 3],
   ['sse_events', 'count', { endpoint: 'login' }, null],
+  ['llm_time_to_first_token', 'p50', { endpoint: 'search' }, 0.9],
+  ['llm_time_to_first_token', 'max', { endpoint: 'login' }, null],
+  ['llm_inter_token_latency', 'max', {}, 0.6],
+  ['llm_time_per_output_token', 'avg', {}, 0.5],
+  ['llm_request_duration', 'max', {}, 1.9],
+  ['llm_request_output_throughput', 'p50', {}, 1579.007], // 1578.947 in its HDR bucket
+  ['llm_input_tokens', 'count', {}, 12],
+  ['llm_output_tokens', 'count', { endpoint: 'search' }, 3],
+  ['llm_output_tokens', 'rate', {}, 0.75],
+  ['llm_goodput', 'rate', {}, 0.5],
+  ['llm_goodput', 'count', {}, 1],
   ['stream_time_to_first_chunk', 'max', {}, 0.3],
   ['stream_time_to_first_chunk', 'max', { endpoint: 'search' }, null],
   ['stream_chunk_gap', 'p50', { endpoint: 'login' }, 0.4],
