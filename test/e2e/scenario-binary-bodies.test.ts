@@ -53,7 +53,7 @@ t.test('a scenario sends bytes as they are, in multipart files and raw bodies', 
   writeFileSync(join(dir, 'upload.ts'), SCENARIO);
   const result = await runCli(
     ['run', '--scenario', join(dir, 'upload.ts'), '--target', app.url, '--json-output'],
-    { typecheck: true, killAfterMs: 60_000 },
+    { typecheck: true, killAfterMs: 110_000 },
   );
   t.equal(result.code, 0, result.stderr);
   t.ok(new Set(photo).size === 256, 'the fixture holds every byte value');
