@@ -11,6 +11,8 @@ import { planFingerprint, type RawResult } from '../../runtime/raw-result.js';
 import type { BarrageContext } from '../context.js';
 import { deliverOutcome } from '../command-outcome.js';
 import { ExitCode } from '../exit-code.js';
+import { checkOutputPaths, outputPathsOf } from '../output-paths.js';
+import { Redactor } from '../render/redact.js';
 import { importRenderers, resultOutcome } from '../report-outputs.js';
 import { reportFromRaw } from '../run-report-builder.js';
 import { VERSION } from '../version.js';
@@ -39,6 +41,13 @@ export async function runWithRendezvous(
     version: VERSION,
     readyTimeoutMs: rendezvous.readyTimeoutMs,
   };
+  // Before meeting the others: a segment that could not write its files would send its share
+  // and then lose its report (the first segment, the whole run's).
+  const unwritable = checkOutputPaths(context.cwd, outputPathsOf(loaded.plan));
+  if (unwritable !== undefined) {
+    say(`${new Redactor(loaded).message(unwritable)} (nothing was sent)`);
+    return ExitCode.Failed;
+  }
   if (segment.index === 1) {
     const gathered = await gatherSegments({
       ...common,

@@ -41,6 +41,19 @@ t.test('another plan or a missing segment refuses the run before any traffic', a
     alone.stderr,
     /the rendezvous timed out after 300ms: segment 2\/2 not ready \(nothing was sent\)/,
   );
+  const unwritable = await segment('a.yaml', 0, [
+    '--html',
+    '/proc/barrage-report.html',
+    '--ready-timeout',
+    '5s',
+  ]);
+  t.equal(unwritable.code, 1);
+  t.match(
+    unwritable.stderr,
+    /segment 1\/2: --html: report\.html: expected a file barrage can write .*\/proc\/barrage-report\.html.*\(nothing was sent\)/,
+    'a report path it cannot write refuses the segment before the rendezvous',
+  );
+  t.notMatch(unwritable.stderr, /rendezvous|ready/, 'it never met the others');
   const lonely = await segment('a.yaml', 1, ['--ready-timeout', '300ms']);
   t.match(lonely.stderr, /the first segment \(127\.0\.0\.1:\d+\) was not reachable within/);
   t.equal(server.stats().total, 0, 'nothing sent');
