@@ -136,13 +136,18 @@ t.test(
         Math.abs(ours - theirs) <= within,
         `${what}: barrage ${ours.toFixed(3)} ms, the server ${theirs.toFixed(3)} ms`,
       );
+    // On loopback every request's headers come back at once: how much later than the fastest the
+    // median request read them is how late a busy machine's client was, which the figures read
+    // from its clock carry too. An idle machine is held to TRUTH_MS.
+    const waits = paired.map(({ ours }) => ours.timings.waiting_ms);
+    const slack = TRUTH_MS + median(waits) - Math.min(...waits);
     const lessTransit = (ms: (l: Logged) => number): number[] =>
       paired.map(({ ours, theirs }) => ms(ours) - ours.timings.waiting_ms - theirs.firstTokenMs);
     close(
       'TTFT less transit, p50 of each request against its own',
       median(lessTransit((l) => l.timings.first_token_ms)),
       0,
-      TRUTH_MS,
+      slack,
     );
     // The run's figures are the requests' own, within HDR precision (0.1 %).
     const firsts = logged.map((l) => l.timings.first_token_ms);
@@ -156,9 +161,9 @@ t.test(
       'ITL p50',
       llm.inter_token_latency_ms!.p50,
       median(streams.flatMap((s) => s.gapsMs)),
-      TRUTH_MS,
+      slack,
     );
-    close('TPOT p50', llm.time_per_output_token_ms!.p50, median(streams.map(serverTpot)), TRUTH_MS);
+    close('TPOT p50', llm.time_per_output_token_ms!.p50, median(streams.map(serverTpot)), slack);
     t.same(
       llm.goodput,
       { rate: 1, count: STREAMS, total: STREAMS },
