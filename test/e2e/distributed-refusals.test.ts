@@ -1,18 +1,9 @@
 // The rendezvous's refusals (docs/distributed.md, Kubernetes), in process: another plan, a
 // readiness timeout on either side and wrong flags end the run before any traffic, exit 1.
 import t from 'tap';
-import { createServer } from 'node:net';
 import { startTargetServer } from '../../cli/serve/target-server.js';
 import { runInProcess } from '../helpers/in-process-cli.js';
-
-/** A port free on 127.0.0.1 a moment ago (the first segment listens on it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../helpers/local-ports.js';
 
 t.test('another plan or a missing segment refuses the run before any traffic', async (t) => {
   const server = await startTargetServer();

@@ -3,7 +3,6 @@
 // the first segment (the Service's name mapped to 127.0.0.1 here), against a counting server.
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { startTargetServer } from '../../cli/serve/target-server.js';
@@ -11,21 +10,13 @@ import type { RawResult } from '../../runtime/raw-result.js';
 import { eventually } from '../helpers/eventually.js';
 import { parseAllDocuments } from 'yaml';
 import { runInProcess } from '../helpers/in-process-cli.js';
+import { freePort } from '../helpers/local-ports.js';
 import { runCli, type SpawnResult } from '../helpers/run-cli.js';
 
 interface Json {
   total: number;
   dropped: number;
   warnings?: string[];
-}
-
-/** A port free on 127.0.0.1 a moment ago (the first segment listens on it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Three pods' file systems, each with the configuration. */
