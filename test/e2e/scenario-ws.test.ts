@@ -19,7 +19,7 @@ interface Json {
   endpoints: {
     name: string;
     requests: number;
-    websocket?: { message_rtt_ms: { p50: number } | null; msgs_taken: number };
+    websocket?: { message_rtt_ms: { min: number } | null; msgs_taken: number };
   }[];
 }
 
@@ -58,12 +58,16 @@ t.test('ws.connect: frames, request() and round trips, checked from the server s
   t.equal(chatEndpoint.requests, 4);
   t.equal(chatEndpoint.websocket!.msgs_taken, 4, 'one request() take per session');
   const pinger = json.endpoints.find((e) => e.name === 'pinger')!;
-  const p50 = pinger.websocket!.message_rtt_ms!.p50;
+  const rtt = pinger.websocket!.message_rtt_ms!;
   const served = median(chat.log.pongMs);
   t.ok(served >= 49, `the server answered after ${served} ms`);
-  // Within 10 ms: the client's event loop, shared with other test files on two cores, adds its
-  // own wait to each round trip it times.
-  t.ok(Math.abs(p50 - served) <= 10, `pinger rtt p50 ${p50} ms within 10 ms of ${served}`);
+  t.ok(
+    rtt.min >= Math.min(...chat.log.pongMs) - 1,
+    `no round trip (${rtt.min} ms) shorter than the server's wait`,
+  );
+  // A busy machine's client adds its own wait to some round trips it times, not to the quickest:
+  // that one is within 10 ms of the server's time.
+  t.ok(rtt.min - served <= 10, `pinger rtt min ${rtt.min} ms within 10 ms of ${served}`);
 });
 
 t.test(
