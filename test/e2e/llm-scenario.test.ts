@@ -3,18 +3,10 @@
 // response's body is the event that held the usage.
 import t from 'tap';
 import { runInProcess } from '../helpers/in-process-cli.js';
-import { startLlmApp } from '../helpers/llm-app.js';
+import { startLlmApp, type LlmJson } from '../helpers/llm-app.js';
 
 interface Json {
-  readonly llm?: {
-    readonly input_tokens: number;
-    readonly output_tokens: number;
-    readonly goodput: {
-      readonly rate: number | null;
-      readonly count: number;
-      readonly total: number;
-    };
-  };
+  readonly llm?: LlmJson;
   readonly checks?: { readonly passes: number; readonly fails: number };
 }
 

@@ -6,37 +6,18 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLlmApp, type Served } from '../helpers/llm-app.js';
+import { startLlmApp, type JsonTrend, type LlmJson, type Served } from '../helpers/llm-app.js';
 import { median } from '../helpers/paced-stream-server.js';
 import { runJsonConfig } from '../helpers/run-cli.js';
 
-interface Trend {
-  readonly p50: number;
-  readonly max: number;
-}
-
-interface Llm {
-  readonly input_tokens: number;
-  readonly output_tokens: number;
-  readonly goodput: {
-    readonly rate: number | null;
-    readonly count: number;
-    readonly total: number;
-  };
-  readonly time_to_first_token_ms: Trend | null;
-  readonly inter_token_latency_ms: Trend | null;
-  readonly time_per_output_token_ms: Trend | null;
-  readonly request_duration_ms: Trend | null;
-}
-
 interface Json {
   readonly failures: number;
-  readonly llm?: Llm;
+  readonly llm?: LlmJson;
   readonly sse?: { readonly events: number };
   readonly endpoints: readonly {
     readonly name: string;
-    readonly waiting_ms: Trend | null;
-    readonly llm?: Llm;
+    readonly waiting_ms: JsonTrend | null;
+    readonly llm?: LlmJson;
   }[];
   readonly checks?: { readonly passes: number; readonly fails: number };
 }

@@ -7,27 +7,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { runInProcess, type CliResult } from '../helpers/in-process-cli.js';
-import { startLlmApp, type Served } from '../helpers/llm-app.js';
-
-interface Trend {
-  readonly p50: number;
-}
+import { startLlmApp, type LlmJson, type Served } from '../helpers/llm-app.js';
 
 interface Json {
   readonly failures: number;
-  readonly llm?: {
-    readonly input_tokens: number;
-    readonly output_tokens: number;
-    readonly goodput: {
-      readonly rate: number | null;
-      readonly count: number;
-      readonly total: number;
-    };
-    readonly time_to_first_token_ms: Trend | null;
-    readonly time_per_output_token_ms: Trend | null;
-    readonly request_duration_ms: Trend | null;
-    readonly request_output_tokens_per_sec: Trend | null;
-  };
+  readonly llm?: LlmJson;
   readonly sse?: { readonly events: number };
   readonly checks?: { readonly passes: number; readonly fails: number };
   readonly thresholds?: { readonly results: readonly { threshold: string; pass: boolean }[] };

@@ -97,6 +97,48 @@ function paced(
   }, prefillMs);
 }
 
+/** A trend of the JSON result, as the LLM tests read it. */
+export interface JsonTrend {
+  readonly p50: number;
+  readonly max: number;
+}
+
+/** The JSON result's llm block (docs/reports.md, "LLM metrics"), as the LLM tests read it. */
+export interface LlmJson {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly goodput: {
+    readonly rate: number | null;
+    readonly count: number;
+    readonly total: number;
+  };
+  readonly time_to_first_token_ms: JsonTrend | null;
+  readonly inter_token_latency_ms: JsonTrend | null;
+  readonly time_per_output_token_ms: JsonTrend | null;
+  readonly request_duration_ms: JsonTrend | null;
+  readonly request_output_tokens_per_sec: JsonTrend | null;
+}
+
+/** What a response's pacing calls once it ends: its line in `served`, with its own timings. */
+function logTo(
+  served: Served[],
+  path: string,
+  res: Response,
+  promptTokens: number,
+  outputTokens: number,
+): (firstTokenMs: number, gapsMs: number[], e2eMs: number) => void {
+  return (firstTokenMs, gapsMs, e2eMs) =>
+    void served.push({
+      id: res.getHeader('x-request-id') as string,
+      path,
+      promptTokens,
+      outputTokens,
+      firstTokenMs,
+      gapsMs,
+      e2eMs,
+    });
+}
+
 /** Starts the server, closed in the test's teardown: its url and what it served, in order. */
 export async function startLlmApp(
   t: Test,
@@ -117,16 +159,7 @@ export async function startLlmApp(
     const count = body.max_tokens ?? 8;
     const prompt = promptTokens(body);
     const usage = { prompt_tokens: prompt, completion_tokens: count, total_tokens: prompt + count };
-    const log = (firstTokenMs: number, gapsMs: number[], e2eMs: number): void =>
-      void served.push({
-        id: res.getHeader('x-request-id') as string,
-        path: req.path,
-        promptTokens: prompt,
-        outputTokens: count,
-        firstTokenMs,
-        gapsMs,
-        e2eMs,
-      });
+    const log = logTo(served, req.path, res, prompt, count);
     if (body.stream !== true) {
       const arrived = performance.now();
       setTimeout(
@@ -212,16 +245,7 @@ export async function startLlmApp(
           ) +
           sse({ type: 'message_stop' }, 'message_stop'),
       },
-      (firstTokenMs, gapsMs, e2eMs) =>
-        served.push({
-          id: res.getHeader('x-request-id') as string,
-          path: req.path,
-          promptTokens: prompt,
-          outputTokens: count,
-          firstTokenMs,
-          gapsMs,
-          e2eMs,
-        }),
+      logTo(served, req.path, res, prompt, count),
     );
   });
   const server = app.listen(0, '127.0.0.1');
