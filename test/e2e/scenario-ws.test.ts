@@ -61,10 +61,6 @@ t.test('ws.connect: frames, request() and round trips, checked from the server s
   const rtt = pinger.websocket!.message_rtt_ms!;
   const served = median(chat.log.pongMs);
   t.ok(served >= 49, `the server answered after ${served} ms`);
-  t.ok(
-    rtt.min >= Math.min(...chat.log.pongMs) - 1,
-    `no round trip (${rtt.min} ms) shorter than the server's wait`,
-  );
   // A busy machine's client adds its own wait to some round trips it times, not to the quickest:
   // that one is within 10 ms of the server's time.
   t.ok(rtt.min - served <= 10, `pinger rtt min ${rtt.min} ms within 10 ms of ${served}`);
