@@ -157,6 +157,9 @@ export class ScriptSocket {
     if (socket?.phase !== 'open')
       throw new Error("send(): the socket is not open (send from on('open') or later)");
     const payload = typeof data === 'string' ? data : Buffer.from(data);
+    // Stamped before the frame is written: a thread descheduled right after the write would
+    // otherwise stamp late and time a round trip shorter than the server's own service time.
+    const sentUs = this.#deps.now();
     const after = socket.send(payload);
     this.#deps.recorder.recordWsMessage(
       this.#deps.index,
@@ -165,7 +168,7 @@ export class ScriptSocket {
     );
     const mark = ++this.#marks;
     if (this.#sends.size >= ARRIVALS) this.#sends.clear();
-    this.#sends.set(mark, this.#deps.now());
+    this.#sends.set(mark, sentUs);
     return [mark, after];
   }
 

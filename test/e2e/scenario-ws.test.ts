@@ -61,9 +61,18 @@ t.test('ws.connect: frames, request() and round trips, checked from the server s
   const rtt = pinger.websocket!.message_rtt_ms!;
   const served = median(chat.log.pongMs);
   t.ok(served >= 49, `the server answered after ${served} ms`);
-  // A busy machine's client adds its own wait to some round trips it times, not to the quickest:
-  // that one is within 10 ms of the server's time.
-  t.ok(rtt.min - served <= 10, `pinger rtt min ${rtt.min} ms within 10 ms of ${served}`);
+  // The truth is the server's own service time of each ping: from its arrival to the pong. A
+  // busy server's timer may fire before its 50 ms are up (Node counts a timer from the loop's
+  // time, which a long turn leaves behind), so the quickest round trip is held to the quickest
+  // service time the server measured: never under it (the pong left after the ping came, both
+  // between the client's stamps; 0.1 % is the histogram's precision), and within 10 ms over it
+  // (a busy client adds its own wait to some round trips, not to the quickest).
+  const quickest = Math.min(...chat.log.pongMs);
+  t.ok(
+    rtt.min >= quickest * 0.999,
+    `pinger rtt min ${rtt.min} ms not under the server's ${quickest}`,
+  );
+  t.ok(rtt.min - quickest <= 10, `pinger rtt min ${rtt.min} ms within 10 ms of ${quickest}`);
 });
 
 t.test(

@@ -91,13 +91,19 @@ t.test('ws_message_rtt against a server that answers after 50 ms', async (t) => 
   });
   t.equal(result.failures, 0);
   const rtt = result.websocket!.message_rtt_ms!;
-  // The server's own service time is 50 ms plus its timer's lateness on a busy machine: the
-  // round trip is measured against what the server really took.
+  // The truth is the server's own service time of each ping, from its arrival to the pong: 50 ms
+  // plus its timer's lateness, or less when a busy server's timer fires early (Node counts it
+  // from the loop's time, which a long turn leaves behind). The quickest round trip is never
+  // under the quickest service time (0.1 % is the histogram's precision) and, since a busy
+  // client adds its own wait to some round trips, less to the quickest, within 10 ms over it.
   const served = median(chat.log.pongMs);
   t.ok(served >= 49, `the server answered after ${served} ms`);
-  // A busy machine's client (eight test files share two cores) adds its own wait to some round
-  // trips it times, not to the quickest: that one is within 2 ms of the server's time.
-  t.ok(rtt.min - served <= 2, `quickest round trip ${rtt.min} ms within 2 ms of ${served}`);
+  const quickest = Math.min(...chat.log.pongMs);
+  t.ok(
+    rtt.min >= quickest * 0.999,
+    `quickest round trip ${rtt.min} ms not under the server's ${quickest}`,
+  );
+  t.ok(rtt.min - quickest <= 10, `quickest round trip ${rtt.min} ms within 10 ms of ${quickest}`);
   t.equal(result.websocket!.msgs_taken, 36);
 });
 
