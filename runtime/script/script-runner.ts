@@ -85,7 +85,7 @@ export class ScriptRunner {
   /**
    * Builds the worker's context before traffic starts, as k6 initializes its virtual users: the
    * first permits would otherwise wait for it. (The scenario's setup() runs once per run, in
-   * scenario-setup.ts.)
+   * segment/scenario-hooks.ts.)
    */
   setup(vu: VirtualUser): Promise<void> {
     this.#sandbox.prepare(vu.id);

@@ -6,8 +6,9 @@
  * cli/bin.ts it is an entry point, so it may touch `process` (and so may its orphan-watch.ts).
  */
 import { Worker } from 'node:worker_threads';
+import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { systemClock } from '../schedule/clock.js';
-import { runScenarioSetup, runScenarioTeardown } from '../script/scenario-setup.js';
+import { runScenarioSetup, runScenarioTeardown } from './scenario-hooks.js';
 import type { HostToSegment, SegmentStart, SegmentToHost } from './protocol.js';
 import { runSegment } from './run-segment.js';
 import { segmentError } from './segment-error.js';
@@ -34,7 +35,8 @@ async function begin(start: SegmentStart): Promise<void> {
   const { spec } = start;
   const script = spec.plan.script;
   const onConsole = (line: string): void => send({ type: 'console', line });
-  const hooks = { clock: systemClock, hardStop: hardStop.signal, onConsole };
+  const onHttpDebug = (record: ExchangeRecord): void => send({ type: 'http-debug', record });
+  const hooks = { clock: systemClock, hardStop: hardStop.signal, onConsole, onHttpDebug };
   if (script !== undefined && spec.thread === 0) {
     const setup = await runScenarioSetup(spec.plan, script, hooks);
     if (!setup.ok)
@@ -51,7 +53,7 @@ async function begin(start: SegmentStart): Promise<void> {
     setupData: () => setupData,
     onScriptError: (text) => send({ type: 'script-error', text }),
     onConsole,
-    onHttpDebug: (record) => send({ type: 'http-debug', record }),
+    onHttpDebug,
   });
   // After the load, stopped or not (a hard stop skips it): the first segment runs teardown().
   if (script !== undefined && spec.thread === 0) {
