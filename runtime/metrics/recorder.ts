@@ -333,6 +333,26 @@ export class Recorder {
     (figures.ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
   }
 
+  /**
+   * A Socket.IO session of an endpoint, counted as one request of it as a WebSocket session is:
+   * `status` is its Engine.IO connection's (101 over WebSocket, 200 over polling, 0 when none
+   * opened), times in µs since dispatch start (docs/socketio.md).
+   */
+  recordSocketioSession(
+    endpoint: number,
+    status: number,
+    kind: ErrorKind | undefined,
+    startUs: number,
+    endUs: number,
+  ): void {
+    const figures = this.#endpoints[endpoint]!;
+    this.#count(figures, this.#seconds.at(endUs), kind);
+    if (status > 0) figures.countStatus(status);
+    const value = clampMicros(endUs - startUs);
+    figures.recordOutcome(status, kind, indexOfMicros(value), value);
+    this.recordTrend(FIGURE.socketio_session_duration, endpoint, endUs - startUs);
+  }
+
   /** A WebSocket message (a data frame) of an endpoint, sent (true) or received, and its size. */
   recordWsMessage(endpoint: number, sent: boolean, bytes: number): void {
     (this.#ws ??= new WsFigures()).addMessage(sent);
