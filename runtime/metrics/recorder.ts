@@ -336,16 +336,22 @@ export class Recorder {
   /**
    * A Socket.IO session of an endpoint, counted as one request of it as a WebSocket session is:
    * `status` is its Engine.IO connection's (101 over WebSocket, 200 over polling, 0 when none
-   * opened), times in µs since dispatch start (docs/socketio.md).
+   * opened), times in µs since dispatch start, `bytes` its Engine.IO packets' (docs/socketio.md).
    */
   recordSocketioSession(
     endpoint: number,
-    status: number,
-    kind: ErrorKind | undefined,
-    startUs: number,
-    endUs: number,
+    session: {
+      readonly status: number;
+      readonly kind: ErrorKind | undefined;
+      readonly startUs: number;
+      readonly endUs: number;
+    },
+    bytes: { readonly bytesIn: number; readonly bytesOut: number },
   ): void {
+    const { status, kind, startUs, endUs } = session;
     const figures = this.#endpoints[endpoint]!;
+    this.#bytesIn += bytes.bytesIn;
+    this.#bytesOut += bytes.bytesOut;
     this.#count(figures, this.#seconds.at(endUs), kind);
     if (status > 0) figures.countStatus(status);
     const value = clampMicros(endUs - startUs);

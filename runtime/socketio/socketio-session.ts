@@ -118,7 +118,7 @@ class SocketioRunner implements SessionRunner {
       socket.destroy();
     }
     const status = socket.transport === undefined ? 0 : socket.transport === 'polling' ? 200 : 101;
-    recorder.recordSocketioSession(index, status, kind, startUs, now());
+    recorder.recordSocketioSession(index, { status, kind, startUs, endUs: now() }, socket);
     return { ok: kind === undefined, status, error: kind };
   }
 

@@ -72,6 +72,9 @@ export class SocketioSocket implements Abortable {
   transport: string | undefined;
   /** When the namespace connected, µs since dispatch start (-1: never). */
   openedAtUs = -1;
+  /** Bytes of the Engine.IO packets received and sent (heartbeats included). */
+  bytesIn = 0;
+  bytesOut = 0;
   readonly #socket: Socket;
   readonly #now: () => number;
   readonly #queue: ReceivedEvent[] = [];
@@ -100,6 +103,12 @@ export class SocketioSocket implements Abortable {
       ...(pfx === undefined ? {} : { pfx: pfx as unknown as string }),
       ...(passphrase === undefined ? {} : { passphrase }),
     });
+    // The Manager opens its Engine.IO socket at once (autoConnect), so it is there to listen to.
+    this.#socket.io.engine.on('packet', (packet) => (this.bytesIn += packetBytes(packet.data)));
+    this.#socket.io.engine.on(
+      'packetCreate',
+      (packet) => (this.bytesOut += packetBytes(packet.data)),
+    );
     this.#socket.on('connect', () => {
       this.phase = 'open';
       this.openedAtUs = this.#now();
@@ -262,8 +271,15 @@ export class SocketioSocket implements Abortable {
 function transportKind(description: unknown): ErrorKind {
   const cause =
     description !== null && typeof description === 'object' && 'error' in description
-      ? (description).error
+      ? description.error
       : description;
   const kind = classifyError(cause);
   return kind === 'other' ? 'ws_handshake' : kind;
+}
+
+/** An Engine.IO packet's bytes as sent: its type (one character) and its data. */
+function packetBytes(data: unknown): number {
+  if (typeof data === 'string') return 1 + Buffer.byteLength(data);
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return 1 + data.byteLength;
+  return 1;
 }

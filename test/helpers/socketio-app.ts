@@ -24,10 +24,18 @@ export interface SocketioLog {
   queries: Record<string, string>[];
   /** Pongs the clients answered the server's pings with (Engine.IO heartbeats). */
   heartbeats: number;
+  /** Bytes of the Engine.IO packets received from clients: a type character and the data. */
+  bytesIn: number;
 }
 
 /** The token /chat accepts. */
 export const CHAT_TOKEN = 'sesame';
+
+/** The events of an Engine.IO server socket the log listens to. */
+interface EngineSocket {
+  on(event: 'heartbeat', fn: () => void): void;
+  on(event: 'packet', fn: (packet: { data?: unknown }) => void): void;
+}
 
 function bump(counts: Record<string, number>, key: string, n = 1): void {
   counts[key] = (counts[key] ?? 0) + n;
@@ -46,6 +54,7 @@ export async function startSocketioApp(t: {
     ackWaitsMs: [],
     queries: [],
     heartbeats: 0,
+    bytesIn: 0,
   };
   const http = createServer();
   const io = new Server(http, {
@@ -53,9 +62,19 @@ export async function startSocketioApp(t: {
     pingTimeout: 1000,
     transports: ['websocket', 'polling'],
   });
-  io.engine.on('connection', (engineSocket: { on: (event: 'heartbeat', fn: () => void) => void }) =>
-    engineSocket.on('heartbeat', () => log.heartbeats++),
-  );
+  io.engine.on('connection', (engineSocket: EngineSocket) => {
+    engineSocket.on('heartbeat', () => log.heartbeats++);
+    engineSocket.on('packet', (packet: { data?: unknown }) => {
+      const data = packet.data;
+      log.bytesIn +=
+        1 +
+        (typeof data === 'string'
+          ? Buffer.byteLength(data)
+          : data instanceof Buffer
+            ? data.length
+            : 0);
+    });
+  });
   const chat = io.of('/chat');
   chat.use((socket, next) => {
     if ((socket.handshake.auth as { token?: unknown }).token === CHAT_TOKEN) next();

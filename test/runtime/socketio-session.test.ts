@@ -82,6 +82,8 @@ t.test(
       { 'client namespace disconnect': 6 },
       'each left by its own disconnect',
     );
+    t.equal(result.bytes_sent, app.log.bytesIn, 'bytes sent = Engine.IO bytes the server received');
+    t.ok(result.bytes_received > 0);
     // The say acks waited `delay` on the server; a round trip holds the server's own wait.
     const serverMin = Math.min(...app.log.ackWaitsMs);
     t.ok(serverMin >= 39, `the server waited ${serverMin} ms before acking`);
