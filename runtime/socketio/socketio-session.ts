@@ -118,7 +118,9 @@ class SocketioRunner implements SessionRunner {
       socket.destroy();
     }
     const status = socket.transport === undefined ? 0 : socket.transport === 'polling' ? 200 : 101;
-    recorder.recordSocketioSession(index, { status, kind, startUs, endUs: now() }, socket);
+    const endUs = now();
+    recorder.recordSession(index, { status, kind }, endUs - startUs, endUs, socket);
+    recorder.recordTrend(FIGURE.socketio_session_duration, index, endUs - startUs);
     return { ok: kind === undefined, status, error: kind };
   }
 
