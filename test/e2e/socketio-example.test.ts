@@ -89,6 +89,10 @@ t.test('a YAML chat run by the binary: counts equal to the server', async (t) =>
       '        - emit: { event: say, data: { room: "r-{{me}}", text: hi } }',
       '          ack: any',
       '        - receive: { event: message, match: { json: $.from, equals: "{{me}}" } }',
+      'thresholds:',
+      '  - socketio_sessions{endpoint=chat}:count == 6',
+      '  - socketio_events_received:count == 12',
+      '  - socketio_ack_duration{endpoint=chat}:max > 0',
       '',
     ].join('\n'),
   });
@@ -108,4 +112,9 @@ t.test('a YAML chat run by the binary: counts equal to the server', async (t) =>
   t.equal(text.code, 0, text.stderr);
   t.match(text.stdout, /Socket\.IO ack round trip: p50 [\d.]+ms/);
   t.match(text.stdout, /Socket\.IO sessions: 6/);
+  t.match(
+    text.stdout,
+    /socketio_sessions\{endpoint=chat\}:count == 6/,
+    'thresholds read the metrics',
+  );
 });
