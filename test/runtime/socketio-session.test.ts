@@ -219,3 +219,45 @@ t.test('sessions the run end cuts short are interrupted', async (t) => {
   t.equal(result.total, app.log.connections, 'every session the server saw is counted');
   t.same(result.errors, { interrupted: app.log.connections });
 });
+
+t.test(
+  'an ack its match does not select fails as check_failed; a missing ack as ws_timeout',
+  async (t) => {
+    const app = await startSocketioApp(t);
+    const session = (step: object) => ({
+      url: app.url,
+      socketio: { namespace: '/chat', auth: { token: CHAT_TOKEN }, session: [step] },
+    });
+    const mismatch = await run({
+      concurrency: 1,
+      requests: 2,
+      endpoints: [
+        {
+          name: 'mismatch',
+          ...session({
+            emit: { event: 'say', data: { room: 'r', text: 'x' } },
+            ack: { json: '$.ok', equals: false },
+          }),
+        },
+      ],
+    });
+    t.same(mismatch.errors, { check_failed: 2 });
+    t.equal(app.log.received.say, 2, 'both emits reached the server');
+    const silent = await run({
+      concurrency: 1,
+      requests: 2,
+      endpoints: [
+        {
+          name: 'silent',
+          ...session({ emit: { event: 'nobody-acks' }, ack: 'any', timeout: '300ms' }),
+        },
+      ],
+    });
+    t.same(silent.errors, { ws_timeout: 2 });
+    t.equal(app.log.received['nobody-acks'], 2);
+    // Step failures are kept with the WebSocket ones (docs/socketio.md, How a session ends).
+    t.same(silent.websocket?.step_failures, {
+      'ws_timeout in endpoint silent, step 1 (emit nobody-acks)': 2,
+    });
+  },
+);
