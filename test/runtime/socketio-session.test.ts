@@ -261,3 +261,32 @@ t.test(
     });
   },
 );
+
+t.test('a hard stop cuts sessions under way at once, as aborted', async (t) => {
+  const app = await startSocketioApp(t);
+  const hardStop = new AbortController();
+  const running = run(
+    {
+      concurrency: 2,
+      requests: 2,
+      endpoints: [
+        {
+          url: app.url,
+          socketio: {
+            namespace: '/chat',
+            auth: { token: CHAT_TOKEN },
+            session: [{ receive: { event: 'welcome' } }, { listen: '60s' }],
+          },
+        },
+      ],
+    },
+    hardStop.signal,
+  );
+  await eventually(() => app.log.connections === 2, 10_000);
+  hardStop.abort();
+  const result = await running;
+  t.equal(result.total, 2);
+  t.same(result.errors, { aborted: 2 });
+  await eventually(() => Object.keys(app.log.disconnects).length > 0, 5000);
+  t.notOk(app.log.disconnects['ping timeout'], 'the server saw the client leave');
+});
