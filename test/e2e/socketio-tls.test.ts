@@ -19,7 +19,7 @@ interface Json {
 
 /** An https Socket.IO server logging each connection's authorization and x-team headers. */
 async function tlsServer(t: Test, pki: string) {
-  const seen: { authorization?: string; team?: string }[] = [];
+  const seen: { authorization: string | undefined; team: string | undefined }[] = [];
   const https = createServer({
     key: readFileSync(join(pki, 'server.key')),
     cert: readFileSync(join(pki, 'server.pem')),
