@@ -55,6 +55,7 @@ const RANKS = {
     ['http'],
     ['auth', 'debug', 'user'],
     ['ws'],
+    ['socketio'],
     ['worker'],
     ['executor'],
     ['script'],

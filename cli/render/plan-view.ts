@@ -9,6 +9,7 @@ import { showStatusSet } from '../../model/plan/status-set.js';
 import type { Template } from '../../model/plan/template.js';
 import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
 import { formatValue } from './report-figures.js';
+import type { SocketioStepPlan } from '../../model/plan/socketio-plan.js';
 import type { WsStepPlan } from '../../model/plan/ws-session-plan.js';
 import { renderRateChart } from './rate-chart.js';
 import { describeRate, renderScenarios } from './scenario-view.js';
@@ -125,7 +126,8 @@ function describeVerify(endpoint: EndpointPlan): string {
 
 /**
  * The request line: "GET http://host/path?q={{term}}", "POST http://host/login  form username, _csrf", "GET
- * {{next}} (url from a variable)", or "WS ws://host/path (1 receive, 2 sends)" for a WebSocket session.
+ * {{next}} (url from a variable)", "WS ws://host/path (1 receive, 2 sends)" for a WebSocket session, or
+ * "SOCKET.IO http://host/chat (1 receive, 2 emits)" for a Socket.IO one.
  */
 function describeRequest(endpoint: EndpointPlan): string {
   const path = showTemplate(endpoint.path);
@@ -135,12 +137,14 @@ function describeRequest(endpoint: EndpointPlan): string {
     endpoint.urlFromVariable === undefined
       ? `${endpoint.origin}${path}${joint}${query}`
       : `${path}${joint}${query} (url from a variable)`;
+  if (endpoint.socketio !== undefined)
+    return `SOCKET.IO ${endpoint.origin}${endpoint.socketio.namespace} (${describeSteps(endpoint.socketio.steps)})`;
   if (endpoint.ws === undefined) return `${endpoint.method} ${url}${describeBody(endpoint)}`;
   return `WS ${url} (${describeSteps(endpoint.ws.steps)})`;
 }
 
 /** A session's steps counted by kind: "1 receive, 2 sends, 1 listen", or "no steps". */
-function describeSteps(steps: readonly WsStepPlan[]): string {
+function describeSteps(steps: readonly (WsStepPlan | SocketioStepPlan)[]): string {
   const counts = new Map<string, number>();
   for (const step of steps) counts.set(step.kind, (counts.get(step.kind) ?? 0) + 1);
   if (counts.size === 0) return 'no steps';

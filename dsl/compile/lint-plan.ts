@@ -24,6 +24,9 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
     for (const step of endpoint.ws?.steps ?? [])
       if (step.kind === 'send' || step.kind === 'receive')
         for (const extractor of step.extract) add(extractor.variable, endpoint.name);
+    for (const step of endpoint.socketio?.steps ?? [])
+      if (step.kind === 'emit' || step.kind === 'receive')
+        for (const extractor of step.extract) add(extractor.variable, endpoint.name);
   }
   return providers;
 }

@@ -92,7 +92,7 @@ export function compileBody(
   if (typeof endpoint.body === 'string')
     return { kind: 'text', text: resolveTemplate(endpoint.body, ['body'], env) };
   if (endpoint.body !== undefined)
-    return { kind: 'text', text: joinLiterals(jsonParts(endpoint.body, ['body'], env)) };
+    return { kind: 'text', text: compileJsonTemplate(endpoint.body, ['body'], env) };
   if (endpoint.form !== undefined)
     return { kind: 'text', text: compileForm(endpoint.form, 'form', env) };
   if (endpoint.multipart === undefined) return undefined;
@@ -125,6 +125,11 @@ function lastSegment(path: string): string {
 }
 
 const jsonText = encoderOf('json');
+
+/** A JSON value with placeholders as the template of its JSON text (a body, a Socket.IO event's data). */
+export function compileJsonTemplate(value: unknown, path: Path, env: EnvResolver): Template {
+  return joinLiterals(jsonParts(value, path, env));
+}
 
 /** A JSON value as template parts (see the file comment for its strings). */
 function jsonParts(value: unknown, path: Path, env: EnvResolver): TemplatePart[] {

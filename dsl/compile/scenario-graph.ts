@@ -5,6 +5,7 @@ import { compileBody, compileForm, compileUrl } from './request-parts.js';
 import { isWebSocketEndpoint } from '../schema/endpoint-kind.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 import { compileVerify } from './verify-plan.js';
+import { compileSocketioSession } from './socketio-session.js';
 import { compileWsSession } from './ws-session.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName } from '../schema/refinements.js';
@@ -116,14 +117,20 @@ function compileEndpoint(
         extractorPlan(variable, from as Extractor),
       )
     : undefined;
+  const socketio =
+    endpoint.socketio === undefined
+      ? undefined
+      : compileSocketioSession(endpoint.socketio, timeoutMs, env, (variable, from) =>
+          extractorPlan(variable, from as Extractor),
+        );
   const name = endpointName(endpoint);
   // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
-  const verify = ws ? undefined : compileVerify(endpoint, config.expect?.status, env);
+  const verify = ws || socketio ? undefined : compileVerify(endpoint, config.expect?.status, env);
   return buildRequest({
     index,
     name,
-    protocol: ws ? 'ws' : 'http',
-    method: ws ? 'GET' : endpoint.method,
+    protocol: ws ? 'ws' : socketio ? 'socketio' : 'http',
+    method: ws || socketio ? 'GET' : endpoint.method,
     origin: url.origin,
     path: url.path,
     query: endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env),
@@ -153,7 +160,12 @@ function compileEndpoint(
     weight: endpoint.weight,
     think: endpoint.think,
     ws: session?.plan,
-    moreTemplates: [...(session?.templates ?? []), ...checkTemplates(verify)],
+    socketio: socketio?.plan,
+    moreTemplates: [
+      ...(session?.templates ?? []),
+      ...(socketio?.templates ?? []),
+      ...checkTemplates(verify),
+    ],
   });
 }
 

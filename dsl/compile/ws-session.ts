@@ -47,7 +47,7 @@ export function compileWsSession(
     };
   };
   const match = (m: FrameMatchConfig | 'any', path: (string | number)[]): FrameMatchPlan => {
-    const plan = frameMatch(m, path, env);
+    const plan = compileFrameMatch(m, path, env);
     if (plan.kind === 'json' && plan.test.op === 'equalsText') templates.push(plan.test.text);
     return plan;
   };
@@ -88,8 +88,8 @@ export function compileWsSession(
   return { plan: { steps, subprotocols: config.subprotocols ?? [] }, templates };
 }
 
-/** A frame selector as the runtime reads it. */
-function frameMatch(
+/** A frame selector as the runtime reads it (a Socket.IO match too). */
+export function compileFrameMatch(
   match: FrameMatchConfig | 'any',
   path: (string | number)[],
   env: EnvResolver,

@@ -19,6 +19,7 @@ import { STREAM_KINDS } from '../../model/plan/endpoint-plan.js';
 import { extractMap } from './extractor-schema.js';
 import { llmSchema } from './llm-schema.js';
 import { endpointMetricsMap } from './metrics-schema.js';
+import { socketioSchema } from './socketio-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
 
 /** An endpoint entry. */
@@ -90,6 +91,7 @@ export function endpointSchema() {
         .optional()
         .describe('Pause after the response, as a user reading it: 2s, or a range such as 1s-3s'),
       session: wsSessionSchema().optional(),
+      socketio: socketioSchema().optional(),
       messages: z
         .array(z.lazy(wsMessageSchema), { error: 'a list of WebSocket messages' })
         .optional()

@@ -15,6 +15,7 @@ import { isWebSocketEndpoint } from './endpoint-kind.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { customMetricRules } from './custom-metric-rules.js';
 import { scenarioRules } from './scenario-rules.js';
+import { socketioRules } from './socketio-rules.js';
 import { thresholdRules } from './threshold-rules.js';
 
 /** A cross-field problem; the loader adds its source from the path. */
@@ -134,7 +135,11 @@ function endpointRules(config: Config): Refinement[] {
         actual: `"${name}", also endpoints[${first}]`,
       });
     } else seen.set(name, i);
-    out.push(...urlRules(endpoint, i, config.target), ...bodyRules(endpoint, i));
+    out.push(
+      ...urlRules(endpoint, i, config.target),
+      ...bodyRules(endpoint, i),
+      ...socketioRules(endpoint, i, config.target),
+    );
     if (startsWithVariable(endpoint.url) && isWebSocketUrl(config.target ?? ''))
       out.push({
         code: 'invalid_value',

@@ -41,14 +41,15 @@ const MATCH_FORMS =
   'any, or a match: { json: <path> } with equals: <value> or matches: <regex> (optional), or { regex: <pattern> }';
 
 /** The zod issue of one key of a mapping. */
-interface KeyIssue {
+export interface KeyIssue {
   readonly path: (string | number)[];
   readonly message: string;
   readonly input: unknown;
   readonly params: { readonly code: 'invalid_value' | 'invalid_placeholder'; readonly at?: string };
 }
 
-function keyIssue(
+/** The issue of `key` of `mapping`. */
+export function keyIssue(
   mapping: object,
   key: string,
   message: string,
@@ -63,13 +64,14 @@ function keyIssue(
 }
 
 /** The keys of a mapping whose value is given. */
-function givenKeys(mapping: object): string[] {
+export function givenKeys(mapping: object): string[] {
   return Object.entries(mapping)
     .filter(([, value]) => value !== undefined)
     .map(([key]) => key);
 }
 
-function matchObject() {
+/** A match of a frame's (an event's) content; socketio-schema.ts takes it too. */
+export function matchObject() {
   return z
     .strictObject(
       {
@@ -117,7 +119,7 @@ function matchRules(match: FrameMatchConfig): KeyIssue[] {
 }
 
 /** `any` (the first frame) or a match of the frame's content. */
-function frameSelector(match: ReturnType<typeof matchObject>) {
+export function frameSelector(match: ReturnType<typeof matchObject>) {
   return z.union([z.literal('any'), match], { error: MATCH_FORMS });
 }
 

@@ -453,6 +453,86 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: WS_TAGS,
     userTags: true,
   },
+  socketio_sessions: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: { field: 'socketioSessions', result: 'socketio.sessions', label: 'Socket.IO sessions' },
+    unit: 'count',
+    description:
+      'Socket.IO sessions started (one per permit of a Socket.IO endpoint): count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  socketio_connecting: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'socketioConnecting',
+      result: 'socketio.connecting_ms',
+      label: 'Socket.IO connecting',
+    },
+    unit: 'ms',
+    description:
+      "Socket.IO connection time, from opening the Engine.IO connection to the namespace's connect (its auth middleware passed)",
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  socketio_ack_duration: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'socketioAck',
+      result: 'socketio.ack_duration_ms',
+      label: 'Socket.IO ack round trip',
+    },
+    unit: 'ms',
+    description:
+      'Socket.IO acknowledgement round trip, from an event emitted to its acknowledgement',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  socketio_session_duration: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'socketioSession',
+      result: 'socketio.session_duration_ms',
+      label: 'Socket.IO session duration',
+    },
+    unit: 'ms',
+    description:
+      'Socket.IO session length, from opening the Engine.IO connection to the disconnect after its last step',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  socketio_events_sent: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: {
+      field: 'socketioSent',
+      result: 'socketio.events_sent',
+      label: 'Socket.IO events sent',
+    },
+    unit: 'count',
+    description:
+      'Socket.IO events emitted (acknowledgements not counted): count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  socketio_events_received: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: {
+      field: 'socketioReceived',
+      result: 'socketio.events_received',
+      label: 'Socket.IO events received',
+    },
+    unit: 'count',
+    description:
+      'Socket.IO events received from the server, whether a step took them or not (acknowledgements and Engine.IO pings not counted): count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
   data_received: {
     kind: 'counter',
     family: 'run-counter',

@@ -83,6 +83,8 @@ interface TaggedCount {
 
 /** No tags: a check counted by its name only. */
 const NO_TAGS: Tags = Object.freeze({});
+/** A session that moved no bytes besides its messages'. */
+const NO_BYTES = Object.freeze({ bytesIn: 0, bytesOut: 0 });
 
 /** The figures of each kind of stream: time to its first piece, the gaps, the pieces. */
 const STREAM_FIGURES = {
@@ -310,6 +312,30 @@ export class Recorder {
   }
 
   /**
+   * A session of an endpoint (WebSocket, Socket.IO: docs/socketio.md), counted as one request of it
+   * by outcome: `status` is its handshake's (0 when none came), `us` its duration, `bytes` what it
+   * moved that its messages did not count; returns its duration's histogram index and value.
+   */
+  recordSession(
+    endpoint: number,
+    outcome: { readonly status: number; readonly kind: ErrorKind | undefined },
+    us: number,
+    endUs: number,
+    bytes: { readonly bytesIn: number; readonly bytesOut: number } = NO_BYTES,
+  ): [number, number] {
+    const { status, kind } = outcome;
+    const figures = this.#endpoints[endpoint]!;
+    this.#count(figures, this.#seconds.at(endUs), kind);
+    if (status > 0) figures.countStatus(status);
+    this.#bytesIn += bytes.bytesIn;
+    this.#bytesOut += bytes.bytesOut;
+    const value = clampMicros(us);
+    const index = indexOfMicros(value);
+    figures.recordOutcome(status, kind, index, value);
+    return [index, value];
+  }
+
+  /**
    * A WebSocket session of an endpoint, counted as one request of it: `status` is the handshake's
    * (101, a refusal's status, 0 without a response), `connectUs` the handshake time (-1: never
    * opened), times in µs since dispatch start.
@@ -322,15 +348,10 @@ export class Recorder {
     startUs: number,
     endUs: number,
   ): void {
-    const figures = this.#endpoints[endpoint]!;
-    this.#count(figures, this.#seconds.at(endUs), kind);
-    if (status > 0) figures.countStatus(status);
-    const value = clampMicros(endUs - startUs);
-    const index = indexOfMicros(value);
-    figures.recordOutcome(status, kind, index, value);
+    const [index, value] = this.recordSession(endpoint, { status, kind }, endUs - startUs, endUs);
     const ok = kind === undefined;
     (this.#ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
-    (figures.ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
+    (this.#endpoints[endpoint]!.ws ??= new WsFigures()).addSession(ok, connectUs, index, value);
   }
 
   /** A WebSocket message (a data frame) of an endpoint, sent (true) or received, and its size. */

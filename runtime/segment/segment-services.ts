@@ -13,6 +13,8 @@ import { deriveSeed, seededRandom } from '../../model/random.js';
 import type { SessionRunner } from '../ws/session-runner.js';
 import type { createSessionRunner } from '../ws/ws-session.js';
 import type { WsTransport } from '../ws/ws-transport.js';
+import type { createSocketioRunner } from '../socketio/socketio-session.js';
+import { joinSessionRunners } from './session-runners.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
 export interface ServiceContext {
@@ -27,7 +29,10 @@ export interface ServiceContext {
 /** The services of one segment. */
 export interface SegmentServices {
   readonly auth: AuthProvider | undefined;
-  /** A WebSocket session runner recording into `recorder` (one per scenario); undefined without ws:// endpoints. */
+  /**
+   * A session runner recording into `recorder` (one per scenario): WebSocket and Socket.IO
+   * sessions; undefined without ws:// or Socket.IO endpoints.
+   */
   readonly sessions: (recorder: Recorder) => SessionRunner | undefined;
 }
 
@@ -40,6 +45,8 @@ export interface ServiceModules {
         readonly WsTransport: typeof WsTransport;
       }
     | undefined;
+  /** socketio-session.ts (and socket.io-client), for a plan with Socket.IO endpoints. */
+  readonly socketio: { readonly createSocketioRunner: typeof createSocketioRunner } | undefined;
 }
 
 /**
@@ -47,12 +54,16 @@ export interface ServiceModules {
  * loading them costs every start a few milliseconds.
  */
 export async function importServiceModules(plan: Plan): Promise<ServiceModules> {
-  if (!plan.graph.endpoints.some((e) => e.protocol === 'ws')) return { ws: undefined };
-  const [{ createSessionRunner }, { WsTransport }] = await Promise.all([
-    import('../ws/ws-session.js'),
-    import('../ws/ws-transport.js'),
+  const uses = (protocol: string) => plan.graph.endpoints.some((e) => e.protocol === protocol);
+  const [ws, socketio] = await Promise.all([
+    uses('ws')
+      ? Promise.all([import('../ws/ws-session.js'), import('../ws/ws-transport.js')]).then(
+          ([{ createSessionRunner }, { WsTransport }]) => ({ createSessionRunner, WsTransport }),
+        )
+      : undefined,
+    uses('socketio') ? import('../socketio/socketio-session.js') : undefined,
   ]);
-  return { ws: { createSessionRunner, WsTransport } };
+  return { ws, socketio };
 }
 
 /** Builds the segment's services. */
@@ -61,7 +72,26 @@ export function createSegmentServices(
   modules: ServiceModules,
 ): SegmentServices {
   const auth = authProvider(context);
-  return { auth, sessions: sessionRunners(context, auth, modules.ws) };
+  const ws = sessionRunners(context, auth, modules.ws);
+  const socketio = modules.socketio;
+  if (socketio === undefined) return { auth, sessions: ws };
+  const { endpoints } = context.plan.graph;
+  const { insecure, tls } = context.plan;
+  return {
+    auth,
+    sessions: (recorder) =>
+      joinSessionRunners(
+        endpoints,
+        ws(recorder),
+        socketio.createSocketioRunner({
+          endpoints,
+          recorder,
+          now: context.now,
+          auth,
+          connection: { insecure, tls },
+        }),
+      ),
+  };
 }
 
 /** The segment's session runners, one transport (TLS settings, proxies) shared by them all. */

@@ -228,7 +228,7 @@ export class IterationRunner {
     const compiled = this.deps.requests[index]!;
     const vu = cursor.vu;
     vu.vars.begin();
-    if (compiled.endpoint.protocol !== 'ws') {
+    if (compiled.endpoint.protocol === 'http') {
       this.deps.path.send(vu, compiled, index, intendedUs, done, fail);
     } else if (this.deps.ws === undefined) {
       done(this.#unsent(compiled, 'invalid_request'));
