@@ -126,11 +126,18 @@ declare module 'barrage' {
     /** The failure kind (`timeout`, `refused`, `http_5xx`…) when the request failed. */
     readonly error: string | undefined;
     /**
-     * Milliseconds: `duration` from sending to the response's end; with `stream`, `firstEvent` from
-     * sending to the first event or chunk (as sse_time_to_first_event and
+     * Milliseconds, k6's phases of the final exchange (the last hop of the last attempt):
+     * `connecting` and `tls_handshaking` of the connection it opened (0 on a reused one),
+     * `waiting` its time to first byte less them (as http_req_waiting), `receiving` from its
+     * headers to its end; `blocked` and `sending` are not measured and are 0. `duration` is the
+     * whole call, from its first send to its final response's end (redirects, retries and a new
+     * connection's set-up included; k6's is sending + waiting + receiving). With `stream`,
+     * `firstEvent` from sending to the first event or chunk (as sse_time_to_first_event and
      * stream_time_to_first_chunk), absent when none came.
      */
-    readonly timings: { readonly duration: number; readonly firstEvent?: number };
+    readonly timings: ResponseTimings;
+    /** The protocol of the final response: `'HTTP/1.1'`, `'HTTP/2.0'`; `''` when none came. */
+    readonly proto: 'HTTP/1.1' | 'HTTP/2.0' | '';
     /** With `stream`: the events (`'sse'`) or chunks (`'chunks'`) received; else undefined. */
     readonly events: number | undefined;
     /** The body parsed as JSON, or the first value at a JSONPath (no filter expressions). */
@@ -145,6 +152,20 @@ declare module 'barrage' {
      * whole match when it has none; undefined when nothing matches. An invalid pattern throws.
      */
     match(pattern: string | RegExp): string | undefined;
+  }
+
+  /** A response's timing phases, in milliseconds (k6's names). */
+  export interface ResponseTimings {
+    /** Always 0: a virtual user's calls wait for no connection slot. */
+    readonly blocked: number;
+    readonly connecting: number;
+    readonly tls_handshaking: number;
+    /** Always 0: not measured (writing the request counts in `waiting`). */
+    readonly sending: number;
+    readonly waiting: number;
+    readonly receiving: number;
+    readonly duration: number;
+    readonly firstEvent?: number;
   }
 
   /** An element `html()` found. */

@@ -99,6 +99,7 @@ interface Crypto {
 declare var crypto: Crypto;
 
 interface Console {
+  debug(...data: unknown[]): void;
   error(...data: unknown[]): void;
   info(...data: unknown[]): void;
   log(...data: unknown[]): void;

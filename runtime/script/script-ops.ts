@@ -29,6 +29,7 @@ import { expectOf, scriptRequest } from './script-request.js';
 import { decodeHttpArgs } from './decode-call-args.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
+import { responseTimings } from './response-timings.js';
 import { streamFigures } from './stream-figures.js';
 import { longestWaitMs, MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
 import { decodeHostCall, isHostOp, type HostCalls } from '../../sandbox/isolate/host-calls.js';
@@ -309,8 +310,8 @@ export class ScriptOps implements SandboxOps {
   readonly #batchDeps: BatchDeps = {
     now: () => this.deps.now(),
     response: (lane, startUs) => {
-      const r = this.#response(lane, startUs);
-      return [r.status, r.fields, r.text, r.error, r.durationMs, r.events, r.firstEventMs];
+      const { kind: _, ...values } = this.#response(lane, startUs);
+      return values;
     },
   };
 
@@ -323,6 +324,7 @@ export class ScriptOps implements SandboxOps {
   #response(lane: VirtualUser, startUs: number): Extract<Settled, { kind: 'response' }> {
     const exchange = lane.exchange;
     const [events, firstEventMs] = streamFigures(lane);
+    const endUs = this.deps.now();
     return {
       kind: 'response',
       status: exchange.status,
@@ -334,9 +336,10 @@ export class ScriptOps implements SandboxOps {
         exchange.error === undefined
           ? (exchange.failure ?? lane.redirectKind ?? '')
           : classifyError(exchange.error),
-      durationMs: (this.deps.now() - startUs) / 1000,
+      durationMs: (endUs - startUs) / 1000,
       events,
       firstEventMs,
+      ...responseTimings(lane, endUs),
     };
   }
 

@@ -165,11 +165,7 @@ const reader: InboundReader = {
     runs.push(token, iteration, exec);
     void started.then(runNext);
   },
-  response: (id, r) =>
-    settle(
-      id,
-      response(r.status, r.fields, r.text, r.error, r.durationMs, r.events, r.firstEventMs),
-    ),
+  response: (id, r) => settle(id, response(r)),
   ok: (id, json) => settle(id, json === '' ? undefined : parse(json)),
   failed: (id, message) => settle(id, new Refusal(message)),
   event: (id, type, payload) => sockets.get(id)?.event(type, payload),

@@ -5,6 +5,7 @@
  */
 import { textOf } from './intrinsics.js';
 import { batchArgs, requestArgs } from './request-args.js';
+import type { ResponseValues } from './records.js';
 import { response } from './response.js';
 import { MAX_WAITING_CALLS } from '../waiting-calls.js';
 import { hostCall, room, settled, wait } from './vu-host.js';
@@ -20,15 +21,11 @@ const request = (method: string, url: unknown, body: unknown, opts: unknown) => 
   return requested(method, url, body, opts);
 };
 
-/** A response of a batch as the host gives it. */
-type BatchResponse = [number, number, string, string, number, number, number];
-
 // http.batch(): one host call carrying every request's arguments, one JSON text a line (JSON text
 // holds no raw line break), so that the host keys each by the text a single call would send; it
-// settles with each response as [status, fields, text, error, duration, events, first event], in
-// order. The bytes of every request are one list, which their texts name by place.
+// settles with each response's values (records.ts's ResponseValues), in order. The bytes of every request are one list, which their texts name by place.
 const batched = async (json: string, bytes: readonly ArrayBuffer[]) =>
-  (settled(await wait('http.batch', json, bytes)) as BatchResponse[]).map((r) => response(...r));
+  (settled(await wait('http.batch', json, bytes)) as ResponseValues[]).map(response);
 
 const batch = (requests: unknown) => {
   if (!Array.isArray(requests)) throw new TypeError('http.batch(): an array of requests');
