@@ -337,6 +337,41 @@ declare module 'barrage' {
     readonly tags: Record<string, string | number | boolean>;
   };
 
+  /**
+   * k6/execution's context (docs/from-k6.md): the virtual user, the scenario its iteration runs
+   * for, and the test. `scenario` and the iteration numbers are read inside an iteration only.
+   */
+  export const exec: {
+    readonly vu: {
+      /** 1-based, unique in the run (k6's `__VU`; `vu.id + 1`). */
+      readonly idInTest: number;
+      /** This virtual user's iterations before this one (k6's `__ITER`): 0 in its first. */
+      readonly iterationInScenario: number;
+      /** The same as iterationInScenario: a virtual user runs one scenario. */
+      readonly iterationInInstance: number;
+      /** The virtual user's own tags, the same object as `vu.tags`. */
+      readonly tags: Record<string, string | number | boolean>;
+    };
+    readonly scenario: {
+      /** The scenario's name (`default` for the top-level form). */
+      readonly name: string;
+      /**
+       * The iteration's number in its scenario, from 0, unique across the run; with several
+       * threads or processes they take turns (thread t of n: t, t + n, …), so the last numbers
+       * may skip some.
+       */
+      readonly iterationInTest: number;
+    };
+    readonly test: {
+      /**
+       * Stops the run as failed: stderr says "the run stopped: the scenario aborted the test
+       * (exec.test.abort): reason", the exit code is 1 (k6's is 108), the iterations under way end
+       * as a stop ends them, teardown() runs. Throws, to end this iteration where it is.
+       */
+      abort(reason?: string): never;
+    };
+  };
+
   /** Runs fn; its requests, sessions and checks carry the tag `group=name` (nested: `a › b`). */
   export function group<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 

@@ -17,6 +17,8 @@ export const sleep = __barrageApi.sleep;
 export const vu = __barrageApi.vu;
 /** Runs a function under a group name. */
 export const group = __barrageApi.group;
+/** k6/execution's context: the virtual user, its scenario, `test.abort(reason)`. */
+export const exec = __barrageApi.exec;
 /** The virtual user's variable store. */
 export const vars = __barrageApi.vars;
 /** The next feeder record. */

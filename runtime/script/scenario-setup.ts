@@ -22,8 +22,17 @@ import { ConsoleLines } from './console-lines.js';
 import { Sandbox, type SandboxOutcome } from './sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from './script-runner.js';
 import { ScriptOps } from './script-ops.js';
-import { ScriptUser } from './script-user.js';
+import { ScriptUser, type Lane } from './script-user.js';
 import { SourcePositions } from './source-position.js';
+
+/** The lane a hook runs on: no scenario, no iteration (exec.scenario throws there). */
+const hookLane = (path: RequestPath, recorder: Recorder): Lane => ({
+  path,
+  recorder,
+  exec: '',
+  scenario: '',
+  nextInTest: () => -1,
+});
 
 /** setup()'s data (teardown(): undefined), or why it failed (a line for the user). */
 export type SetupResult =
@@ -115,7 +124,7 @@ async function runHook(
     hosts,
   });
   const vu = new VirtualUser(0, seededRandom(plan.seed), clientOptionsOf(plan));
-  const user = new ScriptUser(vu, { path, recorder, exec: '' });
+  const user = new ScriptUser(vu, hookLane(path, recorder));
   const ops = new ScriptOps({
     plan,
     script,

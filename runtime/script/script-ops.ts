@@ -70,6 +70,8 @@ export interface ScriptOpsDeps {
   readonly hardStop: AbortSignal;
   /** µs since dispatch start. */
   readonly now: () => number;
+  /** The scenario called exec.test.abort(reason): the run stops as failed (absent in setup()). */
+  readonly abortTest?: (reason: string) => void;
 }
 
 /** The host operations of one segment. */
@@ -207,6 +209,11 @@ export class ScriptOps implements SandboxOps {
         return this.#html.find(...decodeHostCall(op, args));
       case 'ws.open':
         return this.#sockets.open(this.deps.user(id), ...decodeHostCall(op, args));
+      case 'exec.info':
+        return this.#execInfo(this.deps.user(id));
+      case 'exec.abort':
+        this.#abortTest(this.deps.user(id), decodeHostCall(op, args));
+        return undefined;
       default:
         throw new Error(`unknown operation ${op}`);
     }
@@ -231,6 +238,24 @@ export class ScriptOps implements SandboxOps {
       throw new Error(`${name}.add(${value}): a trend value must be from 0 to ${MAX_TREND_VALUE}`);
     const own = ownTags({ group, tags });
     user.lane.recorder.recordCustom(name, metric.kind, value, own, this.deps.now());
+  }
+
+  /**
+   * k6's exec context of the user's iteration: [scenario, iterationInTest, iterationInScenario];
+   * null outside an iteration (setup(), teardown()).
+   */
+  #execInfo(user: ScriptUser): [string, number, number] | null {
+    if (user.lane.scenario === '') return null;
+    return [user.lane.scenario, user.iterationInTest, user.vu.iteration - 1];
+  }
+
+  /** exec.test.abort(reason): the run stops, failed, with the reason (cut to 500 characters). */
+  #abortTest(user: ScriptUser, reason: string): void {
+    user.aborted = true;
+    const text = reason.length > 500 ? `${reason.slice(0, 500)}…` : reason;
+    this.deps.abortTest?.(
+      `the scenario aborted the test (exec.test.abort)${text === '' ? '' : `: ${text}`}`,
+    );
   }
 
   #feed(vu: VirtualUser): Record<string, string> | null {

@@ -34,6 +34,8 @@ export interface HostCalls {
   readonly 'ws.clearTimer': readonly [id: number, timer: number];
   readonly 'ws.taken': readonly [id: number, mark: number, seq: number];
   readonly 'ws.timedOut': readonly [id: number, what: string];
+  readonly 'exec.info': null;
+  readonly 'exec.abort': string;
 }
 
 /** The name of a host operation answered at once. */
@@ -76,6 +78,8 @@ const SHAPES: { readonly [K in HostOp]: Guard<HostCalls[K]> } = {
   'ws.clearTimer': tuple(number, number),
   'ws.taken': tuple(number, number, number),
   'ws.timedOut': tuple(number, text),
+  'exec.info': none,
+  'exec.abort': text,
 };
 
 /** True when `op` names a host operation answered at once. */

@@ -4,6 +4,7 @@
  */
 import type { BarrageCrypto } from './barrage-crypto.js';
 import { stringify, textOf } from './intrinsics.js';
+import { exec } from './exec-api.js';
 import { http } from './http-api.js';
 import type { metricClasses } from './metric-classes.js';
 import type { ScenarioEnvObject } from './scenario-env.js';
@@ -82,6 +83,7 @@ export function vuApi(parts: ApiParts) {
     group,
     vars,
     feed: () => hostCall('feed', null),
+    exec,
     data: parts.data,
     env: parts.env,
     crypto: parts.crypto,
