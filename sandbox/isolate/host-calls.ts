@@ -34,6 +34,7 @@ export interface HostCalls {
   readonly 'ws.clearTimer': readonly [id: number, timer: number];
   readonly 'ws.taken': readonly [id: number, mark: number, seq: number];
   readonly 'ws.timedOut': readonly [id: number, what: string];
+  readonly 'timer.clear': number;
   readonly 'exec.info': null;
   readonly 'exec.abort': string;
 }
@@ -78,6 +79,7 @@ const SHAPES: { readonly [K in HostOp]: Guard<HostCalls[K]> } = {
   'ws.clearTimer': tuple(number, number),
   'ws.taken': tuple(number, number, number),
   'ws.timedOut': tuple(number, text),
+  'timer.clear': number,
   'exec.info': none,
   'exec.abort': text,
 };
