@@ -53,7 +53,7 @@ export class ScriptSleeps {
     const wait: Wait = { user, settle, key, timer: undefined };
     if (key >= 0) {
       let own = this.#timers.get(user);
-      if (own === undefined) this.#timers.set(user, (own = new Map()));
+      if (own === undefined) this.#timers.set(user, (own = new Map<number, Wait>()));
       const earlier = own.get(key);
       if (earlier !== undefined) this.#woke(earlier);
       own.set(key, wait);
