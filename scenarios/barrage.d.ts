@@ -481,7 +481,7 @@ declare module 'barrage' {
     'md5' | 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256';
 
   /** How a digest is returned: text, or `'binary'` for its bytes. */
-  export type DigestEncoding = 'hex' | 'base64' | 'base64url' | 'binary';
+  export type DigestEncoding = 'hex' | 'base64' | 'base64url' | 'base64rawurl' | 'binary';
 
   /** What is hashed: text (as UTF-8) or bytes. */
   export type HashInput = string | ArrayBuffer | ArrayBufferView;
@@ -514,12 +514,38 @@ declare module 'barrage' {
     sha512<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
     sha512_224<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
     sha512_256<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    /** A streaming hasher, k6's: `createHash('sha256').update('a').update(bytes).digest('hex')`. */
+    createHash(algorithm: HashAlgorithm): Hasher;
+    /** A streaming HMAC: `createHMAC('sha256', key).update(data).digest('base64rawurl')`. */
+    createHMAC(algorithm: HashAlgorithm, key: HashInput): Hasher;
     /** `size` (at most 65,536) random bytes from the host's CSPRNG. */
     randomBytes(size: number): ArrayBuffer;
     /** The web's crypto.randomUUID(): a version 4 UUID. */
     randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
     /** The web's crypto.getRandomValues(): fills an integer typed array (at most 65,536 bytes). */
     getRandomValues<T extends ArrayBufferView | null>(array: T): T;
+  };
+
+  /** A streaming hash or HMAC; digest() may be called again after more update()s. */
+  export interface Hasher {
+    /** Adds text (UTF-8) or bytes; at most 10,000 pieces a hasher. */
+    update(data: HashInput): Hasher;
+    digest<E extends DigestEncoding>(encoding: E): Digest<E>;
+  }
+
+  /** k6/encoding's base64 variants: padded or raw (no `=`), standard or url alphabet. */
+  export type Base64Variant = 'std' | 'rawstd' | 'url' | 'rawurl';
+
+  /** k6/encoding's base64, by the host's Buffer. */
+  export const encoding: {
+    /** Base64 of text (UTF-8) or bytes; variant `std` by default. */
+    b64encode(data: HashInput, variant?: Base64Variant): string;
+    /** The bytes base64 text holds, or with format `'s'` those bytes as UTF-8 text. */
+    b64decode<F extends 's' | undefined = undefined>(
+      data: string,
+      variant?: Base64Variant,
+      format?: F,
+    ): F extends 's' ? string : ArrayBuffer;
   };
 
   /** What an iteration is told about its virtual user. */

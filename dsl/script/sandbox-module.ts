@@ -37,3 +37,5 @@ export const Gauge = __barrageApi.Gauge;
 export const env = __barrageApi.env;
 /** Hashes, HMACs and random values (k6/crypto's names), by the host's node:crypto. */
 export const crypto = __barrageApi.crypto;
+/** k6/encoding's base64: `encoding.b64encode(data, 'rawurl')`, `encoding.b64decode(text, 'std', 's')`. */
+export const encoding = __barrageApi.encoding;

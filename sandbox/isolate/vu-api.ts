@@ -4,6 +4,7 @@
  */
 import type { BarrageCrypto } from './barrage-crypto.js';
 import { stringify, textOf } from './intrinsics.js';
+import { barrageEncoding } from './barrage-encoding.js';
 import { exec } from './exec-api.js';
 import { http } from './http-api.js';
 import type { metricClasses } from './metric-classes.js';
@@ -87,6 +88,7 @@ export function vuApi(parts: ApiParts) {
     data: parts.data,
     env: parts.env,
     crypto: parts.crypto,
+    encoding: barrageEncoding,
     ...parts.metrics,
   });
 }
