@@ -13,6 +13,11 @@ declare module 'barrage' {
   export interface RequestOptions {
     /** Request headers; they replace top-level `headers` of the same name. */
     headers?: Record<string, string>;
+    /**
+     * Cookies of this request only (k6's params.cookies), sent after a Cookie header of its own
+     * and before the jar's of other names: one here wins over the jar's; not stored in the jar.
+     */
+    cookies?: Record<string, string | { value: string }>;
     /** Deadline of this request in milliseconds (default: the run's `timeout`). */
     timeout?: number;
     /**
@@ -203,12 +208,31 @@ declare module 'barrage' {
 
   /** A virtual user's cookies (RFC 6265); urls as for requests (relative to the target). */
   export interface CookieJar {
-    /** The cookies a request to `url` would send, by name. */
+    /** The cookies a request to `url` would send, by name (k6 gives each name a list). */
     cookiesForURL(url: string): Record<string, string>;
-    /** Stores a cookie for `url`, as if its server had set it (host-only, default path). */
-    set(url: string, name: string, value: string): void;
-    /** Forgets every cookie of the virtual user. */
-    clear(): void;
+    /**
+     * Stores a cookie for `url`, as if its server had set it: host-only on the default path
+     * unless `opts` say otherwise. A `domain` the url is not in is refused, as a browser does.
+     */
+    set(url: string, name: string, value: string, opts?: CookieOptions): void;
+    /** Forgets the cookies a request to `url` would send; without a url, every cookie. */
+    clear(url?: string): void;
+    /** Forgets the cookie `name` a request to `url` would send. */
+    delete(url: string, name: string): void;
+  }
+
+  /** Attributes of a cookie jar.set() stores (k6's names; camelCase works too). */
+  export interface CookieOptions {
+    domain?: string;
+    path?: string;
+    /** A date as Set-Cookie's Expires: `'Wed, 21 Oct 2026 07:28:00 GMT'`. */
+    expires?: string;
+    /** Seconds it lives; 0 or less removes it. */
+    max_age?: number;
+    maxAge?: number;
+    secure?: boolean;
+    http_only?: boolean;
+    httpOnly?: boolean;
   }
 
   /** Options of a WebSocket session. */

@@ -185,13 +185,16 @@ export class ScriptOps implements SandboxOps {
       case 'cookies.get':
         return vu.cookies.forUrl(this.#targets.resolve(decodeHostCall(op, args)).href);
       case 'cookies.set': {
-        const [url, name, value] = decodeHostCall(op, args);
-        vu.cookies.set(this.#targets.resolve(url).href, name, value);
+        const [url, name, value, attributes] = decodeHostCall(op, args);
+        vu.cookies.set(this.#targets.resolve(url).href, name, value, attributes);
         return undefined;
       }
-      case 'cookies.clear':
-        vu.cookies.clear();
+      case 'cookies.clear': {
+        const which = decodeHostCall(op, args);
+        if (which === null) vu.cookies.clear();
+        else vu.cookies.remove(this.#targets.resolve(which[0]).href, which[1]);
         return undefined;
+      }
       case 'html':
         return this.#html.find(...decodeHostCall(op, args));
       case 'ws.open':

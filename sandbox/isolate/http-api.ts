@@ -3,6 +3,7 @@
  * arguments as JSON text (request-args.ts), their results as responses (response.ts); http.batch()
  * and the virtual user's cookie jar.
  */
+import type { CookieAttributes } from './host-calls.js';
 import { textOf } from './intrinsics.js';
 import { batchArgs, requestArgs } from './request-args.js';
 import type { ResponseValues } from './records.js';
@@ -38,14 +39,35 @@ const batch = (requests: unknown) => {
   return batched(requests.map((entry) => batchArgs(entry, bytes)).join('\n'), bytes);
 };
 
+/** jar.set()'s options (k6's: domain, path, expires, max_age, secure, http_only), checked. */
+const cookieAttributes = (opts: unknown): CookieAttributes | undefined => {
+  if (opts === undefined || opts === null) return undefined;
+  if (typeof opts !== 'object') throw new TypeError('cookieJar().set(): options are an object');
+  const o = opts as Record<string, unknown>;
+  const text = (v: unknown) => (v === undefined ? undefined : textOf(v));
+  const flag = (v: unknown) => (v === undefined ? undefined : Boolean(v));
+  const maxAge = o.max_age ?? o.maxAge;
+  return {
+    domain: text(o.domain),
+    path: text(o.path),
+    expires: text(o.expires),
+    maxAge: maxAge === undefined ? undefined : Number(maxAge),
+    secure: flag(o.secure),
+    httpOnly: flag(o.http_only ?? o.httpOnly),
+  };
+};
+
 // The virtual user's cookie jar (k6's http.cookieJar()): the same jar its requests use.
 const jar = Object.freeze({
   cookiesForURL: (url: unknown) => hostCall('cookies.get', textOf(url)),
-  set: (url: unknown, name: unknown, value: unknown) => {
-    hostCall('cookies.set', [textOf(url), textOf(name), textOf(value)]);
+  set: (url: unknown, name: unknown, value: unknown, opts?: unknown) => {
+    hostCall('cookies.set', [textOf(url), textOf(name), textOf(value), cookieAttributes(opts)]);
   },
-  clear: () => {
-    hostCall('cookies.clear', null);
+  clear: (url?: unknown) => {
+    hostCall('cookies.clear', url === undefined ? null : [textOf(url), undefined]);
+  },
+  delete: (url: unknown, name: unknown) => {
+    hostCall('cookies.clear', [textOf(url), textOf(name)]);
   },
 });
 
