@@ -27,6 +27,7 @@ import { sendBatch, type BatchDeps } from './script-batch.js';
 import { jsonPath } from './script-json-path.js';
 import { expectOf, scriptRequest } from './script-request.js';
 import { decodeHttpArgs } from './decode-call-args.js';
+import { digestAuthorization } from './digest-auth.js';
 import { ScriptSleeps } from './script-sleeps.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
@@ -202,6 +203,10 @@ export class ScriptOps implements SandboxOps {
       case 'timer.clear':
         this.#sleeps.clear(this.deps.user(id), decodeHostCall(op, args));
         return undefined;
+      case 'digest': {
+        const [challenge, username, password, method, uri] = decodeHostCall(op, args);
+        return digestAuthorization({ challenge, username, password, method, uri });
+      }
       case 'exec.info':
         return this.#execInfo(this.deps.user(id));
       case 'exec.abort':

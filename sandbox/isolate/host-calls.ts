@@ -42,6 +42,13 @@ export interface HostCalls {
   readonly 'ws.timedOut': readonly [id: number, what: string];
   readonly 'timer.clear': number;
   readonly 'exec.info': null;
+  readonly digest: readonly [
+    challenge: string,
+    username: string,
+    password: string,
+    method: string,
+    uri: string,
+  ];
   readonly 'exec.abort': string;
 }
 
@@ -113,6 +120,7 @@ const SHAPES: { readonly [K in HostOp]: Guard<HostCalls[K]> } = {
   'ws.timedOut': tuple(number, text),
   'timer.clear': number,
   'exec.info': none,
+  digest: tuple(text, text, text, text, text),
   'exec.abort': text,
 };
 

@@ -7,7 +7,8 @@ import type { CookieAttributes } from './host-calls.js';
 import { textOf } from './intrinsics.js';
 import { batchArgs, requestArgs } from './request-args.js';
 import type { ResponseValues } from './records.js';
-import { response } from './response.js';
+import { response, type Response } from './response.js';
+import { URL } from './url.js';
 import { MAX_WAITING_CALLS } from '../waiting-calls.js';
 import { hostCall, room, settled, wait } from './vu-host.js';
 
@@ -17,9 +18,51 @@ const requested = async (method: string, url: unknown, body: unknown, opts: unkn
   return settled(await wait('http', json, bytes));
 };
 
+/** Statuses that succeed by default (docs/scenarios.md, Checks), and a digest challenge's 401. */
+const CHALLENGE_STATUSES: readonly (string | number)[] = ['1xx', '2xx', '3xx', 401];
+
+/**
+ * A call with `auth: 'digest'` (k6's): the user and password come from the url, which is sent
+ * without them; a 401 with a Digest challenge (expected, so not a failure) is answered once with
+ * the Authorization header the host computes (runtime/script/digest-auth.ts). Both are requests.
+ */
+const digested = async (method: string, url: unknown, body: unknown, opts: DigestOptions) => {
+  const target = new URL(textOf(url));
+  const username = decodeURIComponent(target.username);
+  const password = decodeURIComponent(target.password);
+  target.username = '';
+  target.password = '';
+  const { auth: _auth, ...rest } = opts;
+  const own = rest.expect?.status;
+  const statuses = own === undefined ? CHALLENGE_STATUSES : [...[own].flat(), 401];
+  const first = (await requested(method, target.href, body, {
+    ...rest,
+    expect: { status: statuses },
+  })) as Response;
+  const challenge = first.status === 401 ? first.headers['www-authenticate'] : undefined;
+  if (challenge === undefined || !/^digest\s/i.test(challenge)) return first;
+  const uri = target.pathname + target.search;
+  const authorization = hostCall('digest', [challenge, username, password, method, uri]);
+  const headers = { ...rest.headers, Authorization: textOf(authorization) };
+  return requested(method, target.href, body, { ...rest, headers });
+};
+
+/** A call's options as a digest call reads them. */
+interface DigestOptions {
+  readonly auth?: unknown;
+  readonly expect?: { readonly status?: unknown };
+  readonly headers?: Readonly<Record<string, unknown>>;
+}
+
 const request = (method: string, url: unknown, body: unknown, opts: unknown) => {
   room('http');
-  return requested(method, url, body, opts);
+  const o = opts as DigestOptions | null | undefined;
+  if (o?.auth === undefined) return requested(method, url, body, opts);
+  if (o.auth !== 'digest')
+    throw new TypeError(
+      `${method} ${textOf(url)}: auth is 'digest' (for basic, send an Authorization header)`,
+    );
+  return digested(method, url, body, o);
 };
 
 // http.batch(): one host call carrying every request's arguments, one JSON text a line (JSON text
