@@ -1,7 +1,7 @@
 /**
  * A target that times its own phases and keeps what scenarios report, for the k6 API tests
  * (test/e2e/scenario-k6-surface.test.ts): `/slow` answers its headers WAIT_MS after the request
- * came and its body RECEIVE_MS later, measuring both gaps itself; `/report` keeps a posted JSON
+ * came and its body RECEIVE_MS later, measuring both gaps itself; a path ending in `/report` keeps a posted JSON
  * document; every request's path, cookies and Authorization are kept in order.
  */
 import type { Test } from 'tap';
@@ -44,7 +44,7 @@ export async function phaseServer(t: Test): Promise<PhaseServer> {
     req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       if (state.routes.some((route) => route(req, res, body))) return;
-      if (path === '/report') {
+      if (path.endsWith('/report')) {
         state.reports.push(JSON.parse(body));
         res.end('ok');
       } else if (path === '/slow') slow(res, came, state.slow);
