@@ -136,7 +136,8 @@ export async function execute(
   // report what they have.
   const failed = (o: Awaited<(typeof hosts)[number]['outcome']>): boolean =>
     'lost' in o || o.failure !== undefined;
-  for (const host of hosts) void host.outcome.then((o) => (failed(o) ? relay('stop')() : undefined));
+  for (const host of hosts)
+    void host.outcome.then((o) => (failed(o) ? relay('stop')() : undefined));
   const outcomes = await Promise.all(hosts.map((h) => h.outcome));
   unhook?.();
   clearTimeout(pending);

@@ -85,7 +85,10 @@ t.test('exec.test.abort() stops the run as failed, with its reason', async (t) =
   const server = await phaseServer(t);
   const result = await run(ABORTING, server.url, '-n', '50', '-c', '1');
   t.equal(result.code, 1, 'exit 1');
-  t.match(result.stderr, 'the run stopped: the scenario aborted the test (exec.test.abort): enough seen');
+  t.match(
+    result.stderr,
+    'the run stopped: the scenario aborted the test (exec.test.abort): enough seen',
+  );
   t.notMatch(result.stderr, 'script_error', 'the abort is no script error');
   t.same(
     (server.reports as { inTest: number }[]).map((r) => r.inTest),
