@@ -132,9 +132,12 @@ export async function execute(
   options.stop.addEventListener('abort', relay('stop'));
   options.hardStop.addEventListener('abort', relay('hard-stop'));
   if (options.stop.aborted) relay('stop')();
-  // A lost segment fails the run: the others stop too, and report what they have.
+  // A lost segment, or one that failed the run (exec.test.abort()), stops the others too: they
+  // report what they have.
+  const failed = (o: Awaited<(typeof hosts)[number]['outcome']>): boolean =>
+    'lost' in o || o.failure !== undefined;
   for (const host of hosts)
-    void host.outcome.then((o) => ('lost' in o ? relay('stop')() : undefined));
+    void host.outcome.then((o) => (failed(o) ? relay('stop')() : undefined));
   const outcomes = await Promise.all(hosts.map((h) => h.outcome));
   unhook?.();
   clearTimeout(pending);

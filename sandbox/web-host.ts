@@ -43,8 +43,22 @@ const ALGORITHMS: Readonly<Record<string, string>> = {
   'sha512-256': 'sha512-256',
 };
 
-/** Output encodings of hash() and hmac(): text ones, or 'binary' for an ArrayBuffer. */
-const ENCODINGS = new Set(['hex', 'base64', 'base64url', 'binary']);
+/**
+ * Output encodings of digests (k6/crypto's): hex, base64, base64url (padded, as Go's
+ * URLEncoding), base64rawurl (unpadded), or 'binary' for an ArrayBuffer.
+ */
+const ENCODINGS = new Set(['hex', 'base64', 'base64url', 'base64rawurl', 'binary']);
+
+/**
+ * k6/encoding's base64 variants: Node's alphabet for each, and whether its text keeps the '='
+ * padding (Go's StdEncoding, RawStdEncoding, URLEncoding, RawURLEncoding).
+ */
+const BASE64: Readonly<Record<string, { alphabet: 'base64' | 'base64url'; padded: boolean }>> = {
+  std: { alphabet: 'base64', padded: true },
+  rawstd: { alphabet: 'base64', padded: false },
+  url: { alphabet: 'base64url', padded: true },
+  rawurl: { alphabet: 'base64url', padded: false },
+};
 
 /** Bytes or text as they arrive from the isolate (typed arrays and ArrayBuffers are copied). */
 type Data = string | ArrayBuffer | ArrayBufferView;
@@ -91,9 +105,13 @@ export function webHost(op: string, a?: unknown, b?: unknown, c?: unknown, d?: u
     case 'random':
       return randomFillSync(new Uint8Array(Math.min(a as number, MAX_RANDOM_BYTES)));
     case 'hash':
-      return digest(createHash(algorithm(a)), b as Data, c);
+      return digest(createHash(algorithm(a)), b as Data | Data[], c);
     case 'hmac':
-      return digest(createHmac(algorithm(a), bytes(b as Data)), c as Data, d);
+      return digest(createHmac(algorithm(a), bytes(b as Data)), c as Data | Data[], d);
+    case 'b64encode':
+      return base64(bytes(a as Data), variant(b));
+    case 'b64decode':
+      return new Uint8Array(Buffer.from(a as string, variant(b).alphabet));
     default:
       throw new Error(`unknown operation ${op}`);
   }
@@ -159,17 +177,35 @@ function bytes(data: Data): Buffer | string {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
+function variant(name: unknown): (typeof BASE64)[string] {
+  const known = typeof name === 'string' ? BASE64[name] : undefined;
+  if (known === undefined)
+    throw new TypeError(
+      `encoding: base64 variant ${JSON.stringify(name)} is not one of ${Object.keys(BASE64).join(', ')}`,
+    );
+  return known;
+}
+
+/** Base64 text of `data` in `as`'s alphabet, padded with '=' to a multiple of 4 when it asks. */
+function base64(data: Buffer | string, as: (typeof BASE64)[string]): string {
+  const text = Buffer.from(data).toString(as.alphabet);
+  if (as.alphabet === 'base64') return as.padded ? text : text.replace(/=+$/, '');
+  return as.padded ? text.padEnd(Math.ceil(text.length / 4) * 4, '=') : text;
+}
+
 function digest(
   hash: { update(data: Buffer | string): unknown; digest(): Buffer },
-  data: Data,
+  data: Data | Data[],
   encoding: unknown,
 ): string | ArrayBuffer {
   if (typeof encoding !== 'string' || !ENCODINGS.has(encoding))
     throw new TypeError(
       `crypto: output encoding ${JSON.stringify(encoding)} is not one of ${[...ENCODINGS].join(', ')}`,
     );
-  hash.update(bytes(data));
+  for (const piece of Array.isArray(data) ? data : [data]) hash.update(bytes(piece));
   const out = hash.digest();
+  if (encoding === 'base64url') return base64(out, BASE64.url!);
+  if (encoding === 'base64rawurl') return base64(out, BASE64.rawurl!);
   if (encoding !== 'binary') return out.toString(encoding as BufferEncoding);
   // A copy of its own bytes: a Buffer may be a view into a shared pool.
   return out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer;

@@ -13,6 +13,11 @@ declare module 'barrage' {
   export interface RequestOptions {
     /** Request headers; they replace top-level `headers` of the same name. */
     headers?: Record<string, string>;
+    /**
+     * Cookies of this request only (k6's params.cookies), sent after a Cookie header of its own
+     * and before the jar's of other names: one here wins over the jar's; not stored in the jar.
+     */
+    cookies?: Record<string, string | { value: string }>;
     /** Deadline of this request in milliseconds (default: the run's `timeout`). */
     timeout?: number;
     /**
@@ -126,11 +131,18 @@ declare module 'barrage' {
     /** The failure kind (`timeout`, `refused`, `http_5xx`…) when the request failed. */
     readonly error: string | undefined;
     /**
-     * Milliseconds: `duration` from sending to the response's end; with `stream`, `firstEvent` from
-     * sending to the first event or chunk (as sse_time_to_first_event and
+     * Milliseconds, k6's phases of the final exchange (the last hop of the last attempt):
+     * `connecting` and `tls_handshaking` of the connection it opened (0 on a reused one),
+     * `waiting` its time to first byte less them (as http_req_waiting), `receiving` from its
+     * headers to its end; `blocked` and `sending` are not measured and are 0. `duration` is the
+     * whole call, from its first send to its final response's end (redirects, retries and a new
+     * connection's set-up included; k6's is sending + waiting + receiving). With `stream`,
+     * `firstEvent` from sending to the first event or chunk (as sse_time_to_first_event and
      * stream_time_to_first_chunk), absent when none came.
      */
-    readonly timings: { readonly duration: number; readonly firstEvent?: number };
+    readonly timings: ResponseTimings;
+    /** The protocol of the final response: `'HTTP/1.1'`, `'HTTP/2.0'`; `''` when none came. */
+    readonly proto: 'HTTP/1.1' | 'HTTP/2.0' | '';
     /** With `stream`: the events (`'sse'`) or chunks (`'chunks'`) received; else undefined. */
     readonly events: number | undefined;
     /** The body parsed as JSON, or the first value at a JSONPath (no filter expressions). */
@@ -145,6 +157,20 @@ declare module 'barrage' {
      * whole match when it has none; undefined when nothing matches. An invalid pattern throws.
      */
     match(pattern: string | RegExp): string | undefined;
+  }
+
+  /** A response's timing phases, in milliseconds (k6's names). */
+  export interface ResponseTimings {
+    /** Always 0: a virtual user's calls wait for no connection slot. */
+    readonly blocked: number;
+    readonly connecting: number;
+    readonly tls_handshaking: number;
+    /** Always 0: not measured (writing the request counts in `waiting`). */
+    readonly sending: number;
+    readonly waiting: number;
+    readonly receiving: number;
+    readonly duration: number;
+    readonly firstEvent?: number;
   }
 
   /** An element `html()` found. */
@@ -182,12 +208,31 @@ declare module 'barrage' {
 
   /** A virtual user's cookies (RFC 6265); urls as for requests (relative to the target). */
   export interface CookieJar {
-    /** The cookies a request to `url` would send, by name. */
+    /** The cookies a request to `url` would send, by name (k6 gives each name a list). */
     cookiesForURL(url: string): Record<string, string>;
-    /** Stores a cookie for `url`, as if its server had set it (host-only, default path). */
-    set(url: string, name: string, value: string): void;
-    /** Forgets every cookie of the virtual user. */
-    clear(): void;
+    /**
+     * Stores a cookie for `url`, as if its server had set it: host-only on the default path
+     * unless `opts` say otherwise. A `domain` the url is not in is refused, as a browser does.
+     */
+    set(url: string, name: string, value: string, opts?: CookieOptions): void;
+    /** Forgets the cookies a request to `url` would send; without a url, every cookie. */
+    clear(url?: string): void;
+    /** Forgets the cookie `name` a request to `url` would send. */
+    delete(url: string, name: string): void;
+  }
+
+  /** Attributes of a cookie jar.set() stores (k6's names; camelCase works too). */
+  export interface CookieOptions {
+    domain?: string;
+    path?: string;
+    /** A date as Set-Cookie's Expires: `'Wed, 21 Oct 2026 07:28:00 GMT'`. */
+    expires?: string;
+    /** Seconds it lives; 0 or less removes it. */
+    max_age?: number;
+    maxAge?: number;
+    secure?: boolean;
+    http_only?: boolean;
+    httpOnly?: boolean;
   }
 
   /** Options of a WebSocket session. */
@@ -316,6 +361,41 @@ declare module 'barrage' {
     readonly tags: Record<string, string | number | boolean>;
   };
 
+  /**
+   * k6/execution's context (docs/from-k6.md): the virtual user, the scenario its iteration runs
+   * for, and the test. `scenario` and the iteration numbers are read inside an iteration only.
+   */
+  export const exec: {
+    readonly vu: {
+      /** 1-based, unique in the run (k6's `__VU`; `vu.id + 1`). */
+      readonly idInTest: number;
+      /** This virtual user's iterations before this one (k6's `__ITER`): 0 in its first. */
+      readonly iterationInScenario: number;
+      /** The same as iterationInScenario: a virtual user runs one scenario. */
+      readonly iterationInInstance: number;
+      /** The virtual user's own tags, the same object as `vu.tags`. */
+      readonly tags: Record<string, string | number | boolean>;
+    };
+    readonly scenario: {
+      /** The scenario's name (`default` for the top-level form). */
+      readonly name: string;
+      /**
+       * The iteration's number in its scenario, from 0, unique across the run; with several
+       * threads or processes they take turns (thread t of n: t, t + n, …), so the last numbers
+       * may skip some.
+       */
+      readonly iterationInTest: number;
+    };
+    readonly test: {
+      /**
+       * Stops the run as failed: stderr says "the run stopped: the scenario aborted the test
+       * (exec.test.abort): reason", the exit code is 1 (k6's is 108), the iterations under way end
+       * as a stop ends them, teardown() runs. Throws, to end this iteration where it is.
+       */
+      abort(reason?: string): never;
+    };
+  };
+
   /** Runs fn; its requests, sessions and checks carry the tag `group=name` (nested: `a › b`). */
   export function group<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 
@@ -425,7 +505,7 @@ declare module 'barrage' {
     'md5' | 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | 'sha512_224' | 'sha512_256';
 
   /** How a digest is returned: text, or `'binary'` for its bytes. */
-  export type DigestEncoding = 'hex' | 'base64' | 'base64url' | 'binary';
+  export type DigestEncoding = 'hex' | 'base64' | 'base64url' | 'base64rawurl' | 'binary';
 
   /** What is hashed: text (as UTF-8) or bytes. */
   export type HashInput = string | ArrayBuffer | ArrayBufferView;
@@ -458,12 +538,38 @@ declare module 'barrage' {
     sha512<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
     sha512_224<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
     sha512_256<E extends DigestEncoding>(data: HashInput, encoding: E): Digest<E>;
+    /** A streaming hasher, k6's: `createHash('sha256').update('a').update(bytes).digest('hex')`. */
+    createHash(algorithm: HashAlgorithm): Hasher;
+    /** A streaming HMAC: `createHMAC('sha256', key).update(data).digest('base64rawurl')`. */
+    createHMAC(algorithm: HashAlgorithm, key: HashInput): Hasher;
     /** `size` (at most 65,536) random bytes from the host's CSPRNG. */
     randomBytes(size: number): ArrayBuffer;
     /** The web's crypto.randomUUID(): a version 4 UUID. */
     randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
     /** The web's crypto.getRandomValues(): fills an integer typed array (at most 65,536 bytes). */
     getRandomValues<T extends ArrayBufferView | null>(array: T): T;
+  };
+
+  /** A streaming hash or HMAC; digest() may be called again after more update()s. */
+  export interface Hasher {
+    /** Adds text (UTF-8) or bytes; at most 10,000 pieces a hasher. */
+    update(data: HashInput): Hasher;
+    digest<E extends DigestEncoding>(encoding: E): Digest<E>;
+  }
+
+  /** k6/encoding's base64 variants: padded or raw (no `=`), standard or url alphabet. */
+  export type Base64Variant = 'std' | 'rawstd' | 'url' | 'rawurl';
+
+  /** k6/encoding's base64, by the host's Buffer. */
+  export const encoding: {
+    /** Base64 of text (UTF-8) or bytes; variant `std` by default. */
+    b64encode(data: HashInput, variant?: Base64Variant): string;
+    /** The bytes base64 text holds, or with format `'s'` those bytes as UTF-8 text. */
+    b64decode<F extends 's' | undefined = undefined>(
+      data: string,
+      variant?: Base64Variant,
+      format?: F,
+    ): F extends 's' ? string : ArrayBuffer;
   };
 
   /** What an iteration is told about its virtual user. */

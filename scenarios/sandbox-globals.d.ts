@@ -99,9 +99,28 @@ interface Crypto {
 declare var crypto: Crypto;
 
 interface Console {
+  debug(...data: unknown[]): void;
   error(...data: unknown[]): void;
   info(...data: unknown[]): void;
   log(...data: unknown[]): void;
   warn(...data: unknown[]): void;
 }
 declare var console: Console;
+
+/**
+ * k6/timers (and the web's): inside an iteration only, which is over once its timers have run or
+ * been cleared; each pending timer counts among the virtual user's waiting calls (docs/scenarios.md,
+ * "Timers").
+ */
+declare function setTimeout<A extends unknown[]>(
+  handler: (...args: A) => void,
+  timeout?: number,
+  ...args: A
+): number;
+declare function setInterval<A extends unknown[]>(
+  handler: (...args: A) => void,
+  timeout?: number,
+  ...args: A
+): number;
+declare function clearTimeout(id: number | undefined): void;
+declare function clearInterval(id: number | undefined): void;

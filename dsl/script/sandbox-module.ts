@@ -17,6 +17,8 @@ export const sleep = __barrageApi.sleep;
 export const vu = __barrageApi.vu;
 /** Runs a function under a group name. */
 export const group = __barrageApi.group;
+/** k6/execution's context: the virtual user, its scenario, `test.abort(reason)`. */
+export const exec = __barrageApi.exec;
 /** The virtual user's variable store. */
 export const vars = __barrageApi.vars;
 /** The next feeder record. */
@@ -35,3 +37,5 @@ export const Gauge = __barrageApi.Gauge;
 export const env = __barrageApi.env;
 /** Hashes, HMACs and random values (k6/crypto's names), by the host's node:crypto. */
 export const crypto = __barrageApi.crypto;
+/** k6/encoding's base64: `encoding.b64encode(data, 'rawurl')`, `encoding.b64decode(text, 'std', 's')`. */
+export const encoding = __barrageApi.encoding;

@@ -9,6 +9,8 @@
 export type RunFailureCode =
   /** OAuth 2.0 gave up: its token endpoint failed every try (runtime/auth/oauth2-provider.ts). */
   | 'auth_gave_up'
+  /** A TypeScript scenario called exec.test.abort(reason) (k6's test abort). */
+  | 'test_aborted'
   /** A TypeScript scenario's setup() threw, was cut, or returned what cannot be copied. */
   | 'setup_failed'
   /** A segment threw (a bug): it reported its error and what it had collected. */

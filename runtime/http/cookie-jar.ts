@@ -10,6 +10,7 @@
  * the jar and sent a 2.4 MB Cookie header with each request (25 MiB a virtual user).
  */
 import { Cookie, CookieJar } from 'tough-cookie';
+import type { CookieAttributes } from '../../sandbox/isolate/host-calls.js';
 
 /** Cookies one virtual user keeps (later ones are ignored while it holds this many). */
 export const MAX_COOKIES = 300;
@@ -61,9 +62,37 @@ export class UserCookies {
     );
   }
 
-  /** Sets a cookie for `url` as if the target had sent it (a scenario's jar.set). */
-  set(url: string, name: string, value: string): void {
-    this.#put(new Cookie({ key: name, value }), url);
+  /**
+   * Sets a cookie for `url` as if the target had sent it (a scenario's jar.set): host-only on the
+   * default path unless `attributes` say otherwise; a domain the url is not in is refused by the
+   * jar, as a browser refuses it (nothing is stored).
+   */
+  set(url: string, name: string, value: string, attributes: CookieAttributes = {}): void {
+    const { domain, path, expires, maxAge, secure, httpOnly } = attributes;
+    const cookie = new Cookie({ key: name, value });
+    if (domain !== undefined) cookie.domain = domain.replace(/^\./, '').toLowerCase();
+    if (path !== undefined) cookie.path = path;
+    if (expires !== undefined) cookie.expires = new Date(expires);
+    if (maxAge !== undefined) cookie.maxAge = maxAge;
+    if (secure !== undefined) cookie.secure = secure;
+    if (httpOnly !== undefined) cookie.httpOnly = httpOnly;
+    this.#put(cookie, url);
+  }
+
+  /** Forgets the cookies a request to `url` would send (of that `name` only, when given). */
+  remove(url: string, name?: string): void {
+    const jar = this.#jar;
+    if (jar === undefined) return;
+    for (const cookie of jar.getCookiesSync(url)) {
+      if (name !== undefined && cookie.key !== name) continue;
+      const domain = (cookie.domain ?? '').toLowerCase();
+      jar.store.removeCookie(cookie.domain, cookie.path, cookie.key, () => undefined);
+      // #put keyed it before the jar gave it its default path: by its path, or by none.
+      const removed = [cookie.path ?? '', ''].some((path) =>
+        this.#keys.delete(`${domain};${path};${cookie.key}`),
+      );
+      if (removed) this.#perDomain.set(domain, Math.max(0, (this.#perDomain.get(domain) ?? 1) - 1));
+    }
   }
 
   /** The cookies a request to `url` would send, by name. */

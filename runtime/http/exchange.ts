@@ -75,6 +75,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   location = -1;
   /** When the response headers came, µs on the clock start() was given; -1 before they do. */
   headersUs = -1;
+  /** When this exchange was sent, µs on the same clock (the request path sets it at each send). */
+  sendUs = -1;
   /** The event stream being read, when the response is one; valid until the next start(). */
   sse: SseReader | undefined = undefined;
   /** When a stream fails as idle (µs, the clock start() was given); 0 when it cannot. */

@@ -8,17 +8,15 @@
  */
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { VirtualUser } from '../user/virtual-user.js';
+import type { ResponseValues } from '../../sandbox/isolate/records.js';
 import type { Settled } from './sandbox.js';
 import type { ScriptUser } from './script-user.js';
 
 /** Requests of one batch in flight at once (k6's batchPerHost default; a browser's per host). */
 export const MAX_BATCH_IN_FLIGHT = 6;
 
-/**
- * A response as it crosses into the isolate in a batch: status, fields, text, error, ms, a
- * streamed call's events or chunks (-1: no stream) and ms to the first (-1: none came).
- */
-export type BatchResponse = [number, number, string, string, number, number, number];
+/** A response as it crosses into the isolate in a batch (as JSON). */
+export type BatchResponse = ResponseValues;
 
 /** What a batch needs from the operations. */
 export interface BatchDeps {

@@ -1,7 +1,7 @@
 /**
  * The host side of the scenario API, per virtual user: http through the same request path as
  * YAML endpoints (request-path.ts: auth injection, deadline, retries, metrics), ws through
- * script-sockets.ts, sleep, check, custom metrics, vars, feed, cookies, JSONPath and HTML. Where
+ * script-sockets.ts, sleep and timers (script-sleeps.ts), check, custom metrics, vars, feed, cookies, JSONPath and HTML. Where
  * calls may go and the names they are counted under are call-targets.ts's. A virtual user's
  * requests go one at a time: it owns one exchange, so concurrent calls (Promise.all) are sent in
  * turn; http.batch() is one such call, whose requests go out together on lanes of the user
@@ -27,14 +27,14 @@ import { sendBatch, type BatchDeps } from './script-batch.js';
 import { jsonPath } from './script-json-path.js';
 import { expectOf, scriptRequest } from './script-request.js';
 import { decodeHttpArgs } from './decode-call-args.js';
+import { digestAuthorization } from './digest-auth.js';
+import { ScriptSleeps } from './script-sleeps.js';
 import { ScriptSockets } from './script-sockets.js';
 import type { ScriptUser } from './script-user.js';
+import { responseTimings } from './response-timings.js';
 import { streamFigures } from './stream-figures.js';
-import { longestWaitMs, MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
+import { MAX_WAITING_CALLS, WAITING_REFUSED } from '../../sandbox/waiting-calls.js';
 import { decodeHostCall, isHostOp, type HostCalls } from '../../sandbox/isolate/host-calls.js';
-
-/** How an operation with no value (sleep) settles. */
-const NOTHING: Settled = { kind: 'value', json: '' };
 
 /** Compiled requests kept, by their call's arguments (the set starts over when full). */
 const MAX_CACHED_REQUESTS = 1000;
@@ -43,13 +43,6 @@ const MAX_CACHED_KEY = 2048;
 
 /** A scenario's add(): the metric's name, the value, the call's tags and its group. */
 type MetricArgs = HostCalls['metric'];
-
-/** A sleep() in progress. */
-interface Sleep {
-  readonly user: ScriptUser;
-  readonly settle: Settle;
-  timer: NodeJS.Timeout | undefined;
-}
 
 /** What the operations need from their segment. */
 export interface ScriptOpsDeps {
@@ -69,6 +62,8 @@ export interface ScriptOpsDeps {
   readonly hardStop: AbortSignal;
   /** µs since dispatch start. */
   readonly now: () => number;
+  /** The scenario called exec.test.abort(reason): the run stops as failed (absent in setup()). */
+  readonly abortTest?: (reason: string) => void;
 }
 
 /** The host operations of one segment. */
@@ -81,26 +76,17 @@ export class ScriptOps implements SandboxOps {
   readonly #requests = new Map<string, CompiledRequest>();
   readonly #text = new ResponseText();
   readonly #html = new HtmlLookup();
-  /**
-   * Sleeps in progress, all virtual users': a hard stop ends them with one listener (an
-   * AbortSignal's listeners cost O(n) each to add and remove: 200,000 of them held a segment for
-   * minutes), and close() clears their timers.
-   */
-  readonly #sleeps = new Set<Sleep>();
+  /** sleep() and the timers of setTimeout and setInterval, all virtual users'. */
+  readonly #sleeps: ScriptSleeps;
   readonly #wakeAll = (): void => {
-    for (const sleep of this.#sleeps) this.#woke(sleep);
+    this.#sleeps.wakeAll();
     this.#sockets.cut();
-  };
-  readonly #woke = (sleep: Sleep): void => {
-    clearTimeout(sleep.timer);
-    this.#sleeps.delete(sleep);
-    sleep.user.sleeping--;
-    sleep.settle(NOTHING);
   };
 
   constructor(private readonly deps: ScriptOpsDeps) {
     this.#targets = new CallTargets(deps.plan, deps.recorders);
     this.#sockets = new ScriptSockets({ ...deps, targets: this.#targets });
+    this.#sleeps = new ScriptSleeps(deps.plan, deps.hardStop);
     deps.hardStop.addEventListener('abort', this.#wakeAll);
   }
 
@@ -119,7 +105,12 @@ export class ScriptOps implements SandboxOps {
     if (op === 'sleep') {
       const seconds: unknown = JSON.parse(json);
       // A duration that was no number (NaN crosses as null) sleeps for none.
-      this.#sleep(user, typeof seconds === 'number' ? seconds : NaN, settle);
+      this.#sleeps.wait(user, typeof seconds === 'number' ? seconds * 1000 : NaN, settle);
+      return;
+    }
+    if (op === 'timer') {
+      const [key, ms] = JSON.parse(json) as [number, number];
+      this.#sleeps.wait(user, ms, settle, key);
       return;
     }
     if (op === 'ws.connect') {
@@ -195,17 +186,32 @@ export class ScriptOps implements SandboxOps {
       case 'cookies.get':
         return vu.cookies.forUrl(this.#targets.resolve(decodeHostCall(op, args)).href);
       case 'cookies.set': {
-        const [url, name, value] = decodeHostCall(op, args);
-        vu.cookies.set(this.#targets.resolve(url).href, name, value);
+        const [url, name, value, attributes] = decodeHostCall(op, args);
+        vu.cookies.set(this.#targets.resolve(url).href, name, value, attributes);
         return undefined;
       }
-      case 'cookies.clear':
-        vu.cookies.clear();
+      case 'cookies.clear': {
+        const which = decodeHostCall(op, args);
+        if (which === null) vu.cookies.clear();
+        else vu.cookies.remove(this.#targets.resolve(which[0]).href, which[1]);
         return undefined;
+      }
       case 'html':
         return this.#html.find(...decodeHostCall(op, args));
       case 'ws.open':
         return this.#sockets.open(this.deps.user(id), ...decodeHostCall(op, args));
+      case 'timer.clear':
+        this.#sleeps.clear(this.deps.user(id), decodeHostCall(op, args));
+        return undefined;
+      case 'digest': {
+        const [challenge, username, password, method, uri] = decodeHostCall(op, args);
+        return digestAuthorization({ challenge, username, password, method, uri });
+      }
+      case 'exec.info':
+        return this.#execInfo(this.deps.user(id));
+      case 'exec.abort':
+        this.#abortTest(this.deps.user(id), decodeHostCall(op, args));
+        return undefined;
       default:
         throw new Error(`unknown operation ${op}`);
     }
@@ -232,6 +238,24 @@ export class ScriptOps implements SandboxOps {
     user.lane.recorder.recordCustom(name, metric.kind, value, own, this.deps.now());
   }
 
+  /**
+   * k6's exec context of the user's iteration: [scenario, iterationInTest, iterationInScenario];
+   * null outside an iteration (setup(), teardown()).
+   */
+  #execInfo(user: ScriptUser): [string, number, number] | null {
+    if (user.lane.scenario === '') return null;
+    return [user.lane.scenario, user.iterationInTest, user.vu.iteration - 1];
+  }
+
+  /** exec.test.abort(reason): the run stops, failed, with the reason (cut to 500 characters). */
+  #abortTest(user: ScriptUser, reason: string): void {
+    user.aborted = true;
+    const text = reason.length > 500 ? `${reason.slice(0, 500)}…` : reason;
+    this.deps.abortTest?.(
+      `the scenario aborted the test (exec.test.abort)${text === '' ? '' : `: ${text}`}`,
+    );
+  }
+
   #feed(vu: VirtualUser): Record<string, string> | null {
     const record = this.deps.feeder?.next();
     if (record === undefined) {
@@ -256,28 +280,14 @@ export class ScriptOps implements SandboxOps {
   /** A virtual user's iteration is over: its sockets still open close (1001, going away). */
   endIteration(id: number): void {
     this.#sockets.endIteration(this.deps.user(id));
+    this.#sleeps.endIteration(this.deps.user(id));
   }
 
   /** Ends the operations' timers and their listener: the segment is over. */
   close(): void {
     this.#sockets.cut();
     this.deps.hardStop.removeEventListener('abort', this.#wakeAll);
-    for (const sleep of this.#sleeps) clearTimeout(sleep.timer);
-    this.#sleeps.clear();
-  }
-
-  #sleep(user: ScriptUser, seconds: number, settle: Settle): void {
-    // A script cannot park a worker for longer than longestWaitMs (an hour, or `timeout`).
-    const longest = longestWaitMs(this.deps.plan);
-    const ms = Number.isFinite(seconds) ? Math.min(Math.max(0, seconds * 1000), longest) : 0;
-    if (this.deps.hardStop.aborted) {
-      settle(NOTHING);
-      return;
-    }
-    const sleep: Sleep = { user, settle, timer: undefined };
-    sleep.timer = setTimeout(this.#woke, ms, sleep);
-    this.#sleeps.add(sleep);
-    user.sleeping++;
+    this.#sleeps.close();
   }
 
   /** Sends the user's http call; #responded settles it (a throw on the path, a bug, refuses it). */
@@ -309,8 +319,8 @@ export class ScriptOps implements SandboxOps {
   readonly #batchDeps: BatchDeps = {
     now: () => this.deps.now(),
     response: (lane, startUs) => {
-      const r = this.#response(lane, startUs);
-      return [r.status, r.fields, r.text, r.error, r.durationMs, r.events, r.firstEventMs];
+      const { kind: _, ...values } = this.#response(lane, startUs);
+      return values;
     },
   };
 
@@ -323,6 +333,7 @@ export class ScriptOps implements SandboxOps {
   #response(lane: VirtualUser, startUs: number): Extract<Settled, { kind: 'response' }> {
     const exchange = lane.exchange;
     const [events, firstEventMs] = streamFigures(lane);
+    const endUs = this.deps.now();
     return {
       kind: 'response',
       status: exchange.status,
@@ -334,9 +345,10 @@ export class ScriptOps implements SandboxOps {
         exchange.error === undefined
           ? (exchange.failure ?? lane.redirectKind ?? '')
           : classifyError(exchange.error),
-      durationMs: (this.deps.now() - startUs) / 1000,
+      durationMs: (endUs - startUs) / 1000,
       events,
       firstEventMs,
+      ...responseTimings(lane, endUs),
     };
   }
 

@@ -105,6 +105,8 @@ export class ScriptRunner {
       this.#users.set(vu.id, user);
     }
     user.intendedUs = intendedUs;
+    user.iterationInTest = lane.nextInTest();
+    user.aborted = false;
     user.callbacks = callbacks;
     user.iterationStartUs = this.deps.now();
     this.#sandbox.iterate(vu.id, vu.iteration, user.iterated, lane.exec);
@@ -122,7 +124,9 @@ export class ScriptRunner {
       RUN_ONLY,
       this.deps.now() - user.iterationStartUs,
     );
-    if (outcome.kind !== 'ok') this.#failed(outcome, user.lane.recorder);
+    // An iteration that aborted the test ends as one a stop cut (its throw is no script error).
+    if (user.aborted) this.#failed({ kind: 'aborted' }, user.lane.recorder);
+    else if (outcome.kind !== 'ok') this.#failed(outcome, user.lane.recorder);
     user.callbacks!.ended();
   }
 

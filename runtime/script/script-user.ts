@@ -18,6 +18,10 @@ export interface Lane {
   readonly path: RequestPath;
   readonly recorder: Recorder;
   readonly exec: string;
+  /** The scenario's name ('' for setup() and teardown()). */
+  readonly scenario: string;
+  /** The next iteration's number in the scenario across the run (k6's iterationInTest). */
+  readonly nextInTest: () => number;
 }
 
 /** An http or ws call of a virtual user, waiting for its turn or in flight. */
@@ -45,6 +49,10 @@ export class ScriptUser {
   sleeping = 0;
   /** Its ws.connect() sockets, by the call's id. */
   readonly sockets = new Map<number, UserSocket>();
+  /** Its iteration's number in the scenario across the run (exec.scenario.iterationInTest). */
+  iterationInTest = -1;
+  /** Its iteration called exec.test.abort(): it ends as aborted, not as a script error. */
+  aborted = false;
   /** When its http call in flight began, µs since dispatch start. */
   startUs = 0;
   /** The end of its http call in flight, and a throw on its path (a bug), bound once. */

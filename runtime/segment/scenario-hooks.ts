@@ -27,9 +27,18 @@ import { ConsoleLines } from '../script/console-lines.js';
 import { Sandbox, type SandboxOutcome } from '../script/sandbox.js';
 import { describeFailure, SCRIPT_MEMORY_MB } from '../script/script-runner.js';
 import { ScriptOps } from '../script/script-ops.js';
-import { ScriptUser } from '../script/script-user.js';
+import { ScriptUser, type Lane } from '../script/script-user.js';
 import { SourcePositions } from '../script/source-position.js';
 import { createSegmentServices, importServiceModules } from './segment-services.js';
+
+/** The lane a hook runs on: no scenario, no iteration (exec.scenario throws there). */
+const hookLane = (path: RequestPath, recorder: Recorder): Lane => ({
+  path,
+  recorder,
+  exec: '',
+  scenario: '',
+  nextInTest: () => -1,
+});
 
 /** setup()'s data (teardown(): undefined), or why it failed (a line for the user). */
 export type SetupResult =
@@ -144,7 +153,7 @@ async function hookUser(
     capture: { startedAt, scenario: undefined, debug },
   });
   const vu = new VirtualUser(0, seededRandom(plan.seed), clientOptionsOf(plan));
-  const user = new ScriptUser(vu, { path, recorder, exec: '' });
+  const user = new ScriptUser(vu, hookLane(path, recorder));
   const ops = new ScriptOps({
     plan,
     script,

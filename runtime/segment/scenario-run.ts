@@ -64,6 +64,13 @@ export interface ScriptedLane {
   readonly recorder: Recorder;
   /** The exported function its iterations call ('' for the default export). */
   readonly exec: string;
+  /** The scenario's name. */
+  readonly scenario: string;
+  /**
+   * The next iteration's number in the scenario across the run: this share's n-th is
+   * rankFirst + n·rankStride, so that the segments' numbers never meet (split-plan.ts).
+   */
+  readonly nextInTest: () => number;
 }
 
 /** A scenario share's shard. */
@@ -127,11 +134,14 @@ export class ScenarioRun {
       picks: seededRandom(deriveSeed(plan.seed, deps.thread, share.firstWorkerId, 0x9e11)),
       now,
     });
+    let inTest = 0;
     this.#iterations =
       deps.scripted?.({
         path: this.path,
         recorder: this.recorder,
         exec: this.scenario.exec ?? '',
+        scenario: this.scenario.name,
+        nextInTest: () => share.rankFirst + inTest++ * share.rankStride,
       }) ?? this.runner;
     this.#executor = createExecutor({
       scenario: this.scenario,

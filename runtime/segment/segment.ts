@@ -202,6 +202,10 @@ export class Segment {
       now: this.#now,
       setupData: control.setupData?.(),
       onError: control.onScriptError ?? (() => undefined),
+      abortTest: (message) => {
+        this.#failure ??= { code: 'test_aborted', message };
+        this.#stop();
+      },
       ...(control.onConsole === undefined ? {} : { onConsole: control.onConsole }),
     });
   }

@@ -223,6 +223,7 @@ export class RequestPath {
     const { vu, compiled } = flight;
     const { stream, llm } = compiled!.endpoint;
     vu.firstPieceUs = -1;
+    vu.exchange.sendUs = flight.sendUs;
     if (llm !== undefined) flight.llm.reset(llm);
     vu.exchange.llm = llm === undefined ? undefined : flight.llm;
     if (stream === undefined)

@@ -1,6 +1,9 @@
 /**
  * barrage's crypto helper, which a scenario imports from 'barrage': k6/crypto's names (hash,
- * hmac, md5…sha512, randomBytes), digests by the host's node:crypto (sandbox/web-host.ts).
+ * hmac, md5…sha512, randomBytes, and the streaming createHash and createHMAC), digests by the
+ * host's node:crypto (sandbox/web-host.ts). A streaming hasher keeps its update()s' pieces in the
+ * isolate and hands them all to the host's hash at each digest(), so the host keeps no state
+ * between calls.
  */
 import { text } from './dom-exception.js';
 import { ownBytes } from './text-coding.js';
@@ -40,6 +43,37 @@ const hmac = (
 ): string | ArrayBuffer =>
   web('hmac', text(algorithm), data(key, 'hmac'), data(input, 'hmac'), encoding);
 
+/** Pieces a streaming hasher keeps; past them update() throws (each piece crosses at digest()). */
+const MAX_PIECES = 10_000;
+
+/** A streaming hasher (k6's Hasher): update() adds a piece, digest() hashes them all. */
+const hasher = (name: string, finish: (pieces: DigestData[], encoding: unknown) => unknown) => {
+  const pieces: DigestData[] = [];
+  const self = Object.freeze({
+    update: (input: unknown) => {
+      if (pieces.length >= MAX_PIECES)
+        throw new RangeError(`crypto.${name}(): at most ${MAX_PIECES} update() calls a hasher`);
+      pieces.push(data(input, name));
+      return self;
+    },
+    digest: (encoding: unknown) => finish(pieces, encoding),
+  });
+  return self;
+};
+
+const createHash = (algorithm: unknown) => {
+  const name = text(algorithm);
+  web('hash', name, '', 'hex');
+  return hasher('createHash', (pieces, encoding) => web('hash', name, pieces, encoding));
+};
+
+const createHMAC = (algorithm: unknown, key: unknown) => {
+  const name = text(algorithm);
+  const secret = data(key, 'createHMAC');
+  web('hmac', name, secret, '', 'hex');
+  return hasher('createHMAC', (pieces, encoding) => web('hmac', name, secret, pieces, encoding));
+};
+
 /** The helper (the API's `crypto`). */
 export const barrageCrypto = Object.freeze({
   getRandomValues,
@@ -47,6 +81,8 @@ export const barrageCrypto = Object.freeze({
   randomBytes,
   hash,
   hmac,
+  createHash,
+  createHMAC,
   md5: shorthand('md5'),
   sha1: shorthand('sha1'),
   sha256: shorthand('sha256'),

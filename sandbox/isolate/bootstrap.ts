@@ -38,6 +38,7 @@ import {
 } from './vu-host.js';
 import { vuApi } from './vu-api.js';
 import type { WebCall } from './web-call.js';
+import { closeTimers, dropTimers, openTimers, timerGlobals } from './timers.js';
 import { installWebGlobals } from './web-globals.js';
 import { sockets } from './ws-api.js';
 
@@ -111,8 +112,11 @@ const runIteration = async (token: number, iteration: number, exec: string, data
   try {
     const fn = exported(exec);
     k6Globals.__ITER = iteration - 1;
+    openTimers();
     await fn({ id: vuNumber, iteration }, data);
+    await closeTimers();
   } catch (error) {
+    dropTimers();
     json = stringify(describe(error));
   }
   end(token, json);
@@ -165,11 +169,7 @@ const reader: InboundReader = {
     runs.push(token, iteration, exec);
     void started.then(runNext);
   },
-  response: (id, r) =>
-    settle(
-      id,
-      response(r.status, r.fields, r.text, r.error, r.durationMs, r.events, r.firstEventMs),
-    ),
+  response: (id, r) => settle(id, response(r)),
   ok: (id, json) => settle(id, json === '' ? undefined : parse(json)),
   failed: (id, message) => settle(id, new Refusal(message)),
   event: (id, type, payload) => sockets.get(id)?.event(type, payload),
@@ -195,6 +195,8 @@ export function main(
   k6Globals.__VU = vu + 1;
   k6Globals.__ITER = 0;
   installConsole(postLog);
+  for (const [name, value] of Object.entries(timerGlobals))
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
   const crypto = installWebGlobals(web);
   const env = defineEnv(envJson);
   const metrics = metricClasses({ declared: metricDeclared, add: metricAdd });

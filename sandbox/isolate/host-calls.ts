@@ -24,8 +24,14 @@ export interface HostCalls {
   readonly feed: null;
   readonly jsonpath: readonly [body: string, path: string];
   readonly 'cookies.get': string;
-  readonly 'cookies.set': readonly [url: string, name: string, value: string];
-  readonly 'cookies.clear': null;
+  readonly 'cookies.set': readonly [
+    url: string,
+    name: string,
+    value: string,
+    attributes: CookieAttributes | undefined,
+  ];
+  /** Forgets the cookies for a url (of one name), or with null every cookie. */
+  readonly 'cookies.clear': readonly [url: string, name: string | undefined] | null;
   readonly html: readonly [body: string, selector: string];
   readonly 'ws.open': readonly [id: number, json: string];
   readonly 'ws.send': readonly [id: number, data: string | ArrayBuffer];
@@ -34,6 +40,28 @@ export interface HostCalls {
   readonly 'ws.clearTimer': readonly [id: number, timer: number];
   readonly 'ws.taken': readonly [id: number, mark: number, seq: number];
   readonly 'ws.timedOut': readonly [id: number, what: string];
+  readonly 'timer.clear': number;
+  readonly 'exec.info': null;
+  readonly digest: readonly [
+    challenge: string,
+    username: string,
+    password: string,
+    method: string,
+    uri: string,
+  ];
+  readonly 'exec.abort': string;
+}
+
+/** A cookie's attributes as jar.set() gives them (runtime/http/cookie-jar.ts reads them). */
+export interface CookieAttributes {
+  readonly domain?: string | undefined;
+  readonly path?: string | undefined;
+  /** A date as Set-Cookie's Expires takes it (RFC 1123: `Wed, 21 Oct 2026 07:28:00 GMT`). */
+  readonly expires?: string | undefined;
+  /** Seconds; 0 or less expires it at once. */
+  readonly maxAge?: number | undefined;
+  readonly secure?: boolean | undefined;
+  readonly httpOnly?: boolean | undefined;
 }
 
 /** The name of a host operation answered at once. */
@@ -50,6 +78,19 @@ const optionalText: Guard<string | undefined> = (v) => v === undefined || typeof
 const tags: Guard<CallTags> = (v): v is CallTags =>
   v === undefined ||
   (typeof v === 'object' && v !== null && Object.values(v).every((t) => typeof t === 'string'));
+const ATTRIBUTE_GUARDS: Readonly<Record<string, Guard<unknown>>> = {
+  domain: text,
+  path: text,
+  expires: text,
+  maxAge: number,
+  secure: flag,
+  httpOnly: flag,
+};
+const attributes: Guard<CookieAttributes | undefined> = (v): v is CookieAttributes | undefined =>
+  v === undefined ||
+  (typeof v === 'object' &&
+    v !== null &&
+    Object.entries(v).every(([k, x]) => x === undefined || ATTRIBUTE_GUARDS[k]?.(x) === true));
 const data: Guard<string | ArrayBuffer> = (v) => typeof v === 'string' || v instanceof ArrayBuffer;
 
 /** A tuple whose every element passes its guard. */
@@ -66,8 +107,9 @@ const SHAPES: { readonly [K in HostOp]: Guard<HostCalls[K]> } = {
   feed: none,
   jsonpath: tuple(text, text),
   'cookies.get': text,
-  'cookies.set': tuple(text, text, text),
-  'cookies.clear': none,
+  'cookies.set': tuple(text, text, text, attributes),
+  'cookies.clear': (v): v is HostCalls['cookies.clear'] =>
+    v === null || tuple(text, optionalText)(v),
   html: tuple(text, text),
   'ws.open': tuple(number, text),
   'ws.send': tuple(number, data),
@@ -76,6 +118,10 @@ const SHAPES: { readonly [K in HostOp]: Guard<HostCalls[K]> } = {
   'ws.clearTimer': tuple(number, number),
   'ws.taken': tuple(number, number, number),
   'ws.timedOut': tuple(number, text),
+  'timer.clear': number,
+  'exec.info': none,
+  digest: tuple(text, text, text, text, text),
+  'exec.abort': text,
 };
 
 /** True when `op` names a host operation answered at once. */

@@ -66,6 +66,11 @@ const deliver = (records: readonly RecordValue[], i: number): number => {
         records[i + 7],
         records[i + 8],
         records[i + 9],
+        records[i + 10],
+        records[i + 11],
+        records[i + 12],
+        records[i + 13],
+        records[i + 14],
       );
     else if (entry !== undefined) entry(kind, records[i + 2], records[i + 3], records[i + 4]);
   } catch (error) {

@@ -8,6 +8,7 @@
  * return a stand-in that refuses to be read: records are read in iterations and setup(), once the
  * files are loaded (the sandbox's own `data` refuses reads at the top level with the same message).
  */
+import { barrageEncoding } from './barrage-encoding.js';
 import { READ_AT_TOP_LEVEL } from '../../model/plan/shared-data.js';
 import { stringify } from './intrinsics.js';
 import { metricClasses, type CustomKind } from './metric-classes.js';
@@ -83,6 +84,7 @@ export function main(
     data: Object.freeze({ json: dataOpener('json'), csv: dataOpener('csv') }),
     env,
     crypto,
+    encoding: barrageEncoding,
     ...metrics,
   };
   const options = factory(api).options;

@@ -1,7 +1,8 @@
 /**
  * The records host and isolate exchange through the hub (hub.ts; the host's side is
  * runtime/script/sandbox.ts), and their one codec, used on both sides: flat arrays of primitives,
- * [vu, kind, a, b, c] (five values wide), but RESPONSE: ten, [vu, kind, a, b, c, d, e, f, g, h].
+ * [vu, kind, a, b, c] (five values wide), but RESPONSE: fifteen, [vu, kind, a, b, c, d, e, f, g,
+ * h, i, j, k, l, m].
  * Every kind has a code of its own, whichever way it goes.
  *
  * Host → isolate (what bootstrap.ts's entry takes):
@@ -9,12 +10,15 @@
  *            default export when c is ''); the calls of earlier ones still waiting are forgotten:
  *            the host settles only the calls of the entry running
  *   OK       (a id, b JSON text or '' for undefined)  a host operation settled
- *   RESPONSE (a id, b status, c fields, d text, e error, f duration, g events, h first event)
+ *   RESPONSE (a id, b status, c fields, d text, e error, f duration, g events, h first event,
+ *            i connecting, j tls handshaking, k waiting, l receiving, m protocol)
  *            an http call settled (response.ts): the final url (after redirects), then the raw
  *            header names and values (c of them), each followed by "\n", then the body, as one
  *            text (d); the error kind, '' for none (e); the duration in ms (f); a streamed call's
  *            events or chunks (g, -1 when it was no stream) and its time to the first one in ms
- *            (h, -1 when none came). Only the status is read at once
+ *            (h, -1 when none came); the final exchange's phases in ms (i to l, 0 when it had
+ *            none: runtime/script/response-timings.ts) and its protocol ('HTTP/1.1', 'HTTP/2.0',
+ *            '' when no response came). Only the status is read at once
  *   FAILED   (a id, b message)       a host operation was refused: the call throws
  *   SETUP    (a token)               runs setup()
  *   TEARDOWN (a token)               runs teardown(data)
@@ -57,7 +61,7 @@ export const MAX_LOGS_PER_TAKE = 200;
 /** Values in a record (isolate → host: always). */
 export const RECORD_WIDTH = 5;
 /** Values in a RESPONSE record. */
-export const RESPONSE_WIDTH = 10;
+export const RESPONSE_WIDTH = 15;
 
 /** Values in a host → isolate record of this kind. */
 export function inboundWidth(kind: RecordValue | undefined): number {
@@ -80,6 +84,16 @@ export interface ResponseValues {
   readonly events: number;
   /** A streamed call's time to its first event or chunk, ms; -1 when none came. */
   readonly firstEventMs: number;
+  /** The final exchange's TCP connect, ms; 0 on a reused connection. */
+  readonly connectingMs: number;
+  /** The final exchange's TLS handshake, ms; 0 on a reused connection or without TLS. */
+  readonly tlsMs: number;
+  /** The final exchange's time to first byte less its connection's set-up, ms (http_req_waiting). */
+  readonly waitingMs: number;
+  /** From the final exchange's response headers to its end, ms. */
+  readonly receivingMs: number;
+  /** 'HTTP/1.1' or 'HTTP/2.0' (k6's spelling); '' when no response came. */
+  readonly protocol: string;
 }
 
 /** The host's writer of records for the isolate. */
@@ -92,7 +106,8 @@ export const inbound = {
   },
   response(into: RecordValue[], vu: number, id: number, r: ResponseValues) {
     into.push(vu, RECORD.RESPONSE, id, r.status, r.fields, r.text, r.error, r.durationMs);
-    into.push(r.events, r.firstEventMs);
+    into.push(r.events, r.firstEventMs, r.connectingMs, r.tlsMs, r.waitingMs, r.receivingMs);
+    into.push(r.protocol);
   },
   failed(into: RecordValue[], vu: number, id: number, message: string) {
     into.push(vu, RECORD.FAILED, id, message, 0);
@@ -124,11 +139,16 @@ export type Entry = (
   f?: RecordValue,
   g?: RecordValue,
   h?: RecordValue,
+  i?: RecordValue,
+  j?: RecordValue,
+  k?: RecordValue,
+  l?: RecordValue,
+  m?: RecordValue,
 ) => void;
 
 /** The entry that decodes each record for `reader`. */
 export function entryOf(reader: InboundReader): Entry {
-  return (kind, a, b, c, d, e, f, g, h) => {
+  return (kind, a, b, c, d, e, f, g, h, i, j, k, l, m) => {
     const id = a as number;
     if (kind === RECORD.RUN) reader.run(id, b as number, c as string);
     else if (kind === RECORD.RESPONSE) {
@@ -140,6 +160,11 @@ export function entryOf(reader: InboundReader): Entry {
         durationMs: f as number,
         events: g as number,
         firstEventMs: h as number,
+        connectingMs: i as number,
+        tlsMs: j as number,
+        waitingMs: k as number,
+        receivingMs: l as number,
+        protocol: m as string,
       });
     } else if (kind === RECORD.OK) reader.ok(id, b as string);
     else if (kind === RECORD.FAILED) reader.failed(id, b as string);

@@ -12,6 +12,7 @@ import { groupName, groups, hasVuTags, tagsOf } from './vu-host.js';
 /** A call's options as the scenario gives them (scenarios/barrage.d.ts's RequestOptions). */
 interface Options {
   readonly headers?: Readonly<Record<string, unknown>> | null;
+  readonly cookies?: Readonly<Record<string, unknown>> | null;
   readonly query?: Readonly<Record<string, unknown>> | null;
   readonly form?: Readonly<Record<string, unknown>> | null;
   readonly multipart?: Readonly<Record<string, unknown>> | null;
@@ -88,6 +89,25 @@ const parts = (value: Readonly<Record<string, unknown>>, bytes: ArrayBuffer[]) =
     ),
   );
 
+/**
+ * A call's `cookies` (k6's params.cookies: a value, or { value }) added to its Cookie header as
+ * `name=value` pairs, after a Cookie header of its own; the request path then adds the jar's
+ * cookies of other names (runtime/http/cookie-jar.ts's mergeCookieHeader), so a call's cookie
+ * wins over the jar's of the same name, as in k6. They are not stored in the jar.
+ */
+const addCookies = (headers: Record<string, string>, cookies: Options['cookies']): void => {
+  if (cookies === undefined || cookies === null) return;
+  const given = Object.entries(cookies).map(([name, item]) => {
+    const value =
+      item !== null && typeof item === 'object' ? (item as { value?: unknown }).value : item;
+    return textOf(name) + '=' + textOf(value);
+  });
+  if (given.length === 0) return;
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === 'cookie') ?? 'Cookie';
+  const own = headers[key];
+  headers[key] = own === undefined || own === '' ? given.join('; ') : own + '; ' + given.join('; ');
+};
+
 const numberOr = (value: unknown): number | undefined =>
   typeof value === 'number' ? value : undefined;
 
@@ -119,6 +139,7 @@ const argsText = (
   const headers: Record<string, string> = {};
   if (o.headers !== undefined)
     for (const [k, v] of Object.entries(o.headers as object)) headers[textOf(k)] = textOf(v);
+  addCookies(headers, o.cookies);
   const { form, multipart } = oneBody(method, url, body, o, bytes);
   const binary = placeOf(body, bytes);
   const isText =

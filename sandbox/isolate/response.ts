@@ -1,6 +1,6 @@
 /**
- * A scripted call's response: its status at once; its url, headers, body, error and timings
- * built from the host's text when first read (building every response as JSON cost about a sixth
+ * A scripted call's response: its status and protocol at once; its url, headers, body, error and
+ * timings built from the host's text when first read (building every response as JSON cost about a sixth
  * of a scripted request). A streamed call's events (or chunks) and time to the first are numbers
  * the host gave (-1: no stream, none came). The text starts with the final url (after redirects)
  * and a "\n"; header names and values alternate after it, each followed by a "\n" (a header cannot
@@ -9,6 +9,7 @@
  */
 import type { Response as ResponseApi } from 'barrage';
 import { NativeRegExp, parse, textOf } from './intrinsics.js';
+import type { ResponseValues } from './records.js';
 import { hostCall } from './vu-host.js';
 
 /** What a response holds once read. */
@@ -17,8 +18,27 @@ interface Rest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly error: string | undefined;
-  readonly timings: { readonly duration: number; readonly firstEvent?: number };
+  readonly timings: ResponseApi['timings'];
 }
+
+/**
+ * k6's phases of the final exchange (the host's figures: runtime/script/response-timings.ts);
+ * `blocked` and `sending` are not measured by barrage and stay 0 (docs/scenarios.md, API).
+ */
+const timingsOf = (r: ResponseValues): ResponseApi['timings'] => {
+  const phases = {
+    blocked: 0,
+    connecting: r.connectingMs,
+    tls_handshaking: r.tlsMs,
+    sending: 0,
+    waiting: r.waitingMs,
+    receiving: r.receivingMs,
+    duration: r.durationMs,
+  };
+  return Object.freeze(
+    r.events < 0 || r.firstEventMs < 0 ? phases : { ...phases, firstEvent: r.firstEventMs },
+  );
+};
 
 /** An element html() found. */
 interface HtmlElement {
@@ -55,52 +75,31 @@ const readHeaders = (text: string, at: number, fields: number) => {
 
 /** Declared for scenarios as 'barrage''s Response (scenarios/barrage.d.ts), which it implements. */
 export class Response implements ResponseApi {
-  readonly #status: number;
-  readonly #fields: number;
-  readonly #text: string;
-  readonly #error: string;
-  readonly #duration: number;
-  readonly #events: number;
-  readonly #firstEvent: number;
+  readonly #values: ResponseValues;
   #rest: Rest | undefined = undefined;
-  constructor(
-    status: number,
-    fields: number,
-    text: string,
-    error: string,
-    duration: number,
-    events: number,
-    firstEvent: number,
-  ) {
-    this.#status = status;
-    this.#fields = fields;
-    this.#text = text;
-    this.#error = error;
-    this.#duration = duration;
-    this.#events = events;
-    this.#firstEvent = firstEvent;
+  constructor(values: ResponseValues) {
+    this.#values = values;
   }
   #read(): Rest {
     if (this.#rest === undefined) {
-      const text = this.#text;
-      const urlEnd = text.indexOf('\n');
-      const { headers, bodyAt } = readHeaders(text, urlEnd + 1, this.#fields);
+      const r = this.#values;
+      const urlEnd = r.text.indexOf('\n');
+      const { headers, bodyAt } = readHeaders(r.text, urlEnd + 1, r.fields);
       this.#rest = Object.freeze({
-        url: text.slice(0, urlEnd),
+        url: r.text.slice(0, urlEnd),
         headers: Object.freeze(headers),
-        body: text.slice(bodyAt),
-        error: this.#error === '' ? undefined : this.#error,
-        timings: Object.freeze(
-          this.#events < 0 || this.#firstEvent < 0
-            ? { duration: this.#duration }
-            : { duration: this.#duration, firstEvent: this.#firstEvent },
-        ),
+        body: r.text.slice(bodyAt),
+        error: r.error === '' ? undefined : r.error,
+        timings: timingsOf(r),
       });
     }
     return this.#rest;
   }
   get status(): number {
-    return this.#status;
+    return this.#values.status;
+  }
+  get proto(): ResponseApi['proto'] {
+    return this.#values.protocol as ResponseApi['proto'];
   }
   get url(): string {
     return this.#read().url;
@@ -118,7 +117,7 @@ export class Response implements ResponseApi {
     return this.#read().timings;
   }
   get events(): number | undefined {
-    return this.#events < 0 ? undefined : this.#events;
+    return this.#values.events < 0 ? undefined : this.#values.events;
   }
   json(path?: unknown): unknown {
     if (path === undefined) return parse(this.body);
@@ -143,19 +142,11 @@ export class Response implements ResponseApi {
     return found.length > 1 ? found[1] : found[0];
   }
   toJSON() {
-    return { status: this.#status, ...this.#read(), events: this.events };
+    return { status: this.status, proto: this.proto, ...this.#read(), events: this.events };
   }
 }
 Object.freeze(Response.prototype);
 
 /** A response from the host's values, frozen. */
-export const response = (
-  status: number,
-  fields: number,
-  text: string,
-  error: string,
-  duration: number,
-  events: number,
-  firstEvent: number,
-): Readonly<Response> =>
-  Object.freeze(new Response(status, fields, text, error, duration, events, firstEvent));
+export const response = (values: ResponseValues): Readonly<Response> =>
+  Object.freeze(new Response(values));

@@ -4,6 +4,8 @@
  */
 import type { BarrageCrypto } from './barrage-crypto.js';
 import { stringify, textOf } from './intrinsics.js';
+import { barrageEncoding } from './barrage-encoding.js';
+import { exec } from './exec-api.js';
 import { http } from './http-api.js';
 import type { metricClasses } from './metric-classes.js';
 import type { ScenarioEnvObject } from './scenario-env.js';
@@ -82,9 +84,11 @@ export function vuApi(parts: ApiParts) {
     group,
     vars,
     feed: () => hostCall('feed', null),
+    exec,
     data: parts.data,
     env: parts.env,
     crypto: parts.crypto,
+    encoding: barrageEncoding,
     ...parts.metrics,
   });
 }

@@ -16,6 +16,9 @@ export type DomResult<T> = readonly [0, T] | readonly [1, string, string];
 /** Text or bytes given to a digest. */
 export type DigestData = string | ArrayBuffer;
 
+/** What a digest hashes: one piece, or the pieces a streaming hasher's update() calls gave. */
+export type DigestInput = DigestData | readonly DigestData[];
+
 /** The host's operations. */
 export interface WebCall {
   (op: 'url', url: string, base?: string): UrlParts;
@@ -31,14 +34,16 @@ export interface WebCall {
   (op: 'clone', value: unknown): unknown;
   (op: 'uuid'): string;
   (op: 'random', size: number): Uint8Array;
-  (op: 'hash', algorithm: string, data: DigestData, encoding: unknown): string | ArrayBuffer;
+  (op: 'hash', algorithm: string, data: DigestInput, encoding: unknown): string | ArrayBuffer;
   (
     op: 'hmac',
     algorithm: string,
     key: DigestData,
-    data: DigestData,
+    data: DigestInput,
     encoding: unknown,
   ): string | ArrayBuffer;
+  (op: 'b64encode', data: DigestData, variant: string): string;
+  (op: 'b64decode', text: string, variant: string): Uint8Array;
 }
 
 /**
@@ -64,6 +69,8 @@ const CALLED: Readonly<Record<string, string>> = {
   clone: 'structuredClone()',
   hash: 'crypto.hash()',
   hmac: 'crypto.hmac()',
+  b64encode: 'encoding.b64encode()',
+  b64decode: 'encoding.b64decode()',
 };
 
 /** Characters of a string, bytes of a buffer or view, those of a list's strings; else 0. */
@@ -74,7 +81,8 @@ function sizeOf(value: unknown): number {
     return value.byteLength;
   if (!Array.isArray(value)) return 0;
   let size = 0;
-  for (const item of value as unknown[]) if (typeof item === 'string') size += item.length;
+  for (const item of value as unknown[])
+    if (typeof item === 'string' || item instanceof ArrayBuffer) size += sizeOf(item);
   return size;
 }
 

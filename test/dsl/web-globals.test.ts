@@ -23,7 +23,7 @@ const isolate = new ivm.Isolate({ memoryLimit: 32 });
 t.teardown(() => isolate.dispose());
 const context = isolate.createContextSync();
 const scenario = context.evalSync(
-  '(api) => { globalThis.barrageCrypto = api.crypto; return {}; }',
+  '(api) => { globalThis.barrageCrypto = api.crypto; globalThis.barrageEncoding = api.encoding; return {}; }',
   { reference: true },
 );
 context.evalClosureSync(
@@ -208,7 +208,7 @@ t.test("barrage's crypto: SHA-256 of abc, HMAC-SHA256 of RFC 4231's test case 2"
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
       'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
       '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
-      'W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM',
+      'W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=',
       'd41d8cd98f00b204e9800998ecf8427e',
       32,
       8,
@@ -255,5 +255,60 @@ t.test(
       ),
       { name: 'RangeError', message: 'URLSearchParams.toString(): 17825809 characters' },
     );
+  },
+);
+
+t.test(
+  "barrage's streaming hashers digest what node:crypto digests of the same pieces",
+  async (t) => {
+    const { createHash, createHmac } = await import('node:crypto');
+    const hash = createHash('sha256')
+      .update('hello ')
+      .update(Buffer.from([0, 1, 2]))
+      .digest();
+    const hmac = createHmac('sha512', 'key').update('a').update('b').digest();
+    t.same(
+      run(`const h = barrageCrypto.createHash('sha256').update('hello ').update(new Uint8Array([0, 1, 2]));
+      const m = barrageCrypto.createHMAC('sha512', 'key').update('a');
+      m.update('b');
+      return [h.digest('hex'), h.digest('base64'), m.digest('base64url'), m.digest('base64rawurl'),
+        barrageCrypto.createHash('md5').digest('binary').byteLength];`),
+      [
+        hash.toString('hex'),
+        hash.toString('base64'),
+        hmac.toString('base64url') + '==',
+        hmac.toString('base64url'),
+        16,
+      ],
+    );
+    t.match(thrown(`barrageCrypto.createHash('sha3')`), { name: 'TypeError' });
+    t.match(thrown(`barrageCrypto.createHash('sha1').digest('base32')`), { name: 'TypeError' });
+  },
+);
+
+t.test(
+  "k6/encoding's base64 variants are Go's: padded or raw, standard or url alphabet",
+  async (t) => {
+    const bytes = Buffer.from([0xfb, 0xff, 0xbf, 0x41]);
+    const std = bytes.toString('base64');
+    const url = bytes.toString('base64url');
+    t.same(
+      run(`const b = new Uint8Array([0xfb, 0xff, 0xbf, 0x41]);
+      return [barrageEncoding.b64encode(b), barrageEncoding.b64encode(b, 'rawstd'),
+        barrageEncoding.b64encode(b, 'url'), barrageEncoding.b64encode(b, 'rawurl'),
+        barrageEncoding.b64encode('héllo'),
+        barrageEncoding.b64decode('aMOpbGxv', 'std', 's'),
+        [...new Uint8Array(barrageEncoding.b64decode('-_-_QQ', 'rawurl'))]];`),
+      [
+        std,
+        std.replace(/=+$/, ''),
+        url + '==',
+        url,
+        Buffer.from('héllo').toString('base64'),
+        'héllo',
+        [...Buffer.from('-_-_QQ', 'base64url')],
+      ],
+    );
+    t.match(thrown(`barrageEncoding.b64encode('x', 'hex')`), { name: 'TypeError' });
   },
 );

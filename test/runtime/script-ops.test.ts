@@ -73,7 +73,13 @@ function httpArgs(method: string, url: string, given: Partial<HttpArgs> = {}): s
 async function scripted(t: Test, routes: Readonly<Record<string, Route>>) {
   const target = await startTarget(t, routes);
   const rig = await pathRig(t, { target: target.url }, { scripted: true });
-  const user = new ScriptUser(rig.vu, { path: rig.path, recorder: rig.recorder, exec: '' });
+  const user = new ScriptUser(rig.vu, {
+    path: rig.path,
+    recorder: rig.recorder,
+    exec: '',
+    scenario: 'default',
+    nextInTest: () => 0,
+  });
   const ops = new ScriptOps({
     plan: rig.plan,
     script: SCRIPT,

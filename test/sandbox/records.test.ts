@@ -10,6 +10,7 @@ import {
   entryOf,
   inbound,
   RECORD,
+  RESPONSE_WIDTH,
   readOutbound,
   type InboundReader,
   type RecordValue,
@@ -40,6 +41,11 @@ t.test('what the host writes, the entry reads, kind by kind', async (t) => {
     durationMs: 3,
     events: -1,
     firstEventMs: -1,
+    connectingMs: 0.5,
+    tlsMs: 0,
+    waitingMs: 1.25,
+    receivingMs: 0.25,
+    protocol: 'HTTP/1.1',
   };
   inbound.entry(records, 0, RECORD.RUN, 7, 2, 'exec');
   inbound.ok(records, 0, 8, '"x"');
@@ -50,7 +56,7 @@ t.test('what the host writes, the entry reads, kind by kind', async (t) => {
   inbound.entry(records, 0, RECORD.TEARDOWN, 13, 0);
   const entry = entryOf(reader);
   for (let i = 0; i < records.length;) {
-    const width = records[i + 1] === RECORD.RESPONSE ? 10 : 5;
+    const width = records[i + 1] === RECORD.RESPONSE ? RESPONSE_WIDTH : 5;
     entry(...(records.slice(i + 1, i + width) as Parameters<typeof entry>));
     i += width;
   }
