@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { closest } from '../grammar/did-you-mean.js';
 import type { Refinement } from '../schema/refinements.js';
 import type { Plan } from '../../model/plan/plan.js';
+import type { FlowStep } from '../../model/plan/scenario-graph.js';
 import type { Template } from '../../model/plan/template.js';
 import { templateVariables } from '../../model/plan/template.js';
 
@@ -19,6 +20,8 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
     providers.set(variable, list);
   };
   for (const field of plan.feeder?.records.fields ?? []) add(field, 'feeder');
+  for (const flow of plan.graph.flows)
+    for (const variable of loopVariables(flow.steps)) add(variable, `flow ${flow.name}`);
   for (const endpoint of plan.graph.endpoints) {
     for (const extractor of endpoint.extract) add(extractor.variable, endpoint.name);
     for (const step of endpoint.ws?.steps ?? [])
@@ -26,6 +29,15 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
         for (const extractor of step.extract) add(extractor.variable, endpoint.name);
   }
   return providers;
+}
+
+/** The variables `loop: over` loops store their items in. */
+function loopVariables(steps: readonly FlowStep[]): string[] {
+  return steps.flatMap((step) => {
+    if (typeof step === 'number') return [];
+    if (step.kind === 'if') return [...loopVariables(step.then), ...loopVariables(step.else)];
+    return [...(step.as === undefined ? [] : [step.as]), ...loopVariables(step.steps)];
+  });
 }
 
 /** Variables the auth settings read (a bearer token such as {{token}}). */
