@@ -68,9 +68,11 @@ export function checkPlaceholders(plan: Plan): Refinement[] {
           ...known.filter((k) => !fields.includes(k)).map((k) => `${k} (extracted)`),
         ].join('; ')}`;
   const issues: Refinement[] = [];
+  // A `loop: over` stores an object item's fields as `as.field` too.
+  const items = plan.graph.flows.flatMap((f) => loopVariables(f.steps)).map((v) => `${v}.`);
   const check = (needs: readonly string[], path: (string | number)[]): void => {
     for (const variable of needs) {
-      if (providers.has(variable)) continue;
+      if (providers.has(variable) || items.some((prefix) => variable.startsWith(prefix))) continue;
       const guess = closest(variable, known);
       issues.push({
         code: 'unknown_variable',

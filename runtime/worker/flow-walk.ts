@@ -5,7 +5,7 @@
  * loops or ifs walks its one frame and allocates nothing).
  *
  * A loop's pass starts when its kind allows (`count` passes; `over`: the next item of the list
- * its variable held when the loop was entered, stored in `as`; `while`: the condition holds,
+ * its variable held when the loop was entered, stored in `as`, an object's fields in `as.field`; `while`: the condition holds,
  * judged before each pass against the last response) and it has made fewer than `max` passes.
  * Conditions are judged when the walk reaches them, right after the request before: nothing a
  * think pause does changes what they read.
@@ -90,12 +90,26 @@ export class FlowWalk {
       const text = typeof item === 'string' ? item : JSON.stringify(item);
       // A value past the store's bounds ends the loop: its steps would read a stale item.
       if (!context.vars.set(loop.as!, text, typeof item !== 'string')) return false;
+      if (!storeFields(context, loop.as!, item)) return false;
     }
     if (loop.while !== undefined && !holds(loop.while, context)) return false;
     frame.pass++;
     frame.next = 0;
     return true;
   }
+}
+
+/**
+ * An object item's fields, each in `as.field` (`{{item.url}}`), a string as it is, anything else
+ * as its JSON text; false when the store refused one.
+ */
+function storeFields(context: ConditionContext, as: string, item: unknown): boolean {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return true;
+  for (const [key, value] of Object.entries(item)) {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (!context.vars.set(`${as}.${key}`, text, typeof value !== 'string')) return false;
+  }
+  return true;
 }
 
 /** The items of the JSON list a variable holds; a value that is not one is its own one item. */

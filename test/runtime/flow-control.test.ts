@@ -292,3 +292,36 @@ t.test('a second 401 after the refresh is the request failure, not retried again
   t.strictSame(data.totalFailed, [1, 2], 'the second call failed after its one retry');
   t.equal(data.requests, 3);
 });
+
+t.test("loop over a list of objects: each item's fields as item.field", async (t) => {
+  const rows = [
+    { path: 'a', code: 200 },
+    { path: 'b', code: 204 },
+  ];
+  const target = await startTarget(t, {
+    '/rows': answer(200, JSON.stringify(rows), { 'content-type': 'application/json' }),
+    '/a': answer(200),
+    '/b': answer(204),
+  });
+  const rig = await pathRig(t, {
+    target: target.url,
+    endpoints: [
+      { name: 'rows', url: '/rows', extract: { rows: { json: '$[*]', pick: 'all' } } },
+      {
+        name: 'get',
+        url: '/{{row.path}}',
+        checks: [{ name: 'code', status: [200, 204] }],
+        headers: { 'x-want': '{{row.code}}' },
+      },
+    ],
+    flows: [{ name: 'f', steps: ['rows', { loop: { over: 'rows', as: 'row', steps: ['get'] } }] }],
+  });
+  await iterate(runnerOf(rig), rig);
+  t.strictSame(
+    target.received.slice(1).map((r) => [r.url, r.headers['x-want']]),
+    [
+      ['/a', '200'],
+      ['/b', '204'],
+    ],
+  );
+});
