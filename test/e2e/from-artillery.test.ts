@@ -28,7 +28,7 @@ async function standIn(t: Test): Promise<{ url: string; seen: Map<string, number
     next();
   });
   app.get('/products', (req, res) => {
-    const page = PAGES[String(req.query.cursor ?? '')];
+    const page = PAGES[typeof req.query.cursor === 'string' ? req.query.cursor : ''];
     if (page === undefined) res.status(400).end();
     else res.json(page);
   });
