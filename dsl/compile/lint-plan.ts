@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { closest } from '../grammar/did-you-mean.js';
 import type { Refinement } from '../schema/refinements.js';
 import type { Plan } from '../../model/plan/plan.js';
-import type { FlowStep } from '../../model/plan/scenario-graph.js';
+import type { Condition, FlowStep } from '../../model/plan/scenario-graph.js';
 import type { Template } from '../../model/plan/template.js';
 import { templateVariables } from '../../model/plan/template.js';
 
@@ -29,6 +29,22 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
         for (const extractor of step.extract) add(extractor.variable, endpoint.name);
   }
   return providers;
+}
+
+/** The variables the compared values of a flow's conditions read (`equals: '{{email}}'`). */
+function conditionNeeds(steps: readonly FlowStep[]): string[] {
+  const of = (c: Condition): string[] => {
+    if ('all' in c) return c.all.flatMap(of);
+    if ('any' in c) return c.any.flatMap(of);
+    if ('not' in c) return of(c.not);
+    return 'value' in c ? templateVariables(c.value) : [];
+  };
+  return steps.flatMap((step) => {
+    if (typeof step === 'number') return [];
+    if (step.kind === 'if')
+      return [...of(step.condition), ...conditionNeeds(step.then), ...conditionNeeds(step.else)];
+    return [...(step.while === undefined ? [] : of(step.while)), ...conditionNeeds(step.steps)];
+  });
 }
 
 /** The variables `loop: over` loops store their items in. */
@@ -84,6 +100,9 @@ export function checkPlaceholders(plan: Plan): Refinement[] {
     }
   };
   plan.graph.endpoints.forEach((endpoint, i) => check(endpoint.needs, ['endpoints', i]));
+  plan.graph.flows.forEach((flow, i) =>
+    check([...new Set(conditionNeeds(flow.steps))], ['flows', i]),
+  );
   // A TypeScript scenario's vars.set() fills auth's placeholders ({{token}}), which nothing here
   // can know of: its requests carry no Authorization until it has.
   if (plan.script === undefined) check(authNeeds(plan), ['auth']);

@@ -62,6 +62,11 @@ const BAD: readonly Refusal[] = [
     `flows:\n  - name: f\n    steps: ${'[{ loop: { count: 1, steps: '.repeat(9)}[page]${' } }]'.repeat(9)}`,
     /flows\[0\](\.steps\[0\]\.loop){8}\.steps\[0\]: expected loops and ifs nested at most 8 deep, got one at depth 9/,
   ],
+  [
+    'a compared value no variable fills',
+    'flows:\n  - name: f\n    steps:\n      - if: { var: next, equals: "{{nxet}}" }\n        steps: [page]',
+    /load\.yaml:6:\d+: flows\[0\]: expected a placeholder something fills: next \(extracted\), got \{\{nxet\}\} \(did you mean \{\{next\}\}\?\)/,
+  ],
 ];
 
 testRefusals(BASE, BAD);
