@@ -14,6 +14,8 @@ import type { ExchangeRecord } from '../model/exchange-record.js';
 import { sumLiveStates, type LiveState } from './segment/live-state.js';
 import { runSegment, type SegmentOutcome } from './segment/run-segment.js';
 import type { ChildHost } from './segment/child-host.js';
+import type { SegmentHost } from './segment/segment-host.js';
+import type { SegmentSpec } from './split/segment-spec.js';
 import type { SegmentLink } from './segment/segment-link.js';
 import { splitPlan } from './split/split-plan.js';
 
@@ -80,14 +82,12 @@ export async function execute(
   }
   // The hosts (worker_threads, child_process) only when segments run elsewhere: a run on one
   // thread never loads them.
-  const [{ SegmentHost }, { ChildHost }] = await Promise.all([
+  const [{ SegmentHost: segmentHost }, { ChildHost: childHost }] = await Promise.all([
     import('./segment/segment-host.js'),
     import('./segment/child-host.js'),
   ]);
   const memo = new MergeMemo();
   let pending: NodeJS.Timeout | undefined;
-  const hosts: SegmentLink[] = [];
-  const children: ChildHost[] = [];
   // Snapshots arrive per thread; merge them at most once a tick.
   const progress = (): void => {
     if (options.onProgress === undefined || pending !== undefined) return;
@@ -99,27 +99,10 @@ export async function execute(
         options.onProgress?.(mergeSnapshots(alignEndpoints(latest), memo), sumLiveStates(live));
     }, SNAPSHOT_EVERY_MS / 4);
   };
-  const onHttpDebug = (record: ExchangeRecord): void => options.onHttpDebug?.(record);
-  for (const spec of specs) {
-    if (plan.script === undefined) {
-      hosts.push(new SegmentHost(spec, SNAPSHOT_EVERY_MS, { onSnapshot: progress, onHttpDebug }));
-      continue;
-    }
-    const child = new ChildHost(
-      spec,
-      SNAPSHOT_EVERY_MS,
-      {
-        onSnapshot: progress,
-        onScriptError: (text) => options.onWarning?.(text),
-        onConsole: (line) => options.onConsole?.(line),
-        onHttpDebug,
-      },
-      options.execPath,
-      options.env ?? {},
-    );
-    hosts.push(child);
-    children.push(child);
-  }
+  const { hosts, children } = startHosts(specs, plan, options, progress, {
+    SegmentHost: segmentHost,
+    ChildHost: childHost,
+  });
   // A scenario's child must not outlive this process: killed when it exits before the run ends.
   const unhook = options.onExit?.(() => children.forEach((c) => c.kill()));
   const relay = (type: 'stop' | 'hard-stop') => () => hosts.forEach((h) => h.send({ type }));
@@ -162,4 +145,42 @@ export function emptySnapshot(plan: Plan, clock: Clock): ShardSnapshot {
     openModel: plan.scenarios.some((s) => s.executor.kind === 'arrival-rate'),
   });
   return empty.snapshot(0);
+}
+
+/** A host per segment: worker threads for YAML segments, child processes for scripted ones. */
+function startHosts(
+  specs: readonly SegmentSpec[],
+  plan: Plan,
+  options: ExecuteOptions,
+  progress: () => void,
+  classes: { readonly SegmentHost: typeof SegmentHost; readonly ChildHost: typeof ChildHost },
+): { hosts: SegmentLink[]; children: ChildHost[] } {
+  const hosts: SegmentLink[] = [];
+  const children: ChildHost[] = [];
+  const onHttpDebug = (record: ExchangeRecord): void => options.onHttpDebug?.(record);
+  for (const spec of specs) {
+    if (plan.script === undefined) {
+      const host = new classes.SegmentHost(spec, SNAPSHOT_EVERY_MS, {
+        onSnapshot: progress,
+        onHttpDebug,
+      });
+      hosts.push(host);
+      continue;
+    }
+    const child = new classes.ChildHost(
+      spec,
+      SNAPSHOT_EVERY_MS,
+      {
+        onSnapshot: progress,
+        onScriptError: (text) => options.onWarning?.(text),
+        onConsole: (line) => options.onConsole?.(line),
+        onHttpDebug,
+      },
+      options.execPath,
+      options.env ?? {},
+    );
+    hosts.push(child);
+    children.push(child);
+  }
+  return { hosts, children };
 }

@@ -5,6 +5,7 @@ import type { CheckPlan } from '../../model/plan/check-plan.js';
 import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import type { Plan } from '../../model/plan/plan.js';
 import { topLevelLoad, type TopLevelLoad } from '../../model/plan/scenario-plan.js';
+import { describeFlow } from './flow-view.js';
 import { showStatusSet } from '../../model/plan/status-set.js';
 import type { Template } from '../../model/plan/template.js';
 import type { ThresholdSpec } from '../../model/plan/threshold-spec.js';
@@ -24,6 +25,8 @@ export function showTemplate(template: Template): string {
       if ('var' in part) return `{{${part.var}}}`;
       if (part.fn === 'randomInt') return `{{$randomInt ${part.min} ${part.max}}}`;
       if (part.fn === 'env') return `{{$env ${part.name}}}`;
+      if (part.fn === 'randomString') return `{{$randomString ${part.length}}}`;
+      if (part.fn === 'randomItem') return `{{$randomItem ${part.list}}}`;
       return `{{$${part.fn}}}`;
     })
     .join('');
@@ -57,7 +60,9 @@ function describeExtractor(extractor: ExtractorPlan): string {
   const from = ((): string => {
     switch (extractor.from) {
       case 'json':
-        return extractor.path;
+        return extractor.pick === undefined
+          ? extractor.path
+          : `${extractor.path} (${extractor.pick === 'all' ? 'all, a list' : 'one at random'})`;
       case 'header':
         return `header ${extractor.header}`;
       case 'regex':
@@ -244,15 +249,16 @@ export function renderPlanView(plan: Plan): string {
       endpoint.extract.length > 0
         ? `  extracts ${endpoint.extract.map(describeExtractor).join(', ')}`
         : '';
+    const reauth =
+      endpoint.reauth === undefined
+        ? ''
+        : `  on ${showStatusSet(endpoint.reauth.on)}: runs ${endpoints[endpoint.reauth.run]?.name ?? '?'}, then once more`;
     lines.push(
-      `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}${describeVerify(endpoint)}`,
+      `    ${endpoint.name.padEnd(nameWidth)}  [${role}]  ${describeRequest(endpoint)}${describeNeeds(endpoint.needs, providers)}${extracts}${describeVerify(endpoint)}${reauth}`,
     );
   }
-  for (const flow of flows) {
-    lines.push(
-      `  flow ${flow.name}  [${share(flow.weight)}]  ${flow.steps.map((i) => endpoints[i]?.name ?? '?').join(' → ')}`,
-    );
-  }
+  for (const flow of flows)
+    lines.push(...describeFlow(flow, `  flow ${flow.name}  [${share(flow.weight)}]`, endpoints));
   if (plan.script?.expect !== undefined)
     lines.push(`  expect      ${showStatusSet(plan.script.expect)} (the scenario's requests)`);
   const auth = authNeeds(plan);

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { closest } from '../grammar/did-you-mean.js';
 import type { Refinement } from '../schema/refinements.js';
 import type { Plan } from '../../model/plan/plan.js';
+import type { Condition, FlowStep } from '../../model/plan/scenario-graph.js';
 import type { Template } from '../../model/plan/template.js';
 import { templateVariables } from '../../model/plan/template.js';
 
@@ -19,6 +20,8 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
     providers.set(variable, list);
   };
   for (const field of plan.feeder?.records.fields ?? []) add(field, 'feeder');
+  for (const flow of plan.graph.flows)
+    for (const variable of loopVariables(flow.steps)) add(variable, `flow ${flow.name}`);
   for (const endpoint of plan.graph.endpoints) {
     for (const extractor of endpoint.extract) add(extractor.variable, endpoint.name);
     for (const step of endpoint.ws?.steps ?? [])
@@ -29,6 +32,31 @@ export function variableProviders(plan: Plan): Map<string, string[]> {
         for (const extractor of step.extract) add(extractor.variable, endpoint.name);
   }
   return providers;
+}
+
+/** The variables the compared values of a flow's conditions read (`equals: '{{email}}'`). */
+function conditionNeeds(steps: readonly FlowStep[]): string[] {
+  const of = (c: Condition): string[] => {
+    if ('all' in c) return c.all.flatMap(of);
+    if ('any' in c) return c.any.flatMap(of);
+    if ('not' in c) return of(c.not);
+    return 'value' in c ? templateVariables(c.value) : [];
+  };
+  return steps.flatMap((step) => {
+    if (typeof step === 'number') return [];
+    if (step.kind === 'if')
+      return [...of(step.condition), ...conditionNeeds(step.then), ...conditionNeeds(step.else)];
+    return [...(step.while === undefined ? [] : of(step.while)), ...conditionNeeds(step.steps)];
+  });
+}
+
+/** The variables `loop: over` loops store their items in. */
+function loopVariables(steps: readonly FlowStep[]): string[] {
+  return steps.flatMap((step) => {
+    if (typeof step === 'number') return [];
+    if (step.kind === 'if') return [...loopVariables(step.then), ...loopVariables(step.else)];
+    return [...(step.as === undefined ? [] : [step.as]), ...loopVariables(step.steps)];
+  });
 }
 
 /** Variables the auth settings read (a bearer token such as {{token}}). */
@@ -59,9 +87,11 @@ export function checkPlaceholders(plan: Plan): Refinement[] {
           ...known.filter((k) => !fields.includes(k)).map((k) => `${k} (extracted)`),
         ].join('; ')}`;
   const issues: Refinement[] = [];
+  // A `loop: over` stores an object item's fields as `as.field` too.
+  const items = plan.graph.flows.flatMap((f) => loopVariables(f.steps)).map((v) => `${v}.`);
   const check = (needs: readonly string[], path: (string | number)[]): void => {
     for (const variable of needs) {
-      if (providers.has(variable)) continue;
+      if (providers.has(variable) || items.some((prefix) => variable.startsWith(prefix))) continue;
       const guess = closest(variable, known);
       issues.push({
         code: 'unknown_variable',
@@ -73,6 +103,9 @@ export function checkPlaceholders(plan: Plan): Refinement[] {
     }
   };
   plan.graph.endpoints.forEach((endpoint, i) => check(endpoint.needs, ['endpoints', i]));
+  plan.graph.flows.forEach((flow, i) =>
+    check([...new Set(conditionNeeds(flow.steps))], ['flows', i]),
+  );
   // A TypeScript scenario's vars.set() fills auth's placeholders ({{token}}), which nothing here
   // can know of: its requests carry no Authorization until it has.
   if (plan.script === undefined) check(authNeeds(plan), ['auth']);

@@ -18,6 +18,7 @@ import type {
 import { buildRequest, type BodyType } from '../../model/request/request-builder.js';
 import { checkTemplates } from '../../model/plan/check-plan.js';
 import { llmPlan } from './llm.js';
+import { compileFlows } from './flow-graph.js';
 import type { PickItem, PickTable, ScenarioGraph } from '../../model/plan/scenario-graph.js';
 
 type EndpointConfig = NonNullable<Config['endpoints']>[number];
@@ -41,7 +42,7 @@ export function compileGraph(
   };
   const configs = config.endpoints ?? (config.scenario === undefined ? [single] : []);
   const runHeaders = compileRunHeaders(config, userAgent, env);
-  const endpoints = configs.map((endpoint, index) =>
+  const compiled = configs.map((endpoint, index) =>
     compileEndpoint(
       endpoint,
       index,
@@ -51,13 +52,14 @@ export function compileGraph(
       files,
     ),
   );
-  const nameToIndex = new Map(endpoints.map((e) => [e.name, e.index]));
-  const flows = (config.flows ?? []).map((flow) => ({
-    name: flow.name,
-    weight: flow.weight,
-    steps: flow.steps.map((step) => nameToIndex.get(step) ?? -1),
-    think: flow.think,
-  }));
+  const nameToIndex = new Map(compiled.map((e) => [e.name, e.index]));
+  const endpoints = compiled.map((endpoint, index): EndpointPlan => {
+    const reauth = configs[index]!.reauth;
+    return reauth === undefined
+      ? endpoint
+      : { ...endpoint, reauth: { on: reauth.on, run: nameToIndex.get(reauth.run) ?? -1 } };
+  });
+  const flows = compileFlows(config, nameToIndex, env);
   const items: { item: PickItem; weight: number }[] =
     flows.length > 0
       ? flows.map((flow, index) => ({ item: { kind: 'flow', index }, weight: flow.weight }))
@@ -198,7 +200,14 @@ function endpointMetrics(
 function extractorPlan(variable: string, from: Extractor): ExtractorPlan {
   if (typeof from === 'string' || 'json' in from) {
     const path = typeof from === 'string' ? from : from.json;
-    return { variable, from: 'json', path, evaluatorPath: evaluatorJsonPath(path) };
+    const pick = typeof from === 'string' || from.pick === 'first' ? undefined : from.pick;
+    return {
+      variable,
+      from: 'json',
+      path,
+      evaluatorPath: evaluatorJsonPath(path),
+      ...(pick === undefined ? {} : { pick }),
+    };
   }
   if ('header' in from) return { variable, from: 'header', header: from.header.toLowerCase() };
   if ('regex' in from) return { variable, from: 'regex', pattern: from.regex };

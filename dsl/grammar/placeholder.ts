@@ -7,8 +7,10 @@
  *   placeholder := "{{" ws* body ws* "}}"              (closed by the first "}}" after it)
  *   body        := name
  *                | "$raw" ws+ name                   (the variable unencoded, wherever it sits)
- *                | "$uuid" | "$timestamp"
+ *                | "$uuid" | "$timestamp" | "$isoTimestamp"
  *                | "$randomInt" ws+ integer ws+ integer (MIN <= MAX, both inclusive)
+ *                | "$randomString" ws+ digit+          (a length from 1 to 10000)
+ *                | "$randomItem" ws+ name              (one item of the JSON list a variable holds)
  *                | "$env" ws+ env-name
  *   name        := [A-Za-z_] [A-Za-z0-9_.-]*
  *   env-name    := [A-Za-z_] [A-Za-z0-9_]*
@@ -37,14 +39,28 @@ const NAME_CHAR = /^[A-Za-z0-9_.-]$/;
 /** An environment variable's name, as `{{$env NAME}}` and `${NAME}` take it. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INTEGER = /^-?\d+$/;
-const BUILTINS: readonly string[] = ['$raw', '$uuid', '$timestamp', '$randomInt', '$env'];
+const BUILTINS: readonly string[] = [
+  '$raw',
+  '$uuid',
+  '$timestamp',
+  '$isoTimestamp',
+  '$randomInt',
+  '$randomString',
+  '$randomItem',
+  '$env',
+];
 const USAGE: readonly string[] = [
   '{{$raw name}}',
   '{{$uuid}}',
   '{{$timestamp}}',
+  '{{$isoTimestamp}}',
   '{{$randomInt MIN MAX}}',
+  '{{$randomString LENGTH}}',
+  '{{$randomItem name}}',
   '{{$env NAME}}',
 ];
+/** The longest `{{$randomString N}}`. */
+const MAX_RANDOM_STRING = 10_000;
 
 type Fail = (
   part: string,
@@ -160,6 +176,20 @@ function parseBuiltin(
       return args.length === 0 ? ok({ fn: 'uuid' }) : extra('no arguments');
     case '$timestamp':
       return args.length === 0 ? ok({ fn: 'timestamp' }) : extra('no arguments');
+    case '$isoTimestamp':
+      return args.length === 0 ? ok({ fn: 'isoTimestamp' }) : extra('no arguments');
+    case '$randomItem': {
+      const variable = args[0];
+      if (variable === undefined)
+        return err(
+          fail('argument', head.start + name.length, 'missing name: write {{$randomItem name}}'),
+        );
+      if (args.length > 1) return extra('one argument, a variable name');
+      const part = parseName(variable, fail);
+      return part.ok ? ok({ fn: 'randomItem', list: variable.text }) : part;
+    }
+    case '$randomString':
+      return parseRandomString(head, args, fail);
     case '$env': {
       const variable = args[0];
       if (variable === undefined) {
@@ -216,6 +246,35 @@ function parseRandomInt(
   if (min > max)
     return err(fail('argument', low.start, `$randomInt needs MIN <= MAX, got ${min} > ${max}`));
   return ok({ fn: 'randomInt', min, max });
+}
+
+/** `$randomString LENGTH`: a length from 1 to MAX_RANDOM_STRING. */
+function parseRandomString(
+  head: Word,
+  args: readonly Word[],
+  fail: Fail,
+): Result<TemplatePart, GrammarError> {
+  const [length] = args;
+  if (length === undefined || args.length > 1) {
+    const at = args[1]?.start ?? head.start + head.text.length;
+    return err(
+      fail(
+        'argument',
+        at,
+        `$randomString takes one length, got ${args.length}: write {{$randomString 8}}`,
+      ),
+    );
+  }
+  const value = Number(length.text);
+  if (!/^\d+$/.test(length.text) || value < 1 || value > MAX_RANDOM_STRING)
+    return err(
+      fail(
+        'argument',
+        length.start,
+        `"${length.text}" is not a length from 1 to ${MAX_RANDOM_STRING} for $randomString`,
+      ),
+    );
+  return ok({ fn: 'randomString', length: value });
 }
 
 /** Splits a placeholder body at white space, keeping each word's position in the template. */

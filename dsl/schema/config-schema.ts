@@ -12,7 +12,8 @@
 import * as z from 'zod';
 import { authSchema } from './auth-schema.js';
 import { expectSchema } from './check-schema.js';
-import { endpointSchema, flowSchema } from './endpoint-schema.js';
+import { endpointSchema } from './endpoint-schema.js';
+import { flowSchema } from './flow-schema.js';
 import { feederSchema } from './feeder-schema.js';
 import {
   absoluteUrl,

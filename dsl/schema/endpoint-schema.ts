@@ -1,6 +1,6 @@
 /** One endpoint of DESIGN.md §4: an HTTP request or, for ws:// and wss:// urls, a WebSocket session. */
 import * as z from 'zod';
-import { checksSchema, expectSchema } from './check-schema.js';
+import { checksSchema, expectSchema, statusList } from './check-schema.js';
 import {
   body,
   duration,
@@ -58,6 +58,20 @@ export function endpointSchema() {
         .describe(
           'Variables extracted from the response: name → JSONPath, { json }, { header }, { regex }, or { css, attr }',
         ),
+      reauth: z
+        .strictObject(
+          {
+            on: statusList('statuses that call for new credentials').default([
+              { min: 401, max: 401 },
+            ]),
+            run: nonEmpty('the endpoint that gets new credentials'),
+          },
+          { error: '{ on: [401], run: <endpoint name> }' },
+        )
+        .optional()
+        .describe(
+          'On one of these statuses (default 401), run the named endpoint (which extracts new credentials) and send this request once more',
+        ),
       metrics: endpointMetricsMap()
         .optional()
         .describe(
@@ -107,24 +121,5 @@ export function endpointSchema() {
       ),
     },
     { error: 'an endpoint: a mapping with at least url' },
-  );
-}
-
-/** A weighted, ordered sequence of endpoint names; one flow per permit. */
-export function flowSchema() {
-  return z.strictObject(
-    {
-      name: nonEmpty('flow name'),
-      weight: positiveInt('flow weight').default(1),
-      think: thinkTime('pause between steps')
-        .optional()
-        .describe(
-          "Pause between steps (an endpoint's own think wins): 2s, or a range such as 1s-3s",
-        ),
-      steps: z
-        .array(nonEmpty('endpoint name'), { error: 'a list of endpoint names' })
-        .min(1, { error: 'at least one step' }),
-    },
-    { error: 'a flow: { name, weight, steps: [endpoint names] }' },
   );
 }

@@ -6,7 +6,7 @@ import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 const EXTRACTOR_FORMS =
-  'a JSONPath such as $.access_token, or one of { json: <path> }, { header: <name> }, { regex: <pattern> }, { css: <selector>, attr: <name> (optional) }';
+  'a JSONPath such as $.access_token, or one of { json: <path>, pick: first | random | all }, { header: <name> }, { regex: <pattern> }, { css: <selector>, attr: <name> (optional) }';
 
 /**
  * Where an extracted value comes from: a JSONPath string, `{ json: path }`, `{ header: name }`,
@@ -17,7 +17,14 @@ export function extractorSchema() {
   return z.union(
     [
       jsonPath(),
-      z.strictObject({ json: jsonPath() }),
+      z.strictObject({
+        json: jsonPath(),
+        pick: z
+          .enum(['first', 'random', 'all'], {
+            error: 'first (the default), random (one of the values found) or all (a JSON list)',
+          })
+          .optional(),
+      }),
       z.strictObject({ header: nonEmpty('response header name') }),
       z.strictObject({ regex: regexPattern() }),
       z.strictObject({

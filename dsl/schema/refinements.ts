@@ -2,7 +2,6 @@
  * Cross-field rules that a field's own schema cannot see (astro's "refined" layer). They run on a
  * Config that passed the schema and return every problem at once.
  */
-import { closest } from '../grammar/did-you-mean.js';
 import { startsWithVariable } from '../grammar/placeholder.js';
 import type { IssueCode } from '../issues.js';
 import {
@@ -14,6 +13,7 @@ import {
 import { isWebSocketEndpoint } from './endpoint-kind.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { customMetricRules } from './custom-metric-rules.js';
+import { flowRules, reauthRules } from './flow-rules.js';
 import { scenarioRules } from './scenario-rules.js';
 import { socketioRules } from './socketio-rules.js';
 import { thresholdRules } from './threshold-rules.js';
@@ -39,7 +39,8 @@ export function refineConfig(config: Config): Refinement[] {
   return [
     ...runShape(config),
     ...endpointRules(config),
-    ...flowRules(config),
+    ...flowRules(config, (config.endpoints ?? []).map(endpointName)),
+    ...reauthRules(config, (config.endpoints ?? []).map(endpointName)),
     ...authRules(config),
     ...patternRules(config),
     ...thresholdRules(config),
@@ -240,34 +241,6 @@ function bodyRules(endpoint: Endpoint, i: number): Refinement[] {
     expected: 'one of body, form or multipart',
     actual: `${given[0]} and ${key}`,
   }));
-}
-
-function flowRules(config: Config): Refinement[] {
-  const out: Refinement[] = [];
-  const names = (config.endpoints ?? []).map(endpointName);
-  const seen = new Set<string>();
-  (config.flows ?? []).forEach((flow, i) => {
-    if (seen.has(flow.name))
-      out.push({
-        code: 'invalid_value',
-        path: ['flows', i, 'name'],
-        expected: 'a name no other flow has',
-        actual: `"${flow.name}"`,
-      });
-    seen.add(flow.name);
-    flow.steps.forEach((step, j) => {
-      if (names.includes(step)) return;
-      const guess = closest(step, names);
-      out.push({
-        code: 'unknown_endpoint',
-        path: ['flows', i, 'steps', j],
-        expected: `an endpoint name: ${names.join(', ')}`,
-        actual: `"${step}"`,
-        ...(guess === undefined ? {} : { hint: `did you mean ${guess}?` }),
-      });
-    });
-  });
-  return out;
 }
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;

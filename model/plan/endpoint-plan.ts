@@ -2,6 +2,7 @@
 import type { LlmPlan } from './llm-plan.js';
 import type { MetricKind, Tags } from '../metrics/metric-registry.js';
 import type { VerifyPlan } from './check-plan.js';
+import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
 import type { SocketioPlan } from './socketio-plan.js';
 import type { WsPlan } from './ws-session-plan.js';
@@ -19,6 +20,8 @@ export type ExtractorPlan =
       readonly from: 'json';
       readonly path: string;
       readonly evaluatorPath: string;
+      /** Which value of those found: the first (undefined), one drawn at random, or all as a list. */
+      readonly pick?: 'random' | 'all';
     }
   | { readonly variable: string; readonly from: 'header'; readonly header: string }
   | { readonly variable: string; readonly from: 'regex'; readonly pattern: string }
@@ -135,6 +138,16 @@ export interface StreamPlan {
   readonly idleTimeoutMs: number | undefined;
 }
 
+/**
+ * `reauth:` (docs/configuration.md, Re-authorization): a response with a status in `on` is an
+ * attempt, then endpoint `run` (which extracts the new token) is sent, then the request once more.
+ */
+export interface ReauthPlan {
+  readonly on: StatusSet;
+  /** The refresh endpoint's index. */
+  readonly run: number;
+}
+
 /** An endpoint ready to run. */
 export interface EndpointPlan {
   /** Index in ScenarioGraph.endpoints; metrics are recorded under it. */
@@ -177,6 +190,8 @@ export interface EndpointPlan {
   readonly socketio?: SocketioPlan | undefined;
   /** Variables this endpoint's templates read, in order of first use. */
   readonly needs: readonly string[];
+  /** On one of these statuses, run the refresh endpoint and send the request once more. */
+  readonly reauth?: ReauthPlan;
   /** The endpoint's own tags (`tags:`), besides its method, its scenario's and the run's. */
   readonly tags: Tags;
 }

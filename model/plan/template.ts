@@ -7,7 +7,12 @@
 export type BuiltinPart =
   | { readonly fn: 'uuid' }
   | { readonly fn: 'timestamp' }
+  | { readonly fn: 'isoTimestamp' }
   | { readonly fn: 'randomInt'; readonly min: number; readonly max: number }
+  /** `length` characters of [A-Za-z0-9], drawn from the virtual user's seeded random. */
+  | { readonly fn: 'randomString'; readonly length: number }
+  /** One item of the JSON list a variable holds (a scalar is its own one item). */
+  | { readonly fn: 'randomItem'; readonly list: string }
   | { readonly fn: 'env'; readonly name: string };
 
 /**
@@ -39,7 +44,9 @@ export type Template = readonly TemplatePart[];
 export function templateVariables(t: Template): string[] {
   const names = new Set<string>();
   for (const part of t) {
-    if (typeof part !== 'string' && 'var' in part) names.add(part.var);
+    if (typeof part === 'string') continue;
+    if ('var' in part) names.add(part.var);
+    else if (part.fn === 'randomItem') names.add(part.list);
   }
   return [...names];
 }

@@ -85,7 +85,7 @@ export class ResponseVerifier {
       outcome = inStatusSet(this.#expect, exchange.status) ? undefined : 'unexpected_status';
     const body = new ParsedBody(exchange.body());
     if (outcome === undefined && this.extract.length > 0)
-      outcome = runExtractors(this.extract, body, exchange.headers, vars);
+      outcome = runExtractors(this.extract, body, exchange.headers, vars, random);
     if (!answered || this.#checks.length === 0) return outcome;
     const response = {
       status: exchange.status,

@@ -21,12 +21,22 @@ import { AllowedHosts } from './allowed-hosts.js';
 import { mergeCookieHeader, type UserCookies } from './cookie-jar.js';
 import { MultipartBody } from './multipart-body.js';
 import { MAX_KEPT_BODY } from './response-body.js';
+import type { ScenarioGraph } from '../../model/plan/scenario-graph.js';
 
 /** fill()'s answer when the body is still to be encoded: call finishBody() before dispatching. */
 export const BODY_PENDING = -1;
 
 /** The dispatch options a request needs (a subset of undici's, all we set). */
 export type RequestOptions = Dispatcher.DispatchOptions & { headers: string[]; origin: string };
+
+/**
+ * A plan's endpoints compiled; every response body is kept when a flow's condition reads the last
+ * response's JSON, else `keepBytes` of each unless the endpoint reads it.
+ */
+export function compileRequests(graph: ScenarioGraph, keepBytes = 0): CompiledRequest[] {
+  const keep = graph.flows.some((f) => f.readsBody) ? MAX_KEPT_BODY : keepBytes;
+  return graph.endpoints.map((e) => new CompiledRequest(e, keep));
+}
 
 /** Prebuilt request parts for one endpoint. */
 export class CompiledRequest {

@@ -14,7 +14,7 @@ import type { RetryBudget } from '../failure/retry-budget.js';
 import type { Feeder } from '../feeder/feeder.js';
 import type { AllowedHosts } from '../http/allowed-hosts.js';
 import { CAPTURED_BODY_BYTES } from '../http/body-capture.js';
-import { CompiledRequest } from '../http/compiled-request.js';
+import { compileRequests } from '../http/compiled-request.js';
 import type { HttpDebugTap } from '../debug/http-debug-tap.js';
 import { HardStopError } from '../../model/errors/barrage-error.js';
 import { Recorder } from '../metrics/recorder.js';
@@ -105,7 +105,13 @@ export class ScenarioRun {
     this.#clientOptions = clientOptionsOf(plan);
     this.scenario = plan.scenarios[share.scenario]!;
     this.recorder = deps.recorder;
+    // The debug log shows the start of every response body: that much is kept of each.
+    const requests = compileRequests(
+      plan.graph,
+      deps.httpDebug === undefined ? 0 : CAPTURED_BODY_BYTES,
+    );
     this.path = new RequestPath({
+      requests,
       recorder: this.recorder,
       now,
       auth: deps.auth,
@@ -120,11 +126,9 @@ export class ScenarioRun {
         debug: deps.httpDebug,
       },
     });
-    // The debug log shows the start of every response body: that much is kept of each.
-    const keepBytes = deps.httpDebug === undefined ? 0 : CAPTURED_BODY_BYTES;
     this.runner = new IterationRunner({
       graph: { ...plan.graph, picks: this.scenario.picks },
-      requests: plan.graph.endpoints.map((e) => new CompiledRequest(e, keepBytes)),
+      requests,
       recorder: this.recorder,
       path: this.path,
       feeder: deps.feeder,

@@ -233,8 +233,8 @@ class SocketioRunner implements SessionRunner {
     if (frame.binary || (own.length === 0 && extract.length === 0)) return undefined;
     const text = frameText(frame);
     return (
-      runExtractors(own, text, null, live.vu.vars) ??
-      runExtractors(extract, text, null, live.vu.vars)
+      runExtractors(own, text, null, live.vu.vars, live.vu.random) ??
+      runExtractors(extract, text, null, live.vu.vars, live.vu.random)
     );
   }
 

@@ -21,6 +21,7 @@ import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import type * as HtmlQuery from './html-query.js';
 import type { VariableStore } from './variable-store.js';
+import type { Random } from '../../model/random.js';
 
 // html-query.ts (htmlparser2, css-select, and the entity tables htmlparser2 decodes at load:
 // about 8 ms of a start) is imported only for a plan that reads HTML: importHtmlQuery(). So is
@@ -95,10 +96,11 @@ export function runExtractors(
   body: string | ParsedBody | undefined,
   headers: RawHeaders,
   vars: VariableStore,
+  random: Random,
 ): ErrorKind | undefined {
   try {
     const parsed = body instanceof ParsedBody ? body : new ParsedBody(body);
-    return extractAll(extractors, parsed, headers, vars);
+    return extractAll(extractors, parsed, headers, vars, random);
   } catch {
     return 'extract_error';
   }
@@ -139,14 +141,13 @@ function extractAll(
   parsed: ParsedBody,
   headers: RawHeaders,
   vars: VariableStore,
+  random: Random,
 ): 'variable_limit' | undefined {
   for (const extractor of extractors) {
     // A JSON value keeps its type (typed: a number, boolean, object or array stored as JSON text).
     if (extractor.from === 'json') {
       const found =
-        parsed.json === undefined
-          ? undefined
-          : firstJsonValue(parsed.json, extractor.evaluatorPath);
+        parsed.json === undefined ? undefined : pickJsonValue(parsed.json, extractor, random);
       const value = jsonText(found);
       if (value !== undefined && !vars.set(extractor.variable, value, typeof found !== 'string'))
         return 'variable_limit';
@@ -156,6 +157,31 @@ function extractAll(
     if (value !== undefined && !vars.set(extractor.variable, value)) return 'variable_limit';
   }
   return undefined;
+}
+
+/**
+ * The value a JSON extractor stores: the first found, one of those found drawn from the virtual
+ * user's seeded random (`pick: random`; nothing found: undefined), or all of them as a list
+ * (`pick: all`; nothing found: an empty list, so a loop over it makes no pass).
+ */
+function pickJsonValue(
+  json: unknown,
+  extractor: Extract<ExtractorPlan, { from: 'json' }>,
+  random: Random,
+): unknown {
+  if (extractor.pick === undefined) return firstJsonValue(json, extractor.evaluatorPath);
+  const all = allJsonValues(json, extractor.evaluatorPath);
+  if (extractor.pick === 'all') return all;
+  return all.length === 0 ? undefined : all[random.int(all.length)];
+}
+
+/** Every value at a JSONPath, in document order (a scalar document: itself for `$`). */
+function allJsonValues(json: unknown, path: string): unknown[] {
+  if (json === null || typeof json !== 'object') {
+    const found = firstJsonValue(json, path);
+    return found === undefined ? [] : [found];
+  }
+  return jsonPathEvaluator()({ path, json, eval: false, wrap: true }) as unknown[];
 }
 
 /**

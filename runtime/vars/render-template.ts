@@ -28,9 +28,19 @@ export function compileTemplate(template: Template): CompiledTemplate {
         return () => randomUUID();
       case 'timestamp':
         return () => String(Date.now());
+      case 'isoTimestamp':
+        return () => new Date().toISOString();
       case 'randomInt': {
         const { min, max } = part;
         return (_vars, random) => String(min + random.int(max - min + 1));
+      }
+      case 'randomString': {
+        const { length } = part;
+        return (_vars, random) => randomString(length, random);
+      }
+      case 'randomItem': {
+        const { list } = part;
+        return (vars, random) => randomItem(vars.get(list), random);
       }
       case 'env':
         // compile-plan resolves {{$env}} to literal text; one left here is a bug.
@@ -49,6 +59,38 @@ export function compileTemplate(template: Template): CompiledTemplate {
     }
     return out;
   };
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` characters of [A-Za-z0-9] drawn from the seeded random. */
+function randomString(length: number, random: Random): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHANUMERIC[random.int(ALPHANUMERIC.length)];
+  return out;
+}
+
+/**
+ * One item of the JSON list a variable holds, as text (a string as it is, else its JSON text);
+ * a value that is not a JSON list is its own one item; an empty list or no value: undefined.
+ */
+export function randomItem(value: string | undefined, random: Random): string | undefined {
+  const items = listItems(value);
+  if (items === undefined || items.length === 0) return undefined;
+  return items[random.int(items.length)];
+}
+
+/** The items of the JSON list a variable holds, each as text; a value not a list: itself alone. */
+export function listItems(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [value];
+  }
+  if (!Array.isArray(parsed)) return [value];
+  return parsed.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
 }
 
 /** Reads a variable, written with its encoding. */

@@ -4,6 +4,7 @@
  * async functions). RequestPath moves it through the states request-path.ts lists.
  */
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
+import type { ReauthPlan } from '../../model/plan/endpoint-plan.js';
 import type { CompiledRequest } from '../http/compiled-request.js';
 import type { StreamListener } from '../http/stream-listener.js';
 import { LlmReader } from '../http/llm-reader.js';
@@ -28,6 +29,8 @@ export class InFlight {
   /** Why following a redirect failed (too_many_redirects, url_not_allowed). */
   redirectKind: ErrorKind | undefined;
   attempt = 0;
+  /** The endpoint's `reauth`, until it was used (undefined: none, or a refresh's own request). */
+  reauth: ReauthPlan | undefined;
   /** When the logical request's first attempt was sent: its total duration runs from it. */
   firstUs = 0;
   /** When the exchange under way was sent (an attempt, or a redirect's hop). */

@@ -30,6 +30,7 @@ import { unsentCause } from '../vars/unsent-cause.js';
 import type { VirtualUser } from '../user/virtual-user.js';
 import type { SessionRunner } from '../ws/session-runner.js';
 import { Cursor } from './cursor.js';
+import { WALK_END } from './flow-walk.js';
 import type { RequestDone, RequestPath } from './request-path.js';
 import { weightedPick } from './weighted-pick.js';
 
@@ -123,13 +124,15 @@ export class IterationRunner {
         : weightedPick(graph.picks, this.deps.picks);
     const cursor = this.#cursor(vu);
     const flow = item.kind === 'flow' ? graph.flows[item.index]! : undefined;
-    cursor.steps = flow?.steps ?? this.#single[item.index]!;
+    cursor.walk.start(flow?.steps ?? this.#single[item.index]!);
     cursor.flowThink = flow?.think;
-    cursor.next = 0;
+    cursor.last = -1;
+    cursor.responded = false;
     cursor.rested = false;
     cursor.intendedUs = intendedUs;
     cursor.startUs = this.deps.now();
     cursor.iteration = callbacks;
+    cursor.upcoming = cursor.walk.next(cursor);
     this.#step(cursor);
   }
 
@@ -173,10 +176,14 @@ export class IterationRunner {
     return cursor;
   }
 
-  /** The iteration's next request, or its end; first the think pause after the last one. */
+  /**
+   * The iteration's next request, or its end; first, after a request, the walk's next step (its
+   * conditions read that request's response) and the think pause.
+   */
   #step(cursor: Cursor): void {
     this.#thinking.delete(cursor);
-    if (cursor.next > 0 && !cursor.rested) {
+    if (cursor.last >= 0 && !cursor.rested) {
+      cursor.upcoming = cursor.walk.next(cursor);
       const ms = this.#thinkMs(cursor);
       if (ms > 0) {
         cursor.rested = true;
@@ -188,20 +195,19 @@ export class IterationRunner {
     }
     cursor.rested = false;
     const callbacks = cursor.iteration!;
-    if (cursor.next === cursor.steps.length) {
+    if (cursor.upcoming === WALK_END) {
       this.#endIteration(cursor);
       return;
     }
-    const intendedUs = cursor.next === 0 ? cursor.intendedUs : NO_INTENDED_TIME;
-    const index = cursor.steps[cursor.next++]!;
-    this.#request(cursor, index, intendedUs, cursor.stepDone, callbacks.failed);
+    const intendedUs = cursor.last < 0 ? cursor.intendedUs : NO_INTENDED_TIME;
+    cursor.last = cursor.upcoming;
+    this.#request(cursor, cursor.last, intendedUs, cursor.stepDone, callbacks.failed);
   }
 
   /** The pause after the step just done: its endpoint's think, else the flow's between steps. */
   #thinkMs(cursor: Cursor): number {
-    const endpoint = this.deps.graph.endpoints[cursor.steps[cursor.next - 1]!]!;
-    const think =
-      endpoint.think ?? (cursor.next < cursor.steps.length ? cursor.flowThink : undefined);
+    const endpoint = this.deps.graph.endpoints[cursor.last]!;
+    const think = endpoint.think ?? (cursor.upcoming !== WALK_END ? cursor.flowThink : undefined);
     if (think === undefined || this.#ending) return 0;
     return think.minMs + cursor.vu.random.next() * (think.maxMs - think.minMs);
   }
@@ -228,7 +234,9 @@ export class IterationRunner {
     const compiled = this.deps.requests[index]!;
     const vu = cursor.vu;
     vu.vars.begin();
-    if (compiled.endpoint.protocol === 'http') {
+    const http = compiled.endpoint.protocol === 'http';
+    cursor.sending(http);
+    if (http) {
       this.deps.path.send(vu, compiled, index, intendedUs, done, fail);
     } else if (this.deps.ws === undefined) {
       done(this.#unsent(compiled, 'invalid_request'));

@@ -20,6 +20,11 @@
  * Authorization header when it leaves the origin, and carries the cookie jar's cookies for its url.
  * An attempt's hops share its deadline.
  *
+ * An endpoint's `reauth` (a status of its `on`, the first time): the attempt is recorded as a
+ * retried one, the refresh endpoint is sent as a request of its own (another InFlight of the
+ * user), and the request is built again from the variables it extracted and sent once more,
+ * tagged `retry`; a second such status is the request's failure.
+ *
  * A retry waits its backoff, or longer when the response asks for it (a 429's or 503's
  * Retry-After, the RateLimit fields: retry-after.ts), never less; a server asking for more than
  * `max_backoff` is not retried, and neither is a request once the run is stopping: its failed
@@ -38,6 +43,8 @@
  *   following     the hop's end (exchanged)            following; backing off; finishing
  *   backing off   the backoff's end (backedOff)        authorizing again, then sending; standing
  *                 a hard stop (backoffWait)            standing (the failed attempt stands)
+ *   refreshing    the refresh request's end (#refreshed)  authorizing again, filling, sending;
+ *                                                      standing (the refresh failed)
  *   finishing     #finish                              done(ok)
  *   standing      #stand                               done(false)
  *
@@ -45,6 +52,9 @@
  * failures, the HTTP debug log); a successful one only when the log asks for every request.
  */
 import type { RetryPlan } from '../../model/plan/plan.js';
+import type { ReauthPlan } from '../../model/plan/endpoint-plan.js';
+import { inStatusSet } from '../../model/plan/status-set.js';
+import { NO_INTENDED_TIME } from '../schedule/permit-source.js';
 import { NO_TOKEN, type AuthProvider, type Authorization } from '../auth/auth-provider.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError, classifyStatus } from '../failure/error-kind.js';
@@ -88,11 +98,15 @@ export interface RequestPathDeps {
   readonly capture?: CaptureDeps;
   /** Wall-clock epoch ms, for a Retry-After given as a date (default: the system's). */
   readonly wallMs?: () => number;
+  /** The plan's endpoints, compiled: an endpoint's `reauth` sends one of them. */
+  readonly requests?: readonly CompiledRequest[];
 }
 
 /** Sends the logical requests of a segment's virtual users. */
 export class RequestPath {
   readonly #flights = new Map<VirtualUser, InFlight>();
+  /** Each user's refresh request of a `reauth`, sent while its request waits. */
+  readonly #refreshes = new Map<VirtualUser, InFlight>();
   readonly #capture: ExchangeCapture | undefined;
   /** Successful requests are captured too. */
   readonly #captureAll: boolean;
@@ -117,7 +131,15 @@ export class RequestPath {
     done: RequestDone,
     fail: (error: unknown) => void,
   ): void {
-    let flight = this.#flights.get(vu);
+    const flight = this.#flightOf(this.#flights, vu);
+    flight.done = done;
+    flight.fail = fail;
+    this.#send(flight, compiled, index, intendedUs, true);
+  }
+
+  /** The user's flight of `flights`, made at its first request. */
+  #flightOf(flights: Map<VirtualUser, InFlight>, vu: VirtualUser): InFlight {
+    let flight = flights.get(vu);
     if (flight === undefined) {
       flight = new InFlight(
         vu,
@@ -129,11 +151,9 @@ export class RequestPath {
         (f, gapUs) =>
           this.deps.recorder.recordTrend(FIGURE.llm_inter_token_latency, f.index, gapUs),
       );
-      this.#flights.set(vu, flight);
+      flights.set(vu, flight);
     }
-    flight.done = done;
-    flight.fail = fail;
-    this.#send(flight, compiled, index, intendedUs);
+    return flight;
   }
 
   /** Runs a callback of the request path; a throw (a bug) fails the request's caller. */
@@ -146,11 +166,18 @@ export class RequestPath {
   }
 
   /** Authorization first: the OAuth 2.0 provider may have to wait for a token. */
-  #send(flight: InFlight, compiled: CompiledRequest, index: number, intendedUs: number): void {
+  #send(
+    flight: InFlight,
+    compiled: CompiledRequest,
+    index: number,
+    intendedUs: number,
+    reauthable: boolean,
+  ): void {
     flight.compiled = compiled;
     flight.index = index;
     flight.requestIntendedUs = intendedUs;
     flight.attempt = 0;
+    flight.reauth = reauthable ? compiled.endpoint.reauth : undefined;
     if (this.deps.auth === undefined) this.#authorized(flight, undefined);
     else this.#authorize(flight, this.#authorized);
   }
@@ -165,10 +192,16 @@ export class RequestPath {
     else value.then((resolved) => this.guard(flight, (c) => next(c, resolved)), flight.fail);
   }
 
+  /**
+   * The request filled and sent: its first attempt, or (`attempt` > 0) its attempt after a
+   * reauth's refresh, built again from the variables; one that cannot be built then stands.
+   */
   readonly #authorized = (flight: InFlight, authorization: Authorization): void => {
+    const again = flight.attempt > 0;
     // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
     if (authorization === NO_TOKEN) {
-      flight.done(false);
+      if (again) this.#stand(flight);
+      else flight.done(false);
       return;
     }
     const { vu, compiled } = flight;
@@ -177,25 +210,28 @@ export class RequestPath {
     const filled = compiled!.fill(vu.options, vu.vars, vu.random, authorization, cookies);
     if (typeof filled === 'string') {
       const missing = filled === 'missing_variable' ? vu.vars : undefined;
-      flight.done(this.#unsent(compiled!, filled, missing));
+      if (again) this.#stand(flight);
+      else flight.done(this.#unsent(compiled!, filled, missing));
       return;
     }
-    this.deps.budget?.deposit();
+    if (!again) this.deps.budget?.deposit();
     if (filled === BODY_PENDING) {
       // A multipart body with placeholders is encoded asynchronously, once per request.
       compiled!
         .finishBody(vu.options)
-        .then((bytes) => this.guard(flight, (c) => this.#sendEncoded(c, bytes)), flight.fail);
+        .then((bytes) => this.guard(flight, (c) => this.#sendFilled(c, bytes)), flight.fail);
       return;
     }
-    flight.bytesOut = filled;
-    flight.firstUs = this.deps.now();
-    this.#attempt(flight);
+    this.#sendFilled(flight, filled);
   };
 
-  /** The first attempt of a request whose body was encoded after fill(). */
-  #sendEncoded(flight: InFlight, bytesOut: number): void {
+  /** The first attempt of a request filled, or its attempt after a reauth's refresh. */
+  #sendFilled(flight: InFlight, bytesOut: number): void {
     flight.bytesOut = bytesOut;
+    if (flight.attempt > 0) {
+      this.#retry(flight);
+      return;
+    }
     flight.firstUs = this.deps.now();
     this.#attempt(flight);
   }
@@ -280,6 +316,14 @@ export class RequestPath {
       exchange.error !== undefined
         ? classifyError(exchange.error)
         : (exchange.failure ?? flight.redirectKind ?? classifyStatus(exchange.status));
+    if (
+      flight.reauth !== undefined &&
+      exchange.error === undefined &&
+      inStatusSet(flight.reauth.on, exchange.status)
+    ) {
+      this.#reauth(flight, flight.reauth);
+      return;
+    }
     const waitMs = flight.kind === undefined ? undefined : this.#retryWaitMs(flight, flight.kind);
     if (waitMs === undefined) {
       this.#finish(flight);
@@ -380,6 +424,31 @@ export class RequestPath {
     this.#retry(flight);
   };
 
+  /**
+   * A status of `reauth.on`: the attempt is recorded as a retried one is, the refresh endpoint is
+   * sent (its own request, which extracts the new credentials), then the request once more, built
+   * again from the variables; if the refresh failed, the attempt stands.
+   */
+  #reauth(flight: InFlight, reauth: ReauthPlan): void {
+    flight.reauth = undefined;
+    this.#recordExchange(flight, flight.kind, -1);
+    const refresh = this.deps.requests?.[reauth.run];
+    if (refresh === undefined) {
+      this.#stand(flight);
+      return;
+    }
+    const nested = this.#flightOf(this.#refreshes, flight.vu);
+    nested.done = (ok) => this.guard(flight, (f) => this.#refreshed(f, ok));
+    nested.fail = flight.fail;
+    this.#send(nested, refresh, reauth.run, NO_INTENDED_TIME, false);
+  }
+
+  #refreshed(flight: InFlight, ok: boolean): void {
+    if (!ok) this.#stand(flight);
+    else if (this.deps.auth === undefined) this.#authorized(flight, undefined);
+    else this.#authorize(flight, this.#authorized);
+  }
+
   #retry(flight: InFlight): void {
     this.deps.recorder.recordRetry();
     this.#attempt(flight);
@@ -407,7 +476,7 @@ export class RequestPath {
       const us = flight.endUs - flight.sendUs;
       kind = verifier.judge(kind, exchange, us, vu.vars, vu.random, this.deps.recorder);
     } else if (kind === undefined && endpoint.extract.length > 0)
-      kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars);
+      kind = runExtractors(endpoint.extract, exchange.body(), exchange.headers, vu.vars, vu.random);
     this.#recordExchange(flight, kind, flight.requestIntendedUs);
     if (endpoint.llm !== undefined)
       recordLlm(flight, endpoint.llm, kind === undefined, this.deps.recorder);

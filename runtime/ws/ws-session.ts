@@ -134,7 +134,7 @@ class WsSessionRunner implements SessionRunner {
     const { session, socket, vu } = live;
     if (!(await socket.opened())) return socket.failure;
     if (session.keepHeaders) {
-      const failed = runExtractors(session.extract, undefined, socket.headers, vu.vars);
+      const failed = runExtractors(session.extract, undefined, socket.headers, vu.vars, vu.random);
       if (failed !== undefined) return failed;
     }
     let missing = false;
@@ -232,9 +232,9 @@ class WsSessionRunner implements SessionRunner {
     if (frame.binary || (!session.readsFrames && extract.length === 0)) return undefined;
     const text = frameText(frame);
     const own = session.readsFrames
-      ? runExtractors(session.extract, text, socket.headers, vu.vars)
+      ? runExtractors(session.extract, text, socket.headers, vu.vars, vu.random)
       : undefined;
-    return own ?? runExtractors(extract, text, socket.headers, vu.vars);
+    return own ?? runExtractors(extract, text, socket.headers, vu.vars, vu.random);
   }
 
   /** The provider's Authorization value, unless the endpoint sets its own header. */

@@ -18,6 +18,9 @@ const VALID: readonly (readonly [string, Template])[] = [
   ['{{$randomInt 1 100}}', [{ fn: 'randomInt', min: 1, max: 100 }]],
   ['{{$randomInt  -5   -5 }}', [{ fn: 'randomInt', min: -5, max: -5 }]],
   ['{{$env HOME}}', [{ fn: 'env', name: 'HOME' }]],
+  ['{{$isoTimestamp}}', [{ fn: 'isoTimestamp' }]],
+  ['{{ $randomString 8 }}', [{ fn: 'randomString', length: 8 }]],
+  ['{{$randomItem ids}}', [{ fn: 'randomItem', list: 'ids' }]],
   ['{{ $env _X1 }}', [{ fn: 'env', name: '_X1' }]],
   ['\\{{literal}}', ['{{literal}}']],
   ['a\\{{b{{c}}', ['a{{b', { var: 'c' }]],
@@ -58,7 +61,7 @@ const INVALID: readonly (readonly [string, string, number, string])[] = [
     '{{$now}}',
     'builtin',
     2,
-    'Allowed: {{$raw name}}, {{$uuid}}, {{$timestamp}}, {{$randomInt MIN MAX}}, {{$env NAME}}',
+    'Allowed: {{$raw name}}, {{$uuid}}, {{$timestamp}}, {{$isoTimestamp}}, {{$randomInt MIN MAX}}, {{$randomString LENGTH}}, {{$randomItem name}}, {{$env NAME}}',
   ],
   ['{{$Raw next}}', 'builtin', 2, 'did you mean "$raw"?'],
   ['{{$raw}}', 'argument', 6, 'missing name: write {{$raw name}}'],
@@ -66,6 +69,11 @@ const INVALID: readonly (readonly [string, string, number, string])[] = [
   ['{{$raw 1x}}', 'name', 7, '"1x" is not a valid name'],
   ['{{$uuid 4}}', 'argument', 8, '$uuid takes no arguments, got 1'],
   ['{{$timestamp ms}}', 'argument', 13, '$timestamp takes no arguments'],
+  ['{{$randomString}}', 'argument', 15, '$randomString takes one length, got 0'],
+  ['{{$randomString 0}}', 'argument', 16, 'not a length from 1 to 10000'],
+  ['{{$randomString x}}', 'argument', 16, 'not a length from 1 to 10000'],
+  ['{{$randomItem}}', 'argument', 13, 'missing name: write {{$randomItem name}}'],
+  ['{{$randomItem 1x}}', 'name', 14, '"1x" is not a valid name'],
   ['{{$randomInt}}', 'argument', 12, '$randomInt takes two integers, MIN and MAX, got 0'],
   ['{{$randomInt 1}}', 'argument', 12, 'got 1'],
   ['{{$randomInt 1 2 3}}', 'argument', 17, 'got 3'],
@@ -111,6 +119,7 @@ t.test('templateVariables lists each variable once, in order', (t) => {
     ['static', []],
     ['{{b}}{{a}}{{b}}', ['b', 'a']],
     ['{{$uuid}}{{$env HOME}}{{x}}', ['x']],
+    ['{{$randomItem ids}}-{{x}}', ['ids', 'x']],
   ];
   for (const [text, names] of cases) {
     const parsed = parseTemplate(text);

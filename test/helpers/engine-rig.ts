@@ -12,7 +12,7 @@ import type { Plan } from '../../model/plan/plan.js';
 import type { AuthProvider } from '../../runtime/auth/auth-provider.js';
 import { RetryBudget } from '../../runtime/failure/retry-budget.js';
 import { AllowedHosts } from '../../runtime/http/allowed-hosts.js';
-import { CompiledRequest } from '../../runtime/http/compiled-request.js';
+import { compileRequests, type CompiledRequest } from '../../runtime/http/compiled-request.js';
 import { importSseReader, readsSse } from '../../runtime/http/exchange.js';
 import { Recorder } from '../../runtime/metrics/recorder.js';
 import type { ShardSnapshot } from '../../runtime/metrics/snapshot.js';
@@ -131,7 +131,9 @@ export async function pathRig(
     openModel: false,
   });
   const retry = plan.retry;
+  const requests = compileRequests(plan.graph);
   const path = new RequestPath({
+    requests,
     recorder,
     now,
     auth: options.auth,
@@ -144,7 +146,6 @@ export async function pathRig(
   });
   const vu = new VirtualUser(1, seededRandom(1), clientOptionsOf(plan));
   t.teardown(() => vu.close());
-  const requests = plan.graph.endpoints.map((e) => new CompiledRequest(e));
   const send = (index: number): Promise<boolean> =>
     new Promise((resolve, reject) => {
       vu.vars.begin();

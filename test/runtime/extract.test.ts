@@ -1,4 +1,7 @@
 import t from 'tap';
+import { seededRandom } from '../../model/random.js';
+
+const RANDOM = seededRandom(1);
 import {
   firstJsonValue,
   headerValue,
@@ -48,6 +51,7 @@ t.test('JSONPath extractors read the body; non-strings are stored as JSON', asyn
     body,
     null,
     vars,
+    RANDOM,
   );
   t.equal(kind, undefined);
   t.same(vars.entries(), { token: 'tok', first: '3', all: '[{"id":3},{"id":4}]' });
@@ -68,6 +72,7 @@ t.test('header extractors are case-insensitive; bad JSON extracts nothing', asyn
       '{not json',
       headers,
       vars,
+      RANDOM,
     ),
     undefined,
   );
@@ -87,6 +92,7 @@ t.test('a value the variable store refuses stops the extractors: variable_limit'
     body,
     null,
     vars,
+    RANDOM,
   );
   t.equal(kind, 'variable_limit');
   t.same(Object.keys(vars.entries()), ['a']);
@@ -107,6 +113,7 @@ t.test('every odd body at every path: a value, nothing, or extract_error', async
           body.bytes.toString('utf8'),
           [Buffer.from('X-Id'), Buffer.from('h-1')],
           vars,
+          RANDOM,
         );
         const expected = body.expect[path];
         const label = `${body.name} at ${path} (${form})`;
@@ -134,6 +141,7 @@ t.test('a throw while reading the response is extract_error, never a throw', asy
         '{"@id":1}',
         null,
         vars,
+        RANDOM,
       ),
       'extract_error',
       path,
@@ -146,10 +154,11 @@ t.test('a throw while reading the response is extract_error, never a throw', asy
       DEEP_ARRAYS,
       null,
       vars,
+      RANDOM,
     ),
     'extract_error',
   );
-  t.equal(runExtractors([jsonExtractor('v', '$')], undefined, null, vars), undefined);
+  t.equal(runExtractors([jsonExtractor('v', '$')], undefined, null, vars, RANDOM), undefined);
 });
 
 t.test('firstJsonValue: a scalar document answers only $', async (t) => {

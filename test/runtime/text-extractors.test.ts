@@ -1,6 +1,9 @@
 // regex and css extractors (runtime/vars/extract.ts, html-query.ts) at the module level: what
 // they read, what leaves a variable unset, large, malformed and hostile bodies.
 import t from 'tap';
+import { seededRandom } from '../../model/random.js';
+
+const RANDOM = seededRandom(1);
 import type { ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import {
   importHtmlQuery,
@@ -49,7 +52,7 @@ const regex = (variable: string, pattern: string): ExtractorPlan => ({
 function extract(extractors: readonly ExtractorPlan[], body: string | undefined, before = {}) {
   const vars = new VariableStore();
   for (const [k, v] of Object.entries(before)) vars.set(k, v as string);
-  const kind = runExtractors(extractors, body, null, vars);
+  const kind = runExtractors(extractors, body, null, vars, RANDOM);
   return { kind, vars: vars.entries() };
 }
 
