@@ -25,6 +25,7 @@ import type {
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
 import { mergeFigures } from './figure-set.js';
+import { sameSecondFigures, sumSecondFigures } from './second-figures.js';
 
 /**
  * One snapshot holding every shard's figures; throws on a version or endpoint-count mismatch (a
@@ -285,7 +286,8 @@ function sameBuckets(a: readonly SecondSnapshot[], b: readonly SecondSnapshot[])
       x.requests === y.requests &&
       x.failures === y.failures &&
       x.bytesIn === y.bytesIn &&
-      x.latency === y.latency
+      x.latency === y.latency &&
+      sameSecondFigures(x, y)
     );
   });
 }
@@ -316,6 +318,7 @@ function sumSeconds(second: number, group: readonly SecondSnapshot[]): SecondSna
     failures: sum(group, (b) => b.failures),
     bytesIn: sum(group, (b) => b.bytesIn),
     latency: addEncoded(group.map((b) => b.latency)),
+    ...sumSecondFigures(group),
   };
 }
 

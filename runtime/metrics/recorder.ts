@@ -32,7 +32,11 @@ import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
 import { endpointKey } from './align-endpoints.js';
 import { MAX_NAMES, OTHER_NAME } from './name-bound.js';
 import type { AuthSnapshot, ChecksSnapshot, ShardSnapshot } from './snapshot.js';
-import { FIGURE } from '../../model/metrics/metric-figures.js';
+import {
+  FIGURE,
+  SECOND_SLOT_OF_COUNTER,
+  SECOND_SLOT_OF_TREND,
+} from '../../model/metrics/metric-figures.js';
 import type { MetricKind, Tags } from '../../model/metrics/metric-registry.js';
 import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { CustomSeries } from './custom-series.js';
@@ -192,19 +196,30 @@ export class Recorder {
 
   /**
    * A sample of a trend of the figure families (model/metrics/metric-figures.ts: `figure` is
-   * FIGURE.<metric>), µs: of `endpoint` and of the run, or of the run alone (RUN_ONLY).
+   * FIGURE.<metric>), µs: of `endpoint` and of the run, or of the run alone (RUN_ONLY). `endUs`
+   * (µs since dispatch start, of the request's end) counts it in that second too, for a trend
+   * kept second by second (FigureSpec.perSecond); -1: not counted by second.
    */
-  recordTrend(figure: number, endpoint: number, us: number): void {
+  recordTrend(figure: number, endpoint: number, us: number, endUs = -1): void {
     const value = clampMicros(us);
     const index = indexOfMicros(value);
     this.#figures.trendAt(figure, index, value);
     if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.trendAt(figure, index, value);
+    if (endUs >= 0) this.#countSecond(SECOND_SLOT_OF_TREND[figure]!, endUs, 1);
   }
 
-  /** Adds `n` to a counter of the figure families: of `endpoint` and the run, or the run alone. */
-  recordCount(figure: number, endpoint: number, n = 1): void {
+  /**
+   * Adds `n` to a counter of the figure families: of `endpoint` and the run, or the run alone;
+   * and to the second of `endUs` for a counter kept second by second (-1: not by second).
+   */
+  recordCount(figure: number, endpoint: number, n = 1, endUs = -1): void {
     this.#figures.count(figure, n);
     if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.count(figure, n);
+    if (endUs >= 0) this.#countSecond(SECOND_SLOT_OF_COUNTER[figure]!, endUs, n);
+  }
+
+  #countSecond(slot: number, endUs: number, n: number): void {
+    if (slot >= 0) this.#seconds.count(slot, endUs, n);
   }
 
   /** A sample of a rate of the figure families (true or false), of `endpoint` and the run. */

@@ -15,11 +15,19 @@ import type {
   ChecksResult,
   EndpointResult,
   RunResult,
+  SecondResults,
   SeriesPoint,
   WsResult,
 } from './run-result.js';
 import type { CustomMetric } from '../../model/metrics/metric-registry.js';
-import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
+import {
+  FIGURES,
+  SECOND_FIGURES,
+  groupMembers,
+  shownIn,
+  type Figure,
+} from '../../model/metrics/metric-figures.js';
+import { secondField } from './second-figures.js';
 import type { EndpointFigureResults, FigureResult, RunFigureResults } from './figure-results.js';
 import { figureValue, type FigureScope } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
@@ -183,10 +191,25 @@ function vusSummary(snapshot: ShardSnapshot): Pick<RunResult, 'vus' | 'vus_serie
 }
 
 function seriesPoint(s: SecondSnapshot): SeriesPoint {
-  const base = { second: s.second, requests: s.requests, failures: s.failures };
+  const base = {
+    second: s.second,
+    requests: s.requests,
+    failures: s.failures,
+    ...secondResults(s),
+  };
   if (s.latency === '') return { ...base, p50_ms: undefined, p95_ms: undefined, p99_ms: undefined };
   const [p50, p95, p99] = percentilesMs(decodeHistogram(s.latency), [50, 95, 99]);
   return { ...base, p50_ms: p50, p95_ms: p95, p99_ms: p99 };
+}
+
+/** A second's figures kept second by second, at their result keys (FigureSpec.perSecond). */
+function secondResults(s: SecondSnapshot): SecondResults {
+  const out: Record<string, number> = {};
+  for (const figure of SECOND_FIGURES) {
+    const value = s[secondField(figure)];
+    if (value !== undefined) out[figure.spec.perSecond!.result] = value;
+  }
+  return out;
 }
 
 function wsResult(ws: WsSnapshot): WsResult {
