@@ -114,6 +114,8 @@ export interface FigureSpec {
    * series points.
    */
   readonly perSecond?: { readonly field: string; readonly result: string };
+  /** A trend whose percentile curve the HTML report draws, as the latency's (a run's). */
+  readonly distribution?: true;
 }
 
 /** A built-in metric: its declaration and its family (with its figure, for a figure family). */
@@ -293,6 +295,7 @@ export const BUILTIN_METRICS = Object.freeze({
       field: 'llmFirstToken',
       result: 'llm.time_to_first_token_ms',
       label: 'LLM time to first token',
+      distribution: true,
     },
     unit: 'ms',
     description:
@@ -307,6 +310,7 @@ export const BUILTIN_METRICS = Object.freeze({
       field: 'llmTokenGap',
       result: 'llm.inter_token_latency_ms',
       label: 'LLM inter-token latency',
+      distribution: true,
     },
     unit: 'ms',
     description:

@@ -199,6 +199,11 @@ export interface RunOwnResult {
   readonly started_at: string;
   /** Service-time latency at fixed percentiles (metrics/latency-distribution.ts); [] when none. */
   readonly latency_distribution: readonly PercentilePoint[];
+  /**
+   * The trends marked `distribution` in the registry (LLM TTFT and ITL) at the same percentiles,
+   * by metric, each with samples; absent when none has any.
+   */
+  readonly figure_distributions?: Readonly<Record<string, readonly PercentilePoint[]>>;
   /** Each named scenario's own figures; undefined in a run of the top-level form. */
   readonly scenarios?: Readonly<Record<string, RunResult>>;
   /** Requests by the values of tags the run asked about (summary_by, thresholds' tags). */

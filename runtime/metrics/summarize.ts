@@ -97,6 +97,7 @@ export function summarize(
     interrupted: snapshot.interrupted,
     started_at: new Date(snapshot.startedAt).toISOString(),
     latency_distribution: latencyDistribution(latency),
+    ...figureDistributions(snapshot),
     ...(snapshot.scenarios === undefined
       ? {}
       : {
@@ -200,6 +201,17 @@ function seriesPoint(s: SecondSnapshot): SeriesPoint {
   if (s.latency === '') return { ...base, p50_ms: undefined, p95_ms: undefined, p99_ms: undefined };
   const [p50, p95, p99] = percentilesMs(decodeHistogram(s.latency), [50, 95, 99]);
   return { ...base, p50_ms: p50, p95_ms: p95, p99_ms: p99 };
+}
+
+/** The percentile curves of the run's trends marked `distribution` that have samples. */
+function figureDistributions(snapshot: ShardSnapshot): Pick<RunResult, 'figure_distributions'> {
+  const curves = FIGURES.filter((f) => f.spec.distribution === true).flatMap((f) => {
+    const encoded = figureValue(snapshot, f);
+    if (typeof encoded !== 'string' || encoded === '') return [];
+    const curve = latencyDistribution(decodeHistogram(encoded));
+    return curve.length === 0 ? [] : [[f.metric, curve] as const];
+  });
+  return curves.length === 0 ? {} : { figure_distributions: Object.fromEntries(curves) };
 }
 
 /** A second's figures kept second by second, at their result keys (FigureSpec.perSecond). */
