@@ -16,6 +16,9 @@ import { MAX_SAMPLES } from '../runtime/metrics/sample-failures.js';
 import { count, counts, figureShape, histogram, secondFigureShape } from './raw-figure-schema.js';
 import { RAW_FORMAT, RAW_VERSION, type RawResult } from '../runtime/raw-result.js';
 
+/** A time since dispatch start, µs (the clock's, not always whole). */
+const micros = z.number({ error: 'a time in µs' }).min(0, { error: 'a time ≥ 0' });
+
 /** Issues listed per file at most (a crafted file may break a million fields). */
 const MAX_ISSUES = 20;
 /** Deepest nesting of the configuration a report walks (as for configuration files). */
@@ -207,6 +210,11 @@ const SNAPSHOT_FIELDS = {
   segments: z.array(segmentRef, { error: 'a list of segments' }),
   startedAt: count,
   elapsedMs: z.number({ error: 'a duration in ms' }).min(0, { error: 'a duration ≥ 0' }),
+  active: z
+    .tuple([micros, micros], { error: 'an active span [first send, last end], µs' })
+    .refine(([from, to]) => from <= to, { error: 'a span that ends after it starts' })
+    .readonly()
+    .exactOptional(),
   iterations: count,
   requests: count,
   successes: count,

@@ -25,6 +25,7 @@ import type {
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
 import { mergeFigures } from './figure-set.js';
+import { mergeActive } from './active-span.js';
 import { sameSecondFigures, sumSecondFigures } from './second-figures.js';
 
 /**
@@ -52,6 +53,7 @@ export function mergeSnapshots(
     segments: sortSegments(snapshots.flatMap((s) => s.segments)),
     startedAt: snapshots.reduce((min, s) => Math.min(min, s.startedAt), Infinity),
     elapsedMs: snapshots.reduce((max, s) => Math.max(max, s.elapsedMs), 0),
+    ...mergeActive(snapshots),
     iterations: sum(snapshots, (s) => s.iterations),
     requests: sum(snapshots, (s) => s.requests),
     successes: sum(snapshots, (s) => s.successes),

@@ -43,6 +43,7 @@ import { CustomSeries } from './custom-series.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { FigureSet } from './figure-set.js';
 import { SampleFailures } from './sample-failures.js';
+import { ActiveSpanTracker } from './active-span.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
 import { WsFigures } from './ws-figures.js';
 import { byCodePoint, EndpointFigures, errorCounts, statusCounts } from './endpoint-figures.js';
@@ -142,6 +143,7 @@ export class Recorder {
   #taggedChecks: Map<string, TaggedCount> | undefined;
   readonly #checksByTags = new WeakMap<Tags, Map<string, CheckCount>>();
   readonly #seconds = new SecondSeries();
+  readonly #active = new ActiveSpanTracker();
   readonly #custom = new CustomSeries();
   readonly #samples = new SampleFailures();
   #foldedNames = 0;
@@ -174,6 +176,7 @@ export class Recorder {
     const figures = this.#endpoints[endpoint]!;
     const bucket = this.#seconds.at(endUs);
     this.#count(figures, bucket, kind);
+    this.#active.within(startUs, endUs);
     if (status > 0) figures.countStatus(status);
     this.#bytesIn += bytesIn;
     this.#bytesOut += bytesOut;
@@ -339,6 +342,7 @@ export class Recorder {
   ): void {
     const figures = this.#endpoints[endpoint]!;
     this.#count(figures, this.#seconds.at(endUs), kind);
+    this.#active.within(startUs, endUs);
     if (status > 0) figures.countStatus(status);
     const value = clampMicros(endUs - startUs);
     const index = indexOfMicros(value);
@@ -472,6 +476,7 @@ export class Recorder {
       segments: [this.#segment],
       startedAt: this.#startedAt,
       elapsedMs: elapsedUs / 1000,
+      ...this.#active.snapshot(),
       iterations: this.#iterations,
       requests: this.#requests,
       successes: this.#successes,

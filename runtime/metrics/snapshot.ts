@@ -158,6 +158,11 @@ export interface ShardSnapshot extends RunFigureSnapshot {
   readonly startedAt: number;
   /** Time from dispatch start to the last completion, ms (longest across merged shards). */
   readonly elapsedMs: number;
+  /**
+   * [first send, last end] of its requests and sessions, µs since dispatch start
+   * (active-span.ts); absent before the first. A scenario's rates are over it.
+   */
+  readonly active?: readonly [fromUs: number, toUs: number];
   /** Iterations started (permits taken); a flow iteration holds several requests. */
   readonly iterations: number;
   readonly requests: number;

@@ -28,6 +28,7 @@ import {
   type Figure,
 } from '../../model/metrics/metric-figures.js';
 import { secondField } from './second-figures.js';
+import { overActiveSpan } from './active-span.js';
 import type { EndpointFigureResults, FigureResult, RunFigureResults } from './figure-results.js';
 import { figureValue, type FigureScope } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
@@ -105,7 +106,8 @@ export function summarize(
             Object.entries(snapshot.scenarios).map(([name, own]) => [
               name,
               // A TypeScript scenario's own snapshot names the requests it met, in its order.
-              summarize(own, own.endpointNames ?? endpointNames, declared),
+              // A scenario's rates are over its own active span (active-span.ts).
+              summarize(overActiveSpan(own), own.endpointNames ?? endpointNames, declared),
             ]),
           ),
         }),
