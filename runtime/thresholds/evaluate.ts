@@ -28,7 +28,8 @@
  * count sessions too while http_req_duration is HTTP only.
  *
  * Tags select samples (metrics/sample-select.ts); `{scenario=name}` alone reads that scenario's
- * own figures (rates per second of its own time; any other filter divides by the run's). Checks
+ * own figures (rates per second of its active span, active-span.ts; any other filter divides by the
+ * run's time). Checks
  * are kept per run, by name and by name and tags: `{check=name}` reads one name's passes and
  * fails, other tags the checks counted under tags.
  *
