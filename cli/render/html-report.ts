@@ -37,15 +37,7 @@ import {
   verdictOf,
 } from './report-figures.js';
 import { toJsonResult } from './json-report.js';
-import {
-  escapeHtml,
-  figure,
-  html,
-  scriptJson,
-  section,
-  table,
-  type Cell,
-} from './html-markup.js';
+import { escapeHtml, figure, html, scriptJson, section, table, type Cell } from './html-markup.js';
 import { figureCurves, llmTimeCharts } from './html-figure-charts.js';
 import type { BaselineOverlay, RunReport, ThresholdSummary } from './run-report.js';
 import { emptyRunWarning, stoppedLine, unsentWarning } from './text-report.js';
