@@ -9,13 +9,15 @@
 import * as z from 'zod';
 import type { ConfigIssue } from '../dsl/issues.js';
 import { describeValue } from '../dsl/schema/zod-issues.js';
-import { FIGURES, perEndpoint } from '../model/metrics/metric-figures.js';
 import { METRIC_KINDS, METRIC_UNITS } from '../model/metrics/metric-registry.js';
 import { trendEncodingProblem } from '../runtime/metrics/custom-histogram.js';
-import { encodedProblem } from '../runtime/metrics/histogram.js';
 import { OTHER_OUTCOME } from '../runtime/metrics/name-bound.js';
 import { MAX_SAMPLES } from '../runtime/metrics/sample-failures.js';
+import { count, counts, figureShape, histogram, secondFigureShape } from './raw-figure-schema.js';
 import { RAW_FORMAT, RAW_VERSION, type RawResult } from '../runtime/raw-result.js';
+
+/** A time since dispatch start, µs (the clock's, not always whole). */
+const micros = z.number({ error: 'a time in µs' }).min(0, { error: 'a time ≥ 0' });
 
 /** Issues listed per file at most (a crafted file may break a million fields). */
 const MAX_ISSUES = 20;
@@ -33,44 +35,6 @@ function depthAtMost(root: unknown, max: number): boolean {
   }
   return true;
 }
-
-const count = z
-  .number({ error: 'a count (a whole number ≥ 0)' })
-  .int({ error: 'a count (a whole number ≥ 0)' })
-  .min(0, { error: 'a count (a whole number ≥ 0)' })
-  .max(Number.MAX_SAFE_INTEGER, { error: `a count of at most ${Number.MAX_SAFE_INTEGER}` });
-
-/** What a histogram is expected to be; the problem found is what the file holds. */
-const HISTOGRAM = "a compressed HDR histogram of barrage's layout";
-
-const histogram = z.string({ error: HISTOGRAM }).superRefine((s, ctx) => {
-  const problem = encodedProblem(s);
-  if (problem !== undefined)
-    ctx.addIssue({ code: 'custom', message: HISTOGRAM, input: s, params: { actual: problem } });
-});
-
-const counts = z.record(z.string(), count, { error: 'counts by key' });
-
-/**
- * The figure families' fields (model/metrics/metric-figures.ts) of an endpoint, or of the run:
- * each optional (absent until sampled, and in raw files written before it was measured).
- */
-function figureShape(scope: 'endpoint' | 'run') {
-  const shape: Record<string, typeof histogram | typeof count | typeof rateCounts> = {};
-  for (const f of FIGURES)
-    if (f.index >= 0 && (scope === 'run' || perEndpoint(f.family)))
-      shape[f.spec.field] =
-        f.shape === 'trend' ? histogram : f.shape === 'counter' ? count : rateCounts;
-  return Object.fromEntries(
-    Object.entries(shape).map(([field, type]) => [field, type.exactOptional()]),
-  ) as Record<string, z.ZodExactOptional<typeof histogram | typeof count | typeof rateCounts>>;
-}
-
-/** A rate's counts: [trues, total], never more trues than samples. */
-const rateCounts = z
-  .tuple([count, count], { error: 'a rate [trues, total]' })
-  .refine(([trues, total]) => trues <= total, { error: 'at most as many true samples as samples' })
-  .readonly();
 
 /** What a custom trend's histogram is expected to be (custom-histogram.ts). */
 const TREND_HISTOGRAM = "a compressed HDR histogram of barrage's custom trend layout";
@@ -153,8 +117,16 @@ const endpoint = z.strictObject(
   { error: "an endpoint's figures" },
 );
 
+/** A second's figures; those kept second by second (FigureSpec.perSecond) absent until counted. */
 const second = z.strictObject(
-  { second: count, requests: count, failures: count, bytesIn: count, latency: histogram },
+  {
+    second: count,
+    requests: count,
+    failures: count,
+    bytesIn: count,
+    latency: histogram,
+    ...secondFigureShape(),
+  },
   { error: "a second's figures" },
 );
 
@@ -238,6 +210,11 @@ const SNAPSHOT_FIELDS = {
   segments: z.array(segmentRef, { error: 'a list of segments' }),
   startedAt: count,
   elapsedMs: z.number({ error: 'a duration in ms' }).min(0, { error: 'a duration ≥ 0' }),
+  active: z
+    .tuple([micros, micros], { error: 'an active span [first send, last end], µs' })
+    .refine(([from, to]) => from <= to, { error: 'a span that ends after it starts' })
+    .readonly()
+    .exactOptional(),
   iterations: count,
   requests: count,
   successes: count,

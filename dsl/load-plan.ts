@@ -347,6 +347,7 @@ async function loadFeeder(
     shown: feeder.file,
     format: feeder.format,
     types: feeder.types,
+    maxTokens: feeder.max_tokens,
   });
   if (!read.ok) {
     // A problem inside the file names its line; one about the file itself points at the key.

@@ -6,6 +6,7 @@
  */
 import { alignEndpoints } from './metrics/align-endpoints.js';
 import { mergeSnapshots } from './metrics/merge-stats.js';
+import { shiftActive } from './metrics/active-span.js';
 import type { ShardSnapshot } from './metrics/snapshot.js';
 import type { HttpDebugCounts, MissingSegment, RawResult } from './raw-result.js';
 import type { ThresholdAbort } from './thresholds/abort-on-fail.js';
@@ -191,6 +192,17 @@ export function alignTo(snapshot: ShardSnapshot, base: number): ShardSnapshot {
     ...snapshot,
     startedAt: base,
     elapsedMs: snapshot.elapsedMs + gapMs,
+    ...shiftActive(snapshot, gapMs * 1000),
+    ...(snapshot.scenarios === undefined
+      ? {}
+      : {
+          scenarios: Object.fromEntries(
+            Object.entries(snapshot.scenarios).map(([name, own]) => [
+              name,
+              { ...own, ...shiftActive(own, gapMs * 1000) },
+            ]),
+          ),
+        }),
     series: snapshot.series.map((s) => ({ ...s, second: s.second + seconds })),
     endpoints: snapshot.endpoints.map((e) =>
       e.seconds === undefined

@@ -18,7 +18,8 @@ export function chartedEndpoints(r: RunResult): RunResult['endpoints'] {
 /**
  * What the charts draw besides the JSON result (the `#barrage-series` block): the active virtual
  * users of each second, when sampled; the most requested endpoints' requests, failures and mean
- * latency (ms) of each second they had requests in.
+ * latency (ms) of each second they had requests in; the percentile curves of the trends the
+ * registry marks `distribution` (LLM TTFT and ITL), by metric.
  */
 export function chartSeries(r: RunResult): Record<string, unknown> {
   const endpoints = chartedEndpoints(r).map((e) => ({
@@ -33,5 +34,6 @@ export function chartSeries(r: RunResult): Record<string, unknown> {
   return {
     ...(r.vus_series === undefined ? {} : { vus: r.vus_series }),
     ...(endpoints.length === 0 ? {} : { endpoints }),
+    ...(r.figure_distributions === undefined ? {} : { distributions: r.figure_distributions }),
   };
 }

@@ -12,6 +12,10 @@
  *   distribution  the latency percentile curve (HDR)    x = nines = −log10(1 − p/100), so that
  *                 0 → 0 %, 1 → 90 %, 2 → 99 %, 3 → 99.9 %; p = 100 (the max) has no place on it
  *   trend-<i>     the i-th custom trend's p50, p90, p95 and p99, on the same percentile axis
+ *   llm-tokens    LLM output tokens per bucket (the series' llm_output_tokens; 0 in a second
+ *                 without), as throughput is drawn, its partial last second too
+ *   distribution-<metric>  the percentile curve of a registry trend marked `distribution` (LLM
+ *                 TTFT and ITL; `#barrage-series`'s `distributions`), as the latency's
  *
  * With a baseline (`--baseline`, a `#barrage-baseline` block), throughput, latency, errors and
  * distribution also draw the baseline run's lines, dashed, on the union of both runs' x values
@@ -151,6 +155,8 @@ export const CHARTS_SCRIPT = String.raw`(function () {
   }
 
   function pick(key) { return function (p) { return p[key]; }; }
+  // A count of the second, 0 in one that counted none (a figure kept only where counted).
+  function countOf(key) { return function (p) { return p[key] || 0; }; }
 
   // The last bucket's length when the run ended inside it (0 < span < 1 s), else 1.
   var lastPoint = series[series.length - 1];
@@ -160,14 +166,15 @@ export const CHARTS_SCRIPT = String.raw`(function () {
 
   // A per-second count's chart: the whole seconds, then the partial one dashed, as a rate.
   function counted(name, yLabel, lineOpts, key) {
-    var whole = function (p) { return p.second === partialSecond ? null : p[key]; };
+    var value = countOf(key);
+    var whole = function (p) { return p.second === partialSecond ? null : value(p); };
     var opts = timeOpts(yLabel, [lineOpts]);
-    var columns = overlaid(series, baseSeries, second, [whole], [pick(key)]);
+    var columns = overlaid(series, baseSeries, second, [whole], [value]);
     if (span < 1) {
       var tail = {};
       series.forEach(function (p) {
-        if (p.second === partialSecond) tail[p.second] = p[key] / span;
-        else if (p.second === partialSecond - 1) tail[p.second] = p[key];
+        if (p.second === partialSecond) tail[p.second] = value(p) / span;
+        else if (p.second === partialSecond - 1) tail[p.second] = value(p);
       });
       opts.series.push(Object.assign(line('last ' + span.toFixed(2) + ' s, per second', lineOpts.stroke), {
         dash: [4, 4],
@@ -190,6 +197,8 @@ export const CHARTS_SCRIPT = String.raw`(function () {
     line('p99', '#dc2626'),
   ]), overlaid(series, baseSeries, second, percentiles, percentiles));
   counted('errors', 'failed/s', line('failed/s', '#dc2626', 'rgba(220,38,38,0.12)'), 'failures');
+  if (document.querySelector('[data-chart="llm-tokens"]'))
+    counted('llm-tokens', 'tokens/s', line('output tokens/s', '#db2777', 'rgba(219,39,119,0.12)'), 'llm_output_tokens');
 
   var seriesBlock = document.getElementById('barrage-series');
   var extra = seriesBlock ? JSON.parse(seriesBlock.textContent) : {};
@@ -275,6 +284,15 @@ export const CHARTS_SCRIPT = String.raw`(function () {
       spanGaps: true,
     })));
   draw('distribution', curveOpts, curveColumns);
+
+  var distributions = extra.distributions || {};
+  Object.keys(distributions).forEach(function (metric) {
+    var points = curveOf(distributions[metric]);
+    var xs = points.map(byNines);
+    var most = xs.length === 0 ? 0 : Math.ceil(xs[xs.length - 1] - 1e-9);
+    draw('distribution-' + metric, percentileOpts(most, 'ms', metric + ' ms', '#db2777', 'rgba(219,39,119,0.10)'),
+      [xs, points.map(pick('ms'))]);
+  });
 
   var metrics = data.metrics || {};
   Object.keys(metrics).filter(function (name) { return metrics[name].type === 'trend'; })

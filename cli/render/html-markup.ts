@@ -72,3 +72,13 @@ export function table(
 export function section(id: string, title: string, body: string, long = false): string {
   return `<section id="${id}"${long ? ' class="long"' : ''}>\n<h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
 }
+
+/** A chart's place: the chart script draws `name` into it (html-charts-script.ts). */
+export function figure(name: string, caption: string, label: string): string {
+  return [
+    `<figure data-chart="${name}">`,
+    `<figcaption>${escapeHtml(caption)}</figcaption>`,
+    `<div class="plot" role="img" aria-label="${escapeHtml(label)}"><noscript>Charts need JavaScript.</noscript></div>`,
+    '</figure>',
+  ].join('\n');
+}

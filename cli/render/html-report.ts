@@ -37,7 +37,8 @@ import {
   verdictOf,
 } from './report-figures.js';
 import { toJsonResult } from './json-report.js';
-import { escapeHtml, html, scriptJson, section, table, type Cell } from './html-markup.js';
+import { escapeHtml, figure, html, scriptJson, section, table, type Cell } from './html-markup.js';
+import { figureCurves, llmTimeCharts } from './html-figure-charts.js';
 import type { BaselineOverlay, RunReport, ThresholdSummary } from './run-report.js';
 import { emptyRunWarning, stoppedLine, unsentWarning } from './text-report.js';
 
@@ -141,15 +142,6 @@ function thresholds(
   );
 }
 
-function figure(name: string, caption: string, label: string): string {
-  return [
-    `<figure data-chart="${name}">`,
-    `<figcaption>${escapeHtml(caption)}</figcaption>`,
-    `<div class="plot" role="img" aria-label="${escapeHtml(label)}"><noscript>Charts need JavaScript.</noscript></div>`,
-    '</figure>',
-  ].join('\n');
-}
-
 function charts(r: RunResult, baseline: BaselineOverlay | undefined): string {
   const figures = [
     figure('throughput', 'Requests per second', 'requests per second over the run'),
@@ -172,6 +164,7 @@ function charts(r: RunResult, baseline: BaselineOverlay | undefined): string {
             'mean latency of each endpoint per second',
           ),
         ]),
+    ...llmTimeCharts(r),
   ];
   return section(
     'charts',
@@ -336,6 +329,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     thresholds(report.thresholds, report.baseline),
     charts(r, report.baseline),
     distribution(r, report.baseline),
+    figureCurves(r),
     outcomes(r),
     scenarios(r),
     endpoints(r),

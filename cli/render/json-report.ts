@@ -17,6 +17,7 @@ import type {
   CustomMetricResult,
   EndpointResult,
   PercentilePoint,
+  SecondResults,
   SeriesPoint,
   TagBreakdown,
   WsResult,
@@ -32,6 +33,7 @@ import {
   type JsonRunFigures,
 } from './json-figures.js';
 import { latency, round3, type JsonLatency } from './json-latency.js';
+import { SECOND_FIGURES, type SecondResult } from '../../model/metrics/metric-figures.js';
 
 export { round3, type JsonLatency };
 
@@ -73,14 +75,14 @@ export interface JsonTagBreakdown {
 }
 
 /** One second of the run as JSON. */
-export interface JsonSeriesPoint {
+export type JsonSeriesPoint = {
   readonly second: number;
   readonly requests: number;
   readonly failures: number;
   readonly p50_ms: number | null;
   readonly p95_ms: number | null;
   readonly p99_ms: number | null;
-}
+} & SecondResults;
 
 /** WebSocket figures as JSON. */
 export interface JsonWs {
@@ -241,7 +243,18 @@ function seriesPoint(p: SeriesPoint): JsonSeriesPoint {
     p50_ms: round3(p.p50_ms),
     p95_ms: round3(p.p95_ms),
     p99_ms: round3(p.p99_ms),
+    ...secondResultsOf(p),
   };
+}
+
+/** A point's figures kept second by second (llm_output_tokens, llm_requests), when counted. */
+function secondResultsOf(p: SeriesPoint): SecondResults {
+  return Object.fromEntries(
+    SECOND_FIGURES.flatMap((f) => {
+      const key = f.spec.perSecond!.result as SecondResult;
+      return p[key] === undefined ? [] : [[key, p[key]]];
+    }),
+  );
 }
 
 function percentilePoint(p: PercentilePoint): JsonPercentilePoint {

@@ -131,8 +131,9 @@ function describeVerify(endpoint: EndpointPlan): string {
 
 /**
  * The request line: "GET http://host/path?q={{term}}", "POST http://host/login  form username, _csrf", "GET
- * {{next}} (url from a variable)", "WS ws://host/path (1 receive, 2 sends)" for a WebSocket session, or
- * "SOCKET.IO http://host/chat (1 receive, 2 emits)" for a Socket.IO one.
+ * {{next}} (url from a variable)", "LLM openai-chat POST http://host/v1/chat/completions", "WS
+ * ws://host/path (1 receive, 2 sends)" for a WebSocket session, or "SOCKET.IO http://host/chat
+ * (1 receive, 2 emits)" for a Socket.IO one.
  */
 function describeRequest(endpoint: EndpointPlan): string {
   const path = showTemplate(endpoint.path);
@@ -144,8 +145,16 @@ function describeRequest(endpoint: EndpointPlan): string {
       : `${path}${joint}${query} (url from a variable)`;
   if (endpoint.socketio !== undefined)
     return `SOCKET.IO ${endpoint.origin}${endpoint.socketio.namespace} (${describeSteps(endpoint.socketio.steps)})`;
-  if (endpoint.ws === undefined) return `${endpoint.method} ${url}${describeBody(endpoint)}`;
+  if (endpoint.ws === undefined)
+    return `${describeLlm(endpoint)}${endpoint.method} ${url}${describeBody(endpoint)}`;
   return `WS ${url} (${describeSteps(endpoint.ws.steps)})`;
+}
+
+/** An LLM endpoint's preset before its request line: "LLM openai-chat ", "LLM custom layout ". */
+function describeLlm(endpoint: EndpointPlan): string {
+  const llm = endpoint.llm;
+  if (llm === undefined) return '';
+  return `LLM ${llm.api ?? 'custom layout'} `;
 }
 
 /** A session's steps counted by kind: "1 receive, 2 sends, 1 listen", or "no steps". */

@@ -15,6 +15,7 @@ import { err, ok, type Result } from '../result.js';
 import { readBoundedBytes, withBoundedFile } from '../sources/bounded-file.js';
 import { ColumnTypes, unknownColumns, type ColumnType } from './column-types.js';
 import { FeederTableBuilder } from './feeder-table-builder.js';
+import { MAX_SHAREGPT_BYTES, parseShareGpt, type ShareGptMaxTokens } from './read-sharegpt.js';
 
 /** Largest feeder file read (records live in memory for the whole run). */
 export const MAX_FEEDER_BYTES = 256 * 1024 * 1024;
@@ -25,10 +26,12 @@ export interface FeederInput {
   readonly path: string;
   /** As the user wrote it, for messages. */
   readonly shown: string;
-  readonly format: 'csv' | 'json' | 'ndjson' | undefined;
+  readonly format: 'csv' | 'json' | 'ndjson' | 'sharegpt' | undefined;
+  /** A ShareGPT file's max_tokens of each record (read-sharegpt.ts). */
+  readonly maxTokens?: ShareGptMaxTokens;
   /** Typed CSV columns (feeder.types); a JSON record's values keep their own types. */
   readonly types?: Readonly<Record<string, ColumnType>> | undefined;
-  /** Bytes of a CSV read at a time (CHUNK_BYTES unless a test varies the boundaries). */
+  /** Bytes of a CSV or ShareGPT file read at a time (a test varies the boundaries). */
   readonly chunkBytes?: number;
 }
 
@@ -60,7 +63,11 @@ export function readFeeder(input: FeederInput): Result<Pick<FeederPlan, 'records
       ? withBoundedFile(input.path, 'feeder file', MAX_FEEDER_BYTES, (fd, size) =>
           parseCsv(fd, size, input.chunkBytes ?? CHUNK_BYTES, types),
         )
-      : readJson(input.path, format);
+      : format === 'sharegpt'
+        ? withBoundedFile(input.path, 'ShareGPT file', MAX_SHAREGPT_BYTES, (fd, size) =>
+            parseShareGpt(fd, size, input.maxTokens, input.chunkBytes),
+          )
+        : readJson(input.path, format);
   if (!read.ok) return fail(read.error[0]!.code, read.error[0]!.expected, read.error[0]!.actual);
   const parsed = read.value;
   if (!parsed.ok)

@@ -32,6 +32,20 @@ type FieldsOf<F extends FigureFamily> = {
     : never;
 }[MetricsOf<F>];
 
+/** The per-second keys (`field` or `result`) of the figures kept second by second. */
+type PerSecondKeysOf<Key extends 'field' | 'result'> = {
+  [K in MetricsOf<FigureFamily>]: Rows[K] extends { readonly figure: infer S }
+    ? S extends { readonly perSecond: { readonly [P in Key]: infer X extends string } }
+      ? X
+      : never
+    : never;
+}[MetricsOf<FigureFamily>];
+
+/** A second's snapshot fields of the figures kept second by second (FigureSpec.perSecond). */
+export type SecondField = PerSecondKeysOf<'field'>;
+/** A JSON result series point's keys of the figures kept second by second. */
+export type SecondResult = PerSecondKeysOf<'result'>;
+
 /** Snapshot fields of the endpoint trends (each endpoint's and the run's). */
 export type EndpointTrendField = FieldsOf<'endpoint-trend'>;
 /** Snapshot fields of the endpoint counters (each endpoint's and the run's). */
@@ -135,6 +149,19 @@ export const COUNTERS: readonly Figure[] = FIGURES.filter(
 
 /** The rate figures by index. */
 export const RATES: readonly Figure[] = FIGURES.filter((f) => f.shape === 'rate');
+
+/** The figures kept second by second too (FigureSpec.perSecond), in registry order. */
+export const SECOND_FIGURES: readonly Figure[] = FIGURES.filter(
+  (f) => f.spec.perSecond !== undefined && f.index >= 0 && f.shape !== 'rate',
+);
+
+/** By a trend's index, its slot in SECOND_FIGURES; -1 for one not kept second by second. */
+export const SECOND_SLOT_OF_TREND: readonly number[] = TRENDS.map((f) => SECOND_FIGURES.indexOf(f));
+
+/** By a counter's index, its slot in SECOND_FIGURES; -1 for one not kept second by second. */
+export const SECOND_SLOT_OF_COUNTER: readonly number[] = COUNTERS.map((f) =>
+  SECOND_FIGURES.indexOf(f),
+);
 
 /** A figure metric's index among its kind's (the recorder's argument; -1: a core counter). */
 export const FIGURE: Readonly<Record<MetricsOf<FigureFamily>, number>> = Object.freeze(

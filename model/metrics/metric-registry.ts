@@ -107,6 +107,15 @@ export interface FigureSpec {
    * (SPEC §2.7's fields and their neighbours), which the generic code reads but does not place.
    */
   readonly core?: true;
+  /**
+   * Its figure of each second of the run too (the per-second series of the requests,
+   * runtime/metrics/second-series.ts): a counter's sum, or a trend's samples, of the requests that
+   * ended in that second; `field` its key in a second's snapshot, `result` in the JSON result's
+   * series points.
+   */
+  readonly perSecond?: { readonly field: string; readonly result: string };
+  /** A trend whose percentile curve the HTML report draws, as the latency's (a run's). */
+  readonly distribution?: true;
 }
 
 /** A built-in metric: its declaration and its family (with its figure, for a figure family). */
@@ -286,6 +295,7 @@ export const BUILTIN_METRICS = Object.freeze({
       field: 'llmFirstToken',
       result: 'llm.time_to_first_token_ms',
       label: 'LLM time to first token',
+      distribution: true,
     },
     unit: 'ms',
     description:
@@ -300,6 +310,7 @@ export const BUILTIN_METRICS = Object.freeze({
       field: 'llmTokenGap',
       result: 'llm.inter_token_latency_ms',
       label: 'LLM inter-token latency',
+      distribution: true,
     },
     unit: 'ms',
     description:
@@ -328,6 +339,7 @@ export const BUILTIN_METRICS = Object.freeze({
       field: 'llmDuration',
       result: 'llm.request_duration_ms',
       label: 'LLM end-to-end latency',
+      perSecond: { field: 'llmRequests', result: 'llm_requests' },
     },
     unit: 'ms',
     description:
@@ -362,7 +374,12 @@ export const BUILTIN_METRICS = Object.freeze({
   llm_output_tokens: {
     kind: 'counter',
     family: 'endpoint-counter',
-    figure: { field: 'llmOutputTokens', result: 'llm.output_tokens', label: 'LLM output tokens' },
+    figure: {
+      field: 'llmOutputTokens',
+      result: 'llm.output_tokens',
+      label: 'LLM output tokens',
+      perSecond: { field: 'llmOutputTokens', result: 'llm_output_tokens' },
+    },
     unit: 'count',
     description:
       'LLM output tokens of successful requests (their usage, else their output-bearing events): count in all, rate = output tokens per second',

@@ -62,6 +62,8 @@ export interface GoodputSlo {
 
 /** An LLM endpoint's layout, compiled. */
 export interface LlmPlan {
+  /** The preset the layout starts from; undefined for a layout of the user's own. */
+  readonly api: LlmApi | undefined;
   /** The output of a streamed event. */
   readonly output: readonly PathStep[];
   /** The output of a whole response. */
@@ -124,6 +126,7 @@ export function compileLlm(options: LlmOptions): LlmPlan | LlmPathFault {
     (readonly PathStep[])[],
   ];
   return {
+    api: options.api,
     output: outputs[0]!,
     wholeOutput: outputs[1]!,
     inputTokens,

@@ -25,6 +25,8 @@ import type {
 } from './snapshot.js';
 import { endpointKey } from './align-endpoints.js';
 import { mergeFigures } from './figure-set.js';
+import { mergeActive } from './active-span.js';
+import { sameSecondFigures, sumSecondFigures } from './second-figures.js';
 
 /**
  * One snapshot holding every shard's figures; throws on a version or endpoint-count mismatch (a
@@ -51,6 +53,7 @@ export function mergeSnapshots(
     segments: sortSegments(snapshots.flatMap((s) => s.segments)),
     startedAt: snapshots.reduce((min, s) => Math.min(min, s.startedAt), Infinity),
     elapsedMs: snapshots.reduce((max, s) => Math.max(max, s.elapsedMs), 0),
+    ...mergeActive(snapshots),
     iterations: sum(snapshots, (s) => s.iterations),
     requests: sum(snapshots, (s) => s.requests),
     successes: sum(snapshots, (s) => s.successes),
@@ -285,7 +288,8 @@ function sameBuckets(a: readonly SecondSnapshot[], b: readonly SecondSnapshot[])
       x.requests === y.requests &&
       x.failures === y.failures &&
       x.bytesIn === y.bytesIn &&
-      x.latency === y.latency
+      x.latency === y.latency &&
+      sameSecondFigures(x, y)
     );
   });
 }
@@ -316,6 +320,7 @@ function sumSeconds(second: number, group: readonly SecondSnapshot[]): SecondSna
     failures: sum(group, (b) => b.failures),
     bytesIn: sum(group, (b) => b.bytesIn),
     latency: addEncoded(group.map((b) => b.latency)),
+    ...sumSecondFigures(group),
   };
 }
 

@@ -29,19 +29,23 @@ import { MAX_ENDPOINTS_BY_SECOND } from './endpoint-seconds.js';
 import type { SegmentRef } from '../../model/plan/plan.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { CachedHistogram, clampMicros, indexOfMicros } from './histogram.js';
-import { endpointKey } from './align-endpoints.js';
-import { MAX_NAMES, OTHER_NAME } from './name-bound.js';
-import type { AuthSnapshot, ChecksSnapshot, ShardSnapshot } from './snapshot.js';
-import { FIGURE } from '../../model/metrics/metric-figures.js';
+import { CheckCounts } from './check-counts.js';
+import type { AuthSnapshot, ShardSnapshot } from './snapshot.js';
+import {
+  FIGURE,
+  SECOND_SLOT_OF_COUNTER,
+  SECOND_SLOT_OF_TREND,
+} from '../../model/metrics/metric-figures.js';
 import type { MetricKind, Tags } from '../../model/metrics/metric-registry.js';
 import type { StreamKind } from '../../model/plan/endpoint-plan.js';
 import { CustomSeries } from './custom-series.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import { FigureSet } from './figure-set.js';
 import { SampleFailures } from './sample-failures.js';
+import { ActiveSpanTracker } from './active-span.js';
 import { SecondSeries, type SecondBucket } from './second-series.js';
 import { WsFigures } from './ws-figures.js';
-import { byCodePoint, EndpointFigures, errorCounts, statusCounts } from './endpoint-figures.js';
+import { EndpointFigures, errorCounts, statusCounts } from './endpoint-figures.js';
 
 /** Distinct causes of unsent requests kept apart (a feeder of typos must not grow the report). */
 export const MAX_CAUSES = 50;
@@ -61,24 +65,6 @@ class AuthFigures {
   fetches = 0;
   failures = 0;
   readonly latency = new CachedHistogram();
-}
-
-/** Passes and fails of one check. */
-class CheckCount {
-  passes = 0;
-  fails = 0;
-
-  add(pass: boolean): void {
-    if (pass) this.passes++;
-    else this.fails++;
-  }
-}
-
-/** One check's counts under one set of tags. */
-interface TaggedCount {
-  readonly name: string;
-  readonly tags: Tags;
-  readonly count: CheckCount;
 }
 
 /** No tags: a check counted by its name only. */
@@ -135,11 +121,10 @@ export class Recorder {
   #interrupted = false;
   #ws: WsFigures | undefined;
   #auth: AuthFigures | undefined;
-  #checks: Map<string, CheckCount> | undefined;
+  #checks: CheckCounts | undefined;
   /** Checks by name and tags, by their canonical key; and by the tags objects met, by name. */
-  #taggedChecks: Map<string, TaggedCount> | undefined;
-  readonly #checksByTags = new WeakMap<Tags, Map<string, CheckCount>>();
   readonly #seconds = new SecondSeries();
+  readonly #active = new ActiveSpanTracker();
   readonly #custom = new CustomSeries();
   readonly #samples = new SampleFailures();
   #foldedNames = 0;
@@ -172,6 +157,7 @@ export class Recorder {
     const figures = this.#endpoints[endpoint]!;
     const bucket = this.#seconds.at(endUs);
     this.#count(figures, bucket, kind);
+    this.#active.within(startUs, endUs);
     if (status > 0) figures.countStatus(status);
     this.#bytesIn += bytesIn;
     this.#bytesOut += bytesOut;
@@ -194,19 +180,30 @@ export class Recorder {
 
   /**
    * A sample of a trend of the figure families (model/metrics/metric-figures.ts: `figure` is
-   * FIGURE.<metric>), µs: of `endpoint` and of the run, or of the run alone (RUN_ONLY).
+   * FIGURE.<metric>), µs: of `endpoint` and of the run, or of the run alone (RUN_ONLY). `endUs`
+   * (µs since dispatch start, of the request's end) counts it in that second too, for a trend
+   * kept second by second (FigureSpec.perSecond); -1: not counted by second.
    */
-  recordTrend(figure: number, endpoint: number, us: number): void {
+  recordTrend(figure: number, endpoint: number, us: number, endUs = -1): void {
     const value = clampMicros(us);
     const index = indexOfMicros(value);
     this.#figures.trendAt(figure, index, value);
     if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.trendAt(figure, index, value);
+    if (endUs >= 0) this.#countSecond(SECOND_SLOT_OF_TREND[figure]!, endUs, 1);
   }
 
-  /** Adds `n` to a counter of the figure families: of `endpoint` and the run, or the run alone. */
-  recordCount(figure: number, endpoint: number, n = 1): void {
+  /**
+   * Adds `n` to a counter of the figure families: of `endpoint` and the run, or the run alone;
+   * and to the second of `endUs` for a counter kept second by second (-1: not by second).
+   */
+  recordCount(figure: number, endpoint: number, n = 1, endUs = -1): void {
     this.#figures.count(figure, n);
     if (endpoint !== RUN_ONLY) this.#endpoints[endpoint]!.figures.count(figure, n);
+    if (endUs >= 0) this.#countSecond(SECOND_SLOT_OF_COUNTER[figure]!, endUs, n);
+  }
+
+  #countSecond(slot: number, endUs: number, n: number): void {
+    if (slot >= 0) this.#seconds.count(slot, endUs, n);
   }
 
   /** A sample of a rate of the figure families (true or false), of `endpoint` and the run. */
@@ -326,6 +323,7 @@ export class Recorder {
     const { status, kind } = outcome;
     const figures = this.#endpoints[endpoint]!;
     this.#count(figures, this.#seconds.at(endUs), kind);
+    this.#active.within(endUs - us, endUs);
     if (status > 0) figures.countStatus(status);
     this.#bytesIn += bytes.bytesIn;
     this.#bytesOut += bytes.bytesOut;
@@ -400,31 +398,7 @@ export class Recorder {
    * tags, MAX_NAMES such series at most; the same tags object is looked up without a key.
    */
   recordCheck(name: string, pass: boolean, tags: Tags = NO_TAGS): void {
-    const checks = (this.#checks ??= new Map<string, CheckCount>());
-    let count = checks.get(name);
-    if (count === undefined) {
-      const kept = checks.size < MAX_NAMES ? name : OTHER_NAME;
-      count = checks.get(kept);
-      if (count === undefined) checks.set(kept, (count = new CheckCount()));
-    }
-    count.add(pass);
-    if (tags !== NO_TAGS) this.#taggedCheck(name, tags)?.add(pass);
-  }
-
-  #taggedCheck(name: string, tags: Tags): CheckCount | undefined {
-    let byName = this.#checksByTags.get(tags);
-    if (byName === undefined)
-      this.#checksByTags.set(tags, (byName = new Map<string, CheckCount>()));
-    let count = byName.get(name);
-    if (count !== undefined) return count;
-    const key = endpointKey(name, tags);
-    const series = (this.#taggedChecks ??= new Map<string, TaggedCount>());
-    let known = series.get(key);
-    if (known === undefined && series.size < MAX_NAMES)
-      series.set(key, (known = { name, tags, count: new CheckCount() }));
-    count = known?.count;
-    if (count !== undefined) byName.set(name, count);
-    return count;
+    (this.#checks ??= new CheckCounts()).add(name, pass, tags === NO_TAGS ? undefined : tags);
   }
 
   /**
@@ -478,6 +452,7 @@ export class Recorder {
       segments: [this.#segment],
       startedAt: this.#startedAt,
       elapsedMs: elapsedUs / 1000,
+      ...this.#active.snapshot(),
       iterations: this.#iterations,
       requests: this.#requests,
       successes: this.#successes,
@@ -510,8 +485,7 @@ export class Recorder {
         : { endpointNames: [...this.#names], endpointTags: [...this.#tags!] }),
       series: this.#seconds.snapshot(Math.floor(elapsedUs / 1e6)),
       ws: this.#ws === undefined ? undefined : this.#ws.snapshot(),
-      checks:
-        this.#checks === undefined ? undefined : checksSnapshot(this.#checks, this.#taggedChecks),
+      checks: this.#checks?.snapshot(),
       auth: this.#auth === undefined ? undefined : authSnapshot(this.#auth),
       interrupted: this.#interrupted,
       ...this.#customSnapshot(),
@@ -540,31 +514,6 @@ export class Recorder {
     figures.fail(kind);
     bucket.failures++;
   }
-}
-
-function checksSnapshot(
-  checks: ReadonlyMap<string, CheckCount>,
-  tagged: ReadonlyMap<string, TaggedCount> | undefined,
-): ChecksSnapshot {
-  let passes = 0;
-  let fails = 0;
-  const entries: [string, { passes: number; fails: number }][] = [];
-  for (const name of [...checks.keys()].sort()) {
-    const c = checks.get(name)!;
-    passes += c.passes;
-    fails += c.fails;
-    entries.push([name, { passes: c.passes, fails: c.fails }]);
-  }
-  const series = [...(tagged ?? new Map<string, TaggedCount>()).entries()]
-    .sort(([a], [b]) => byCodePoint(a, b))
-    .map(([, { name, tags, count }]) => ({ name, tags, passes: count.passes, fails: count.fails }));
-  // fromEntries defines own properties, so a check named "__proto__" stays a plain key.
-  return {
-    passes,
-    fails,
-    byName: Object.fromEntries(entries),
-    ...(series.length === 0 ? {} : { tagged: series }),
-  };
 }
 
 function authSnapshot(auth: AuthFigures): AuthSnapshot {

@@ -9,6 +9,7 @@ import type { MetricKind, MetricUnit, Tags } from '../../model/metrics/metric-re
 import type { ExchangeRecord } from '../../model/exchange-record.js';
 import type { EndpointFigureResults, RunFigureResults } from './figure-results.js';
 import type { EndpointSecond, VusSample } from './snapshot.js';
+import type { SecondResult } from '../../model/metrics/metric-figures.js';
 
 /** Latency summary in milliseconds. */
 export interface LatencySummary {
@@ -73,14 +74,17 @@ export interface VusResult {
 }
 
 /** One second of the run. */
-export interface SeriesPoint {
+export type SeriesPoint = {
   readonly second: number;
   readonly requests: number;
   readonly failures: number;
   readonly p50_ms: number | undefined;
   readonly p95_ms: number | undefined;
   readonly p99_ms: number | undefined;
-}
+} & SecondResults;
+
+/** The figures kept second by second (FigureSpec.perSecond) of a second that counted any. */
+export type SecondResults = { readonly [K in SecondResult]?: number };
 
 /** WebSocket figures. */
 export interface WsResult {
@@ -195,6 +199,11 @@ export interface RunOwnResult {
   readonly started_at: string;
   /** Service-time latency at fixed percentiles (metrics/latency-distribution.ts); [] when none. */
   readonly latency_distribution: readonly PercentilePoint[];
+  /**
+   * The trends marked `distribution` in the registry (LLM TTFT and ITL) at the same percentiles,
+   * by metric, each with samples; absent when none has any.
+   */
+  readonly figure_distributions?: Readonly<Record<string, readonly PercentilePoint[]>>;
   /** Each named scenario's own figures; undefined in a run of the top-level form. */
   readonly scenarios?: Readonly<Record<string, RunResult>>;
   /** Requests by the values of tags the run asked about (summary_by, thresholds' tags). */

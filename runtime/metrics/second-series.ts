@@ -5,7 +5,11 @@
  * (≈ 0.1–6 KB) and their histogram returned to the pool. Completions arrive in clock order, so a
  * sealed second is almost never written again; when it is, it is decoded back into a live
  * histogram (slow path). Memory therefore grows by one small bucket a second, never per request.
+ * The figures of the registry kept second by second (FigureSpec.perSecond: LLM output tokens and
+ * requests) are counts of the bucket by their slot in SECOND_FIGURES, made on the first.
  */
+import { SECOND_FIGURES } from '../../model/metrics/metric-figures.js';
+import { secondFigures } from './second-figures.js';
 import { CachedHistogram } from './histogram.js';
 import type { SecondSnapshot } from './snapshot.js';
 
@@ -17,6 +21,8 @@ export class SecondBucket {
   requests = 0;
   failures = 0;
   bytesIn = 0;
+  /** The per-second figures by their slot in SECOND_FIGURES; undefined until one is counted. */
+  figures: number[] | undefined;
   /** Live histogram while the second is recent; undefined once sealed. */
   live: CachedHistogram | undefined;
   /** The histogram's encoding once sealed. */
@@ -37,6 +43,12 @@ export class SecondSeries {
   #current: SecondBucket | undefined;
   #newest = -1;
   readonly #pool: CachedHistogram[] = [];
+
+  /** Adds `n` to the per-second figure of `slot` (SECOND_FIGURES) in the second holding `us`. */
+  count(slot: number, us: number, n: number): void {
+    const bucket = this.at(us);
+    (bucket.figures ??= SECOND_FIGURES.map(() => 0))[slot]! += n;
+  }
 
   /** The live bucket of the second holding `us`. */
   at(us: number): SecondBucket {
@@ -107,6 +119,7 @@ export class SecondSeries {
         failures: b.failures,
         bytesIn: b.bytesIn,
         latency: b.live === undefined ? b.sealed : b.live.encode(),
+        ...secondFigures(b.figures),
       };
       if (b.live === undefined) b.view = view;
       return view;

@@ -10,6 +10,7 @@ import type {
   EndpointTrendField,
   RunCounterField,
   RunTrendField,
+  SecondField,
 } from '../../model/metrics/metric-figures.js';
 import type { Tags } from '../../model/metrics/metric-registry.js';
 import type { CustomSnapshot } from './custom-snapshot.js';
@@ -92,15 +93,18 @@ export interface VusSample {
   readonly active: number;
 }
 
-/** Requests that completed during one whole second of the run. */
-export interface SecondSnapshot {
+/**
+ * Requests that completed during one whole second of the run, with the figures kept second by
+ * second (FigureSpec.perSecond: LLM output tokens and requests), present when the second has any.
+ */
+export type SecondSnapshot = {
   /** Whole seconds since dispatch began (0 = the first second). */
   readonly second: number;
   readonly requests: number;
   readonly failures: number;
   readonly bytesIn: number;
   readonly latency: EncodedHistogram;
-}
+} & { readonly [K in SecondField]?: number };
 
 /**
  * WebSocket figures: sessions (with their failures), data frames, and times in µs. `msgsTaken`
@@ -154,6 +158,11 @@ export interface ShardSnapshot extends RunFigureSnapshot {
   readonly startedAt: number;
   /** Time from dispatch start to the last completion, ms (longest across merged shards). */
   readonly elapsedMs: number;
+  /**
+   * [first send, last end] of its requests and sessions, µs since dispatch start
+   * (active-span.ts); absent before the first. A scenario's rates are over it.
+   */
+  readonly active?: readonly [fromUs: number, toUs: number];
   /** Iterations started (permits taken); a flow iteration holds several requests. */
   readonly iterations: number;
   readonly requests: number;

@@ -15,11 +15,20 @@ import type {
   ChecksResult,
   EndpointResult,
   RunResult,
+  SecondResults,
   SeriesPoint,
   WsResult,
 } from './run-result.js';
 import type { CustomMetric } from '../../model/metrics/metric-registry.js';
-import { FIGURES, groupMembers, shownIn, type Figure } from '../../model/metrics/metric-figures.js';
+import {
+  FIGURES,
+  SECOND_FIGURES,
+  groupMembers,
+  shownIn,
+  type Figure,
+} from '../../model/metrics/metric-figures.js';
+import { secondField } from './second-figures.js';
+import { overActiveSpan } from './active-span.js';
 import type { EndpointFigureResults, FigureResult, RunFigureResults } from './figure-results.js';
 import { figureValue, type FigureScope } from './figure-set.js';
 import { mergeEndpoints } from './merge-stats.js';
@@ -89,6 +98,7 @@ export function summarize(
     interrupted: snapshot.interrupted,
     started_at: new Date(snapshot.startedAt).toISOString(),
     latency_distribution: latencyDistribution(latency),
+    ...figureDistributions(snapshot),
     ...(snapshot.scenarios === undefined
       ? {}
       : {
@@ -96,7 +106,8 @@ export function summarize(
             Object.entries(snapshot.scenarios).map(([name, own]) => [
               name,
               // A TypeScript scenario's own snapshot names the requests it met, in its order.
-              summarize(own, own.endpointNames ?? endpointNames, declared),
+              // A scenario's rates are over its own active span (active-span.ts).
+              summarize(overActiveSpan(own), own.endpointNames ?? endpointNames, declared),
             ]),
           ),
         }),
@@ -183,10 +194,36 @@ function vusSummary(snapshot: ShardSnapshot): Pick<RunResult, 'vus' | 'vus_serie
 }
 
 function seriesPoint(s: SecondSnapshot): SeriesPoint {
-  const base = { second: s.second, requests: s.requests, failures: s.failures };
+  const base = {
+    second: s.second,
+    requests: s.requests,
+    failures: s.failures,
+    ...secondResults(s),
+  };
   if (s.latency === '') return { ...base, p50_ms: undefined, p95_ms: undefined, p99_ms: undefined };
   const [p50, p95, p99] = percentilesMs(decodeHistogram(s.latency), [50, 95, 99]);
   return { ...base, p50_ms: p50, p95_ms: p95, p99_ms: p99 };
+}
+
+/** The percentile curves of the run's trends marked `distribution` that have samples. */
+function figureDistributions(snapshot: ShardSnapshot): Pick<RunResult, 'figure_distributions'> {
+  const curves = FIGURES.filter((f) => f.spec.distribution === true).flatMap((f) => {
+    const encoded = figureValue(snapshot, f);
+    if (typeof encoded !== 'string' || encoded === '') return [];
+    const curve = latencyDistribution(decodeHistogram(encoded));
+    return curve.length === 0 ? [] : [[f.metric, curve] as const];
+  });
+  return curves.length === 0 ? {} : { figure_distributions: Object.fromEntries(curves) };
+}
+
+/** A second's figures kept second by second, at their result keys (FigureSpec.perSecond). */
+function secondResults(s: SecondSnapshot): SecondResults {
+  const out: Record<string, number> = {};
+  for (const figure of SECOND_FIGURES) {
+    const value = s[secondField(figure)];
+    if (value !== undefined) out[figure.spec.perSecond!.result] = value;
+  }
+  return out;
 }
 
 function wsResult(ws: WsSnapshot): WsResult {

@@ -28,7 +28,8 @@
  * count sessions too while http_req_duration is HTTP only.
  *
  * Tags select samples (metrics/sample-select.ts); `{scenario=name}` alone reads that scenario's
- * own figures (rates per second of its own time; any other filter divides by the run's). Checks
+ * own figures (rates per second of its active span, active-span.ts; any other filter divides by the
+ * run's time). Checks
  * are kept per run, by name and by name and tags: `{check=name}` reads one name's passes and
  * fails, other tags the checks counted under tags.
  *
@@ -77,6 +78,7 @@ import type {
 } from '../metrics/snapshot.js';
 import { figureValue } from '../metrics/figure-set.js';
 import { perSecond } from '../metrics/summarize.js';
+import { overActiveSpan } from '../metrics/active-span.js';
 import { measureCustom } from './measure-custom.js';
 import type { ThresholdResult } from './threshold-result.js';
 
@@ -134,8 +136,11 @@ function measure(spec: ThresholdSpec, snapshot: ShardSnapshot, table: SampleTabl
   const metric = spec.metric;
   const sources = sourcesOf(spec.tags, snapshot, table);
   if (sources.length === 0) return null;
+  // A scenario's rates are over its own active span, as its reports are (active-span.ts).
   const elapsedMs =
-    spec.tags.scenario === undefined ? snapshot.elapsedMs : sources[0]!.own.elapsedMs;
+    spec.tags.scenario === undefined
+      ? snapshot.elapsedMs
+      : overActiveSpan(sources[0]!.own).elapsedMs;
   // Custom metrics (measure-custom.ts) have their own path; the switch is over the families.
   if (!isBuiltinMetric(metric)) return measureCustom(spec, sources, elapsedMs);
   const row: BuiltinDeclaration = BUILTIN_METRICS[metric];

@@ -31,14 +31,15 @@ export function recordLlm(flight: InFlight, plan: LlmPlan, ok: boolean, recorder
   const tokens = llm.outputTokens >= 0 ? llm.outputTokens : llm.outputs;
   const tpotUs = ttftUs >= 0 && tokens > 1 ? Math.round((e2eUs - ttftUs) / (tokens - 1)) : -1;
   const at = flight.index;
-  recorder.recordTrend(FIGURE.llm_request_duration, at, e2eUs);
+  // The request and its tokens count in the second it ended, as its request does.
+  recorder.recordTrend(FIGURE.llm_request_duration, at, e2eUs, flight.endUs);
   if (ttftUs >= 0) recorder.recordTrend(FIGURE.llm_time_to_first_token, at, ttftUs);
   if (tpotUs >= 0) recorder.recordTrend(FIGURE.llm_time_per_output_token, at, tpotUs);
   // tokens/s × 1000, as the trend keeps values of unit none (a custom trend's convention).
   if (tokens > 0 && e2eUs > 0)
     recorder.recordTrend(FIGURE.llm_request_output_throughput, at, (tokens * 1e9) / e2eUs);
   if (llm.inputTokens >= 0) recorder.recordCount(FIGURE.llm_input_tokens, at, llm.inputTokens);
-  recorder.recordCount(FIGURE.llm_output_tokens, at, tokens);
+  recorder.recordCount(FIGURE.llm_output_tokens, at, tokens, flight.endUs);
   if (slo === undefined) return;
   const good =
     within(ttftUs, slo.ttftMs) &&

@@ -308,6 +308,23 @@ t.test('the plan view shows each endpoint as it is sent, names aligned', async (
   t.match(result.stdout, /^ {4}feed {5}\[75\.0%\] {2}WS ws:\/\/127\.0\.0\.1:9\/ws \(2 sends\)$/m);
 });
 
+t.test('the plan view names the llm preset of an endpoint, or its own layout', async (t) => {
+  const config = `${BASE}endpoints:
+  - { name: chat, method: POST, url: /v1/chat/completions, stream: sse, llm: openai-chat, body: { stream: true } }
+  - { name: gen, method: POST, url: /generate, stream: sse, llm: { output: $.token.text } }
+`;
+  const result = await validate(t, config);
+  t.equal(result.code, 0, result.stderr);
+  t.match(
+    result.stdout,
+    /chat {2}\[50\.0%\] {2}LLM openai-chat POST http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/,
+  );
+  t.match(
+    result.stdout,
+    /gen {3}\[50\.0%\] {2}LLM custom layout POST http:\/\/127\.0\.0\.1:9\/generate/,
+  );
+});
+
 t.test('the plan shows query, form fields, multipart parts and urls from variables', async (t) => {
   const dir = t.testdir({
     'photo.png': 'x',

@@ -80,6 +80,13 @@ type Event =
       readonly tags: Readonly<Record<string, string>> | undefined;
     }
   | { readonly type: 'auth'; readonly ok: boolean; readonly us: number }
+  | {
+      readonly type: 'llm';
+      readonly endpoint: number;
+      readonly tokens: number;
+      readonly e2eUs: number;
+      readonly endUs: number;
+    }
   | { readonly type: 'snapshot'; readonly atUs: number }
   | {
       readonly type: 'custom';
@@ -201,6 +208,16 @@ const event: fc.Arbitrary<Event> = fc.oneof(
     arbitrary: fc.record({ type: fc.constant('auth' as const), ok: fc.boolean(), us: micros }),
   },
   {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant('llm' as const),
+      endpoint: fc.integer({ min: 0, max: ENDPOINTS - 1 }),
+      tokens: fc.nat(500),
+      e2eUs: micros,
+      endUs: fc.integer({ min: 0, max: END_OF_RUN_US - 1 }),
+    }),
+  },
+  {
     weight: 1,
     arbitrary: fc.record({
       type: fc.constant('snapshot' as const),
@@ -271,6 +288,10 @@ function play(r: Recorder, e: Event): void {
         : r.recordCheck(e.name, e.pass, e.tags);
     case 'auth':
       return r.recordAuthFetch(e.ok, e.us);
+    case 'llm':
+      // As record-llm.ts: the request and its output tokens in the second it ended.
+      r.recordTrend(FIGURE.llm_request_duration, e.endpoint, e.e2eUs, e.endUs);
+      return r.recordCount(FIGURE.llm_output_tokens, e.endpoint, e.tokens, e.endUs);
     case 'snapshot':
       // Live snapshots in the middle must not change the final figures.
       r.snapshot(e.atUs);
@@ -372,6 +393,15 @@ t.test('one recorder = the merge of k recorders given the same events', async (t
         whole.series.map((s) => [s.second, s.requests, ...quantiles(s.latency)]),
       );
       assert.deepStrictEqual(summarize(merged, ['a', 'b', 'c']), summarize(whole, ['a', 'b', 'c']));
+      // The per-second LLM figures add up to the run's.
+      const llm = events.filter((e) => e.type === 'llm');
+      const perSecond = (key: 'llmOutputTokens' | 'llmRequests'): number =>
+        merged.series.reduce((n, s) => n + (s[key] ?? 0), 0);
+      assert.equal(perSecond('llmRequests'), llm.length);
+      assert.equal(
+        perSecond('llmOutputTokens'),
+        llm.reduce((n, e) => n + e.tokens, 0),
+      );
     }),
     { numRuns: 60 },
   );
