@@ -16,6 +16,7 @@ import { outputsPhase } from './outputs.mjs';
 import { pacedPhase } from './paced.mjs';
 import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
+import { scriptedVusPhase } from './scripted-vus.mjs';
 import { startupPhase } from './startup.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
 import { table } from './table.mjs';
@@ -259,6 +260,7 @@ const phases = {
   outputs,
   http2,
   startup,
+  vus: scriptedVusPhase,
 };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
