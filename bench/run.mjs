@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
+import { featureCostsPhase } from './feature-costs.mjs';
 import { feederPhase } from './feeder.mjs';
 import { http2Phase } from './http2.mjs';
 import { fileURLToPath } from 'node:url';
@@ -261,6 +262,7 @@ const phases = {
   http2,
   startup,
   vus: scriptedVusPhase,
+  features: () => featureCostsPhase({ seconds: SECONDS }),
 };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))
