@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { FIXTURES, json, runFixture, target } from '../helpers/scripted-run.js';
 
@@ -25,6 +26,25 @@ async function slowTarget(t: Test, delayMs: number): Promise<{ url: string; seen
   });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen: () => seen };
 }
+
+t.test("validate says the isolate's heap limit for the virtual users asked", async (t) => {
+  const scenario = join(FIXTURES, 'one-get.ts');
+  const result = await runInProcess([
+    'validate',
+    '--scenario',
+    scenario,
+    '--target',
+    'http://127.0.0.1:9',
+    '-c',
+    '1000',
+    '--no-typecheck',
+  ]);
+  t.equal(result.code, 0, result.stderr);
+  t.match(
+    result.stdout,
+    /isolate {5}heap limit 128 MB \+ 0\.5 MB a virtual user: 628 MB for 1000 on one thread/,
+  );
+});
 
 t.test(
   '1,000 scripted virtual users against a 1 s target: no overrun, every request counted',
