@@ -59,7 +59,7 @@ class Reference {
   }
 }
 
-t.test('the fast path and tough-cookie send the same Cookie headers', () => {
+t.test('the fast path and tough-cookie send the same Cookie headers', (t) => {
   fc.assert(
     fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), (steps) => {
       const fast = new UserCookies();
@@ -81,6 +81,7 @@ t.test('the fast path and tough-cookie send the same Cookie headers', () => {
     }),
     { numRuns: 400 },
   );
+  t.end();
 });
 
 t.test('a repeated line is remembered; one replaced, deleted or cleared is not', async (t) => {
