@@ -2,8 +2,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI. */
-export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+/** The built CLI (BENCH_BIN: another build's bin.js, to compare builds phase by phase). */
+export const BIN =
+  process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 const HAS_TASKSET = spawnSync('taskset', ['--version']).status === 0;
 

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dashboardPhase } from './dashboard.mjs';
+import { featureCostsPhase } from './feature-costs.mjs';
 import { feederPhase } from './feeder.mjs';
 import { http2Phase } from './http2.mjs';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { outputsPhase } from './outputs.mjs';
 import { pacedPhase } from './paced.mjs';
 import { runAutocannon, runBarrage, runUndiciLoop, runUndiciPaced, runWrk } from './generators.mjs';
 import { BIN, pinned } from './processes.mjs';
+import { scriptedVusPhase } from './scripted-vus.mjs';
 import { startupPhase } from './startup.mjs';
 import { startBarrageTarget, startDelayTarget, startNginx } from './targets.mjs';
 import { table } from './table.mjs';
@@ -259,6 +261,8 @@ const phases = {
   outputs,
   http2,
   startup,
+  vus: scriptedVusPhase,
+  features: () => featureCostsPhase({ seconds: SECONDS }),
 };
 console.log(`barrage bench on ${process.version}, ${SECONDS}s phases`);
 for (const [name, phase] of Object.entries(phases))

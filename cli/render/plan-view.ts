@@ -4,7 +4,12 @@ import { formatDuration } from '../../dsl/grammar/duration.js';
 import type { CheckPlan } from '../../model/plan/check-plan.js';
 import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import type { Plan } from '../../model/plan/plan.js';
-import { topLevelLoad, type TopLevelLoad } from '../../model/plan/scenario-plan.js';
+import { maxVus, topLevelLoad, type TopLevelLoad } from '../../model/plan/scenario-plan.js';
+import {
+  ISOLATE_BASE_MB,
+  ISOLATE_MB_PER_VU,
+  isolateHeapMb,
+} from '../../model/plan/isolate-heap.js';
 import { describeFlow } from './flow-view.js';
 import { showStatusSet } from '../../model/plan/status-set.js';
 import type { Template } from '../../model/plan/template.js';
@@ -244,6 +249,7 @@ export function renderPlanView(plan: Plan): string {
     const hosts = plan.allowedHosts.length === 0 ? 'none' : plan.allowedHosts.join(', ');
     lines.push(
       `  scenario    ${plan.script.file} (bundled, ${kb} KB); allowed hosts besides the target: ${hosts}`,
+      `  isolate     ${describeIsolateHeap(plan)}`,
     );
   }
   const { endpoints, picks, flows } = plan.graph;
@@ -288,4 +294,13 @@ export function renderPlanView(plan: Plan): string {
       );
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The heap limit of each scripted segment's isolate (model/plan/isolate-heap.ts), for the most
+ * virtual users one segment may run: all of them with one thread, fewer with more.
+ */
+function describeIsolateHeap(plan: Plan): string {
+  const vus = plan.scenarios.reduce((sum, scenario) => sum + maxVus(scenario.executor), 0);
+  return `heap limit ${ISOLATE_BASE_MB} MB + ${ISOLATE_MB_PER_VU} MB a virtual user: ${isolateHeapMb(vus)} MB for ${vus} on one thread (a thread's own share with more)`;
 }

@@ -13,6 +13,11 @@ export type RunFailureCode =
   | 'test_aborted'
   /** A TypeScript scenario's setup() threw, was cut, or returned what cannot be copied. */
   | 'setup_failed'
+  /**
+   * A TypeScript scenario's isolate passed its heap limit (model/plan/isolate-heap.ts): the
+   * iterations in it failed and the run stopped, within its grace.
+   */
+  | 'script_memory'
   /** A segment threw (a bug): it reported its error and what it had collected. */
   | 'segment_error'
   /** A segment's thread or process ended without an outcome (killed, out of memory, exited). */

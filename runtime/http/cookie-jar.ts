@@ -8,9 +8,12 @@
  * a user MAX_COOKIES (later ones are ignored), and the Cookie header sent is cut to
  * MAX_COOKIE_HEADER_BYTES at a cookie's end. Without these, 2 × 8 KB cookies a response filled
  * the jar and sent a 2.4 MB Cookie header with each request (25 MiB a virtual user).
+ * The same line stored again, and the same header read again, skip tough-cookie while its answer
+ * cannot have changed (cookie-memo.ts).
  */
-import { Cookie, CookieJar } from 'tough-cookie';
+import { Cookie, CookieJar, cookieCompare } from 'tough-cookie';
 import type { CookieAttributes } from '../../sandbox/isolate/host-calls.js';
+import { CookieMemo } from './cookie-memo.js';
 
 /** Cookies one virtual user keeps (later ones are ignored while it holds this many). */
 export const MAX_COOKIES = 300;
@@ -30,11 +33,19 @@ export class UserCookies {
   readonly #keys = new Map<string, string>();
   /** Cookies stored per domain: the count MAX_COOKIES_PER_DOMAIN bounds. */
   readonly #perDomain = new Map<string, number>();
+  readonly #memo = new CookieMemo();
 
   /** The Cookie header value for a request to origin + path, or undefined when there is none. */
   header(origin: string, path: string): string | undefined {
     if (this.#jar === undefined) return undefined;
-    const value = this.#jar.getCookieStringSync(origin + path);
+    const url = origin + path;
+    let value = this.#memo.header(url, Date.now());
+    if (value === undefined) {
+      // As tough-cookie's getCookieStringSync, keeping the cookies for the memo.
+      const cookies = this.#jar.getCookiesSync(url).sort(cookieCompare);
+      value = cookies.map((cookie) => cookie.cookieString()).join('; ');
+      this.#memo.read(url, cookies, value);
+    }
     if (value === '') return undefined;
     if (value.length <= MAX_COOKIE_HEADER_BYTES) return value;
     const cut = value.lastIndexOf('; ', MAX_COOKIE_HEADER_BYTES);
@@ -44,10 +55,10 @@ export class UserCookies {
   /** Stores a response's Set-Cookie values, as sent from `url`. */
   store(url: string, lines: readonly string[]): void {
     for (const line of lines) {
-      if (line.length > MAX_LINE) continue;
+      if (line.length > MAX_LINE || this.#memo.restored(line, url, Date.now())) continue;
       try {
         const cookie = Cookie.parse(line);
-        if (cookie !== undefined) this.#put(cookie, url);
+        if (cookie !== undefined) this.#put(cookie, url, line);
       } catch {
         // What tough-cookie cannot take, a browser would drop too.
       }
@@ -83,6 +94,8 @@ export class UserCookies {
   remove(url: string, name?: string): void {
     const jar = this.#jar;
     if (jar === undefined) return;
+    // The memo's headers and lines may hold what goes: it starts again from the jar.
+    this.#memo.clear();
     for (const cookie of jar.getCookiesSync(url)) {
       if (name !== undefined && cookie.key !== name) continue;
       const domain = (cookie.domain ?? '').toLowerCase();
@@ -110,11 +123,13 @@ export class UserCookies {
   /** Forgets every cookie. */
   clear(): void {
     this.#jar?.removeAllCookiesSync();
+    this.#memo.clear();
     this.#keys.clear();
     this.#perDomain.clear();
   }
 
-  #put(cookie: Cookie, url: string): void {
+  /** Stores a cookie (parsed from `line`, when it came from a Set-Cookie line). */
+  #put(cookie: Cookie, url: string, line?: string): void {
     if (Buffer.byteLength(cookie.key) + Buffer.byteLength(cookie.value) > MAX_COOKIE_BYTES) return;
     const host = new URL(url).hostname;
     const domain = (cookie.domain ?? host).replace(/^\./, '').toLowerCase();
@@ -125,7 +140,9 @@ export class UserCookies {
     this.#jar ??= new CookieJar();
     // ignoreError: a cookie the jar refuses (another domain, a bad prefix) is dropped, as a
     // browser drops it.
-    if (this.#jar.setCookieSync(cookie, url, { ignoreError: true }) === undefined) return;
+    const stored = this.#jar.setCookieSync(cookie, url, { ignoreError: true });
+    if (stored === undefined) return;
+    this.#memo.stored(stored, url, line);
     this.#keys.set(key, cookie.value);
     if (!known) this.#perDomain.set(domain, inDomain + 1);
   }

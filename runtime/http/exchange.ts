@@ -6,10 +6,13 @@
  * scripts want it (name, value, name, value…), not from the parsed object undici also passes.
  *
  * The body is read fully and counted, but kept only up to `keepBytes` (for extractors). A body
- * with a Content-Encoding is kept whatever `keepBytes` says and decoded when it ends
- * (response-body.ts), as a real client would: `bytesIn` stays the wire bytes, `decodedBytes` is
- * what it decoded to, and a body that does not decode, or passes the cap decoded (a decompression
- * bomb), fails the request through `failure`. The response headers a client acts on (Set-Cookie,
+ * with a Content-Encoding that something reads (`keepBytes` > 0: extractors, checks, a script's
+ * response, the debug log) is kept whole and decoded when it ends (response-body.ts), as a real
+ * client would: `bytesIn` stays the wire bytes, `decodedBytes` is what it decoded to, and a body
+ * that does not decode, or passes the cap decoded (a decompression bomb), fails the request through
+ * `failure`. One that nothing reads is counted on the wire and neither kept nor decoded (issue 47:
+ * decoding every gzip body on the segment's thread cost +12 µs a response and doubled the RSS), so
+ * it has no `decodedBytes` and cannot fail to decode (docs/reports.md, `bytes_decoded`). The response headers a client acts on (Set-Cookie,
  * Location) are found in one pass over the raw list. Completion calls the caller's callback,
  * not a promise: a promise per request, and the await behind it, cost about a tenth of the
  * throughput (docs/performance.md). Errors complete it too (they are data here: `error` is set),
@@ -98,7 +101,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   #kept = 0;
   #keepBytes = 0;
-  /** What the caller asked to keep: 0 drops a decoded body at once (it was kept only to decode). */
+  /** What the caller asked to keep: 0 when nothing reads the body (a compressed one stays so). */
   #wanted = 0;
   #controller: Dispatcher.DispatchController | null = null;
   #done: (() => void) | null = null;
@@ -218,8 +221,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
       this.#startStream(controller);
       return;
     }
-    // A compressed body is kept whole (up to the cap) to be decoded when it ends.
-    if (this.#encoding >= 0) this.#keepBytes = MAX_KEPT_BODY + 1;
+    // A compressed body something reads is kept whole (up to the cap) to be decoded when it ends.
+    if (this.#encoding >= 0 && this.#wanted > 0) this.#keepBytes = MAX_KEPT_BODY + 1;
   }
 
   /** Reads the response as a stream of events or chunks, or fails it when it is compressed. */
@@ -286,8 +289,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     }
     if (decoded === undefined) return;
     this.decodedBytes = decoded.length;
-    this.#chunks = this.#wanted === 0 ? [] : [decoded];
-    this.#kept = this.#chunks.length === 0 ? 0 : decoded.length;
+    this.#chunks = [decoded];
+    this.#kept = decoded.length;
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {

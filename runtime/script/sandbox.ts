@@ -10,10 +10,11 @@
  *   with it).
  * - Awaits: the isolate's timeout does not cover them, so a watchdog cuts an iteration that has
  *   been idle — no host operation in flight, not settled — for longer than `idleMs`.
- * - Memory: an isolate past its limit is disposed by isolated-vm; every iteration in it fails and
- *   the next one builds a new isolate (module state is lost; variables live on the host, bounded
- *   there: variable-store.ts). WebAssembly, whose memories the limit does not count, is deleted
- *   from each context first (removed-globals.ts).
+ * - Memory: an isolate past its limit is disposed by isolated-vm; every iteration in it fails,
+ *   onOverrun is called once, and no isolate is built again: every later entry fails at once as
+ *   `memory`. (Rebuilding it, as this once did, rebuilt every virtual user's context, and a
+ *   concurrency that did not fit overran again and again, for ever.) WebAssembly, whose memories
+ *   the limit does not count, is deleted from each context first (removed-globals.ts).
  * How a pump failed is read from the isolate's state and the pump's length, not from message text
  * (isolated-vm's errors have no codes): an error thrown with the isolate disposed is the memory
  * limit; one thrown after the pump ran for its whole limit is the CPU limit; any other is a
@@ -108,6 +109,8 @@ export interface SandboxDeps {
    */
   readonly onConsole?:
     ((vu: number, level: string, text: string, dropped: number) => void) | undefined;
+  /** The isolate passed its memory limit (called once; the sandbox builds no other). */
+  readonly onOverrun?: (() => void) | undefined;
 }
 
 /** A virtual user's context, and the entry (an iteration or setup()) running in it. */
@@ -146,6 +149,8 @@ export class Sandbox {
   readonly #draining = new Set<VuContext>();
   /** The BYTES records of the START record that follows them: its virtual user, id and bytes. */
   #bytes: { vu: number; id: number; list: Uint8Array[] } | undefined;
+  /** The isolate passed its memory limit: none is built again. */
+  #overrun = false;
 
   constructor(private readonly deps: SandboxDeps) {
     this.#data = deps.data === undefined ? undefined : JSON.stringify(deps.data);
@@ -170,8 +175,9 @@ export class Sandbox {
   prepare(vu: number): void {
     try {
       this.#context(vu);
-    } catch {
-      // Reported by the first iteration.
+    } catch (error) {
+      // The memory limit is reported now; the scenario's error by the first iteration.
+      if (this.#isolate === undefined || this.#isolate.isDisposed) this.#failure(error, 0);
     }
   }
 
@@ -322,8 +328,12 @@ export class Sandbox {
     return { kind: 'error', error: describe(error) };
   }
 
-  /** The isolate is gone: every iteration in it ends, and the next one starts a new isolate. */
+  /** The isolate is gone: every iteration in it ends (past its memory limit: for good). */
   #lost(outcome: SandboxOutcome): void {
+    if (outcome.kind === 'memory' && !this.#overrun) {
+      this.#overrun = true;
+      this.deps.onOverrun?.();
+    }
     const contexts = [...this.#contexts.values()];
     this.#contexts.clear();
     this.#inbox = [];
@@ -336,6 +346,8 @@ export class Sandbox {
   #context(vu: number): VuContext {
     const existing = this.#contexts.get(vu);
     if (existing !== undefined) return existing;
+    // Read by #failure as the memory limit (no isolate).
+    if (this.#overrun) throw new Error('the isolate passed its memory limit');
     const { cpuMs } = this.deps.limits;
     const ivm = isolatedVm();
     const data = this.deps.plan.data ?? [];

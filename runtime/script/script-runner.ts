@@ -17,8 +17,10 @@ import { ScriptOps, type ScriptOpsDeps } from './script-ops.js';
 import { ScriptUser, type Lane } from './script-user.js';
 import { SourcePositions } from './source-position.js';
 import { ConsoleLines } from './console-lines.js';
+import { isolateHeapMb } from '../../model/plan/isolate-heap.js';
+import type { RunFailure } from '../../model/errors/run-failure.js';
 
-/** Memory limit of a segment's isolate, MB (soft: V8 may overshoot it 2–3×). */
+/** Memory limit of setup()'s and teardown()'s isolate, MB (soft: V8 may overshoot it 2–3×). */
 export const SCRIPT_MEMORY_MB = 128;
 /** Distinct error messages reported per segment; later ones are only counted. */
 const MAX_REPORTED = 20;
@@ -33,6 +35,10 @@ export interface ScriptRunnerDeps extends Omit<ScriptOpsDeps, 'user'> {
   readonly onError: (text: string) => void;
   /** A line of the scenario's console (console-lines.ts); absent: console calls print nothing. */
   readonly onConsole?: (line: string) => void;
+  /** The segment's virtual users at most: the isolate's heap is sized to them (isolate-heap.ts). */
+  readonly vus: number;
+  /** Stops the run as failed: the isolate passed its memory limit. */
+  readonly fail: (failure: RunFailure) => void;
 }
 
 /** A virtual user of the scenario: what its operations need, and its iteration's end. */
@@ -57,6 +63,10 @@ export class ScriptRunner {
   readonly #positions: SourcePositions;
   readonly #reported = new Set<string>();
   readonly #console: ConsoleLines | undefined;
+  readonly #memoryMb: number;
+  /** Each virtual user's context is built on an event-loop turn of its own, in turn. */
+  #prepared: Promise<void> = Promise.resolve();
+  #stopped = false;
 
   constructor(private readonly deps: ScriptRunnerDeps) {
     this.#positions = new SourcePositions(deps.script);
@@ -66,15 +76,17 @@ export class ScriptRunner {
     const lines =
       deps.onConsole === undefined ? undefined : new ConsoleLines(deps.onConsole, nowMs);
     this.#console = lines;
+    const memoryMb = (this.#memoryMb = isolateHeapMb(deps.vus));
     this.#sandbox = new Sandbox({
       plan: deps.script,
-      limits: { memoryMb: SCRIPT_MEMORY_MB, cpuMs: limitMs, idleMs: limitMs },
+      limits: { memoryMb, cpuMs: limitMs, idleMs: limitMs },
       ops: this.#ops,
       data: deps.setupData,
       nowMs,
       onStray: (failure) => this.#failed(failure, deps.strayRecorder),
       onConsole:
         lines && ((vu, level, text, dropped) => lines.write(`vu ${vu}`, level, text, dropped)),
+      onOverrun: () => deps.fail({ code: 'script_memory', message: this.#overrunText() }),
     });
     deps.hardStop.addEventListener('abort', this.#cut);
   }
@@ -83,13 +95,22 @@ export class ScriptRunner {
   readonly #cut = (): void => this.#sandbox.cut();
 
   /**
-   * Builds the worker's context before traffic starts, as k6 initializes its virtual users: the
-   * first permits would otherwise wait for it. (The scenario's setup() runs once per run, in
-   * segment/scenario-hooks.ts.)
+   * Builds the worker's context before its first iteration, as k6 initializes its virtual users:
+   * the first permits would otherwise wait for it. One context a turn of the event loop (each
+   * takes milliseconds): a thousand built in one go held the thread for seconds, deaf to a stop.
+   * None once the run stops. (The scenario's setup() runs once per run, in segment/scenario-hooks.ts.)
    */
   setup(vu: VirtualUser): Promise<void> {
-    this.#sandbox.prepare(vu.id);
-    return Promise.resolve();
+    this.#prepared = this.#prepared.then(
+      () =>
+        new Promise((resolve) =>
+          setImmediate(() => {
+            if (!this.#stopped) this.#sandbox.prepare(vu.id);
+            resolve();
+          }),
+        ),
+    );
+    return this.#prepared;
   }
 
   /**
@@ -114,6 +135,7 @@ export class ScriptRunner {
 
   /** The run's time is up: the scenario's sockets close. */
   stop(): void {
+    this.#stopped = true;
     this.#ops.stop();
   }
 
@@ -130,6 +152,11 @@ export class ScriptRunner {
     user.callbacks!.ended();
   }
 
+  /** Why the run stopped when the isolate passed its memory limit. */
+  #overrunText(): string {
+    return `the scenario's isolate passed its memory limit (${this.#memoryMb} MB for ${this.deps.vus} virtual users); its iterations failed and the run stopped`;
+  }
+
   /** Ends the sandbox, and the timers of its calls still waiting. */
   close(): void {
     this.deps.hardStop.removeEventListener('abort', this.#cut);
@@ -142,7 +169,10 @@ export class ScriptRunner {
     recorder.recordIterationFailed(FAILURE_KINDS[outcome.kind]);
     // A stop cut it: counted, but not an error of the scenario's to report.
     if (outcome.kind === 'aborted') return;
-    const text = describeFailure(outcome, this.#positions, this.deps.plan.timeoutMs);
+    const text =
+      outcome.kind === 'memory'
+        ? `script_memory: ${this.#overrunText()}`
+        : describeFailure(outcome, this.#positions, this.deps.plan.timeoutMs);
     if (this.#reported.size < MAX_REPORTED && !this.#reported.has(text)) {
       this.#reported.add(text);
       this.deps.onError(text);
@@ -168,7 +198,7 @@ export function describeFailure(
   if (outcome.kind === 'aborted')
     return 'aborted: the run was stopped while the scenario ran; it was cut';
   if (outcome.kind === 'memory')
-    return `script_memory: the scenario's isolate passed its memory limit (${SCRIPT_MEMORY_MB} MB); its iterations failed and it was restarted`;
+    return `script_memory: the scenario's isolate passed its memory limit (${SCRIPT_MEMORY_MB} MB); its iterations failed`;
   return `script_error: ${errorText(outcome.error, positions)}`;
 }
 

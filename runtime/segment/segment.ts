@@ -137,6 +137,12 @@ export class Segment {
     return { snapshot: this.#snapshotAt(endUs), failure: this.#failure };
   }
 
+  /** Stops the run as failed (the first failure is the one reported). */
+  readonly #fail = (failure: RunFailure): void => {
+    this.#failure ??= failure;
+    this.#stop();
+  };
+
   /** Graceful stop of every scenario run (and the scenario's sockets). */
   #stop(): void {
     this.#stopping = true;
@@ -151,10 +157,7 @@ export class Segment {
         plan,
         recorder: this.#recorder,
         now: this.#now,
-        fail: (failure) => {
-          this.#failure ??= failure;
-          this.#stop();
-        },
+        fail: this.#fail,
       },
       modules,
     );
@@ -202,10 +205,9 @@ export class Segment {
       now: this.#now,
       setupData: control.setupData?.(),
       onError: control.onScriptError ?? (() => undefined),
-      abortTest: (message) => {
-        this.#failure ??= { code: 'test_aborted', message };
-        this.#stop();
-      },
+      abortTest: (message) => this.#fail({ code: 'test_aborted', message }),
+      vus: this.#spec.scenarios.reduce((sum, share) => sum + share.maxWorkers, 0),
+      fail: this.#fail,
       ...(control.onConsole === undefined ? {} : { onConsole: control.onConsole }),
     });
   }
