@@ -6,6 +6,9 @@ import { isWebSocketEndpoint } from '../schema/endpoint-kind.js';
 import { resolveTemplate as resolve, type EnvResolver } from './resolve-template.js';
 import { compileVerify } from './verify-plan.js';
 import { compileWsSession } from './ws-session.js';
+import { compileGrpcCall } from './grpc-call.js';
+import type { GrpcMethods } from '../sources/grpc-protos.js';
+import { joinUrl } from '../../model/request/url-rules.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName } from '../schema/refinements.js';
 import type {
@@ -28,6 +31,7 @@ export function compileGraph(
   userAgent: string,
   env: EnvResolver,
   files: MultipartFiles = new Map(),
+  grpc: GrpcMethods = new Map(),
 ): ScenarioGraph {
   const single: EndpointConfig = {
     url: config.target ?? '/',
@@ -48,6 +52,7 @@ export function compileGraph(
       runHeaders,
       (name, path, singleLine) => env(name, ['endpoints', index, ...path], singleLine),
       files,
+      grpc,
     ),
   );
   const nameToIndex = new Map(endpoints.map((e) => [e.name, e.index]));
@@ -107,9 +112,15 @@ function compileEndpoint(
   runHeaders: readonly HeaderPlan[],
   env: EnvResolver,
   files: MultipartFiles,
+  grpcMethods: GrpcMethods,
 ): EndpointPlan {
   const url = compileUrl(endpoint.url, config.target, env);
   const ws = isWebSocketEndpoint(endpoint.url, config.target);
+  const method = grpcMethods.get(index);
+  const grpc =
+    method === undefined
+      ? undefined
+      : compileGrpcCall(endpoint, joinUrl(config.target, endpoint.url), method, env);
   const timeoutMs = endpoint.timeout ?? config.timeout;
   const session = ws
     ? compileWsSession(endpoint, timeoutMs, env, (variable, from) =>
@@ -118,12 +129,14 @@ function compileEndpoint(
     : undefined;
   const name = endpointName(endpoint);
   // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
-  const verify = ws ? undefined : compileVerify(endpoint, config.expect?.status, env);
+  // A gRPC call's outcome is its status code's (expect.grpc_status).
+  const verify =
+    ws || grpc !== undefined ? undefined : compileVerify(endpoint, config.expect?.status, env);
   return buildRequest({
     index,
     name,
-    protocol: ws ? 'ws' : 'http',
-    method: ws ? 'GET' : endpoint.method,
+    protocol: ws ? 'ws' : grpc === undefined ? 'http' : 'grpc',
+    method: ws ? 'GET' : grpc === undefined ? endpoint.method : 'POST',
     origin: url.origin,
     path: url.path,
     query: endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env),
@@ -153,7 +166,12 @@ function compileEndpoint(
     weight: endpoint.weight,
     think: endpoint.think,
     ws: session?.plan,
-    moreTemplates: [...(session?.templates ?? []), ...checkTemplates(verify)],
+    grpc: grpc?.plan,
+    moreTemplates: [
+      ...(session?.templates ?? []),
+      ...(grpc?.templates ?? []),
+      ...checkTemplates(verify),
+    ],
   });
 }
 

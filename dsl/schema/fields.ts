@@ -159,8 +159,8 @@ export function body() {
   );
 }
 
-/** Checks the placeholders of every key and string value inside a JSON body, at its own path. */
-function checkJsonTemplates(value: unknown, ctx: z.RefinementCtx): void {
+/** Checks the placeholders of every key and string value inside a JSON body (or a gRPC message), at its own path. */
+export function checkJsonTemplates(value: unknown, ctx: z.RefinementCtx): void {
   const visit = (node: unknown, path: (string | number)[]): void => {
     const check = (text: string, at: (string | number)[]): void => {
       const parsed = parseTemplate(text);

@@ -12,6 +12,7 @@ import {
   originOfUrl,
 } from '../../model/request/url-rules.js';
 import { isWebSocketEndpoint } from './endpoint-kind.js';
+import { grpcRules } from './grpc-rules.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { customMetricRules } from './custom-metric-rules.js';
 import { scenarioRules } from './scenario-rules.js';
@@ -181,7 +182,7 @@ function urlRules(endpoint: Endpoint, i: number, target: string | undefined): Re
       expected: 'idle_timeout only with stream: sse or stream: chunks',
       actual: 'idle_timeout without stream',
     });
-  out.push(...llmRules(endpoint, i));
+  out.push(...llmRules(endpoint, i), ...grpcRules(endpoint, i, target));
   if (!ws) {
     for (const key of ['session', 'messages', 'message_interval', 'subprotocols'] as const) {
       if (endpoint[key] !== undefined) {

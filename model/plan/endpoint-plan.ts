@@ -4,6 +4,7 @@ import type { MetricKind, Tags } from '../metrics/metric-registry.js';
 import type { VerifyPlan } from './check-plan.js';
 import type { Template } from './template.js';
 import type { WsPlan } from './ws-session-plan.js';
+import type { GrpcPlan } from './grpc-plan.js';
 
 /**
  * Where an extracted variable's value is read from: the JSON body, a header, the first match of a
@@ -139,7 +140,7 @@ export interface EndpointPlan {
   /** Index in ScenarioGraph.endpoints; metrics are recorded under it. */
   readonly index: number;
   readonly name: string;
-  readonly protocol: 'http' | 'ws';
+  readonly protocol: 'http' | 'ws' | 'grpc';
   readonly method: string;
   /**
    * scheme://host:port, fixed at compile time (placeholders are not allowed there), but for a url
@@ -172,6 +173,8 @@ export interface EndpointPlan {
   /** Pause after the response, before the worker's next step or iteration. */
   readonly think: ThinkRange | undefined;
   readonly ws: WsPlan | undefined;
+  /** A grpc:// or grpcs:// endpoint's call (docs/grpc.md); else undefined. */
+  readonly grpc?: GrpcPlan | undefined;
   /** Variables this endpoint's templates read, in order of first use. */
   readonly needs: readonly string[];
   /** The endpoint's own tags (`tags:`), besides its method, its scenario's and the run's. */

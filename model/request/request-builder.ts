@@ -24,6 +24,7 @@ import {
   type UrlFromVariablePlan,
 } from '../plan/endpoint-plan.js';
 import type { WsPlan } from '../plan/ws-session-plan.js';
+import type { GrpcPlan } from '../plan/grpc-plan.js';
 import type { LlmPlan } from '../plan/llm-plan.js';
 import type { VerifyPlan } from '../plan/check-plan.js';
 import { templateVariables, type Template } from '../plan/template.js';
@@ -42,7 +43,7 @@ const CONTENT_TYPES: Readonly<Partial<Record<BodyType, string>>> = {
 export interface RequestParts {
   readonly index: number;
   readonly name: string;
-  readonly protocol?: 'http' | 'ws';
+  readonly protocol?: 'http' | 'ws' | 'grpc';
   readonly method: string;
   readonly origin: string;
   readonly path: Template;
@@ -68,6 +69,7 @@ export interface RequestParts {
   readonly weight?: number;
   readonly think?: ThinkRange | undefined;
   readonly ws?: WsPlan | undefined;
+  readonly grpc?: GrpcPlan | undefined;
   /** Templates besides the url, headers and body whose variables the request needs (a session's). */
   readonly moreTemplates?: readonly Template[];
 }
@@ -133,6 +135,7 @@ export function buildRequest(parts: RequestParts): EndpointPlan {
     maxRedirects: parts.maxRedirects,
     think: parts.think,
     ws: parts.ws,
+    ...(parts.grpc === undefined ? {} : { grpc: parts.grpc }),
     needs: [...new Set(templates.flatMap((t) => templateVariables(t)))],
     tags: parts.tags,
   };
