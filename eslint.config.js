@@ -54,7 +54,7 @@ const RANKS = {
     ['checks', 'outputs'],
     ['http'],
     ['auth', 'debug', 'user'],
-    ['ws'],
+    ['ws', 'grpc'],
     ['worker'],
     ['executor'],
     ['script'],

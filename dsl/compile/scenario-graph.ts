@@ -136,7 +136,8 @@ function compileEndpoint(
     index,
     name,
     protocol: ws ? 'ws' : grpc === undefined ? 'http' : 'grpc',
-    method: ws ? 'GET' : grpc === undefined ? endpoint.method : 'POST',
+    // A gRPC endpoint's method tag is its full method name (package.Service/Method).
+    method: ws ? 'GET' : (grpc?.plan.method ?? endpoint.method),
     origin: url.origin,
     path: url.path,
     query: endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env),

@@ -29,9 +29,10 @@ export interface Refinement {
 
 type Endpoint = NonNullable<Config['endpoints']>[number];
 
-/** The name reports use for an endpoint: its `name`, else "METHOD url". */
+/** The name reports use for an endpoint: its `name`, else "METHOD url" (gRPC: its method). */
 export function endpointName(endpoint: Endpoint): string {
-  return endpoint.name ?? `${endpoint.method} ${endpoint.url}`;
+  if (endpoint.name !== undefined) return endpoint.name;
+  return endpoint.grpc === undefined ? `${endpoint.method} ${endpoint.url}` : endpoint.grpc.method;
 }
 
 /** Runs every rule. */

@@ -92,12 +92,17 @@ export function readGrpcProtos(
         'messages',
         'invalid_value',
       );
+    // The request type's full name: its descriptor's name, looked up from the service's scope.
+    const service = grpc.method.split('/')[0]!;
+    const name = typeNameOf(found.requestType);
+    const request = nestedType(definition, service, name) ?? { name, type: found.requestType };
     const given = grpc.messages ?? [grpc.message ?? {}];
     given.forEach((message, i) => {
       const path = grpc.messages === undefined ? at('message') : at('messages', i);
       for (const [p, expected, actual] of unknownFields(
         definition,
-        found.requestType,
+        request.name,
+        request.type,
         message,
         path,
       ))
@@ -132,6 +137,7 @@ function findMethod(
 /** Keys of `message` (and of its nested messages) that its type does not declare. */
 function unknownFields(
   definition: PackageDefinition,
+  typeName: string,
   type: Message,
   message: Readonly<Record<string, unknown>>,
   path: Path,
@@ -155,15 +161,40 @@ function unknownFields(
       ]);
       continue;
     }
-    const nested =
-      field.typeName === undefined || field.typeName === ''
-        ? undefined
-        : definition[field.typeName.replace(/^\./, '')];
-    if (nested === undefined || !('format' in nested) || !isMapping(value)) continue;
-    if (nested.format === 'Protocol Buffer 3 DescriptorProto')
-      out.push(...unknownFields(definition, nested as Message, value, [...path, key]));
+    const nested = nestedType(definition, typeName, field.typeName);
+    if (nested !== undefined && isMapping(value))
+      out.push(...unknownFields(definition, nested.name, nested.type, value, [...path, key]));
   }
   return out;
+}
+
+/**
+ * The message type a field names: its `typeName` as the descriptor writes it (relative to the
+ * enclosing type's scope, or absolute with a leading "."), looked up from the innermost scope
+ * out, as protoc resolves names.
+ */
+function nestedType(
+  definition: PackageDefinition,
+  scopeName: string,
+  typeName: string | undefined,
+): { name: string; type: Message } | undefined {
+  if (typeName === undefined || typeName === '') return undefined;
+  const scope = scopeName.split('.');
+  const names = typeName.startsWith('.')
+    ? [typeName.slice(1)]
+    : scope.map((_, i) => [...scope.slice(0, scope.length - i), typeName].join('.'));
+  names.push(typeName);
+  for (const name of names) {
+    const found = Object.hasOwn(definition, name) ? definition[name] : undefined;
+    if (found !== undefined && found.format === 'Protocol Buffer 3 DescriptorProto')
+      return { name, type: found as Message };
+  }
+  return undefined;
+}
+
+/** A message type's own (short) name, as its descriptor gives it. */
+function typeNameOf(type: Message): string {
+  return (type.type as { readonly name: string }).name;
 }
 
 function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -13,6 +13,8 @@ import { deriveSeed, seededRandom } from '../../model/random.js';
 import type { SessionRunner } from '../ws/session-runner.js';
 import type { createSessionRunner } from '../ws/ws-session.js';
 import type { WsTransport } from '../ws/ws-transport.js';
+import type { createGrpcRunner } from '../grpc/grpc-runner.js';
+import { byProtocol } from './protocol-runners.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
 export interface ServiceContext {
@@ -27,7 +29,10 @@ export interface ServiceContext {
 /** The services of one segment. */
 export interface SegmentServices {
   readonly auth: AuthProvider | undefined;
-  /** A WebSocket session runner recording into `recorder` (one per scenario); undefined without ws:// endpoints. */
+  /**
+   * A runner of WebSocket sessions and gRPC calls recording into `recorder` (one per scenario);
+   * undefined without ws:// and grpc:// endpoints.
+   */
   readonly sessions: (recorder: Recorder) => SessionRunner | undefined;
 }
 
@@ -40,19 +45,30 @@ export interface ServiceModules {
         readonly WsTransport: typeof WsTransport;
       }
     | undefined;
+  /** grpc-runner.ts (and @grpc/grpc-js), for a plan with grpc:// endpoints. */
+  readonly grpc: { readonly createGrpcRunner: typeof createGrpcRunner } | undefined;
 }
 
 /**
- * Imports what `plan` needs: the WebSocket modules (and ws) only for ws:// endpoints, since
- * loading them costs every start a few milliseconds.
+ * Imports what `plan` needs: the WebSocket modules (and ws) only for ws:// endpoints, the gRPC
+ * runner (and @grpc/grpc-js) only for grpc:// ones, since loading them costs every start a few
+ * milliseconds.
  */
 export async function importServiceModules(plan: Plan): Promise<ServiceModules> {
-  if (!plan.graph.endpoints.some((e) => e.protocol === 'ws')) return { ws: undefined };
+  const endpoints = plan.graph.endpoints;
+  const [ws, grpc] = await Promise.all([
+    endpoints.some((e) => e.protocol === 'ws') ? importWs() : undefined,
+    endpoints.some((e) => e.protocol === 'grpc') ? import('../grpc/grpc-runner.js') : undefined,
+  ]);
+  return { ws, grpc: grpc === undefined ? undefined : { createGrpcRunner: grpc.createGrpcRunner } };
+}
+
+async function importWs(): Promise<NonNullable<ServiceModules['ws']>> {
   const [{ createSessionRunner }, { WsTransport }] = await Promise.all([
     import('../ws/ws-session.js'),
     import('../ws/ws-transport.js'),
   ]);
-  return { ws: { createSessionRunner, WsTransport } };
+  return { createSessionRunner, WsTransport };
 }
 
 /** Builds the segment's services. */
@@ -61,7 +77,24 @@ export function createSegmentServices(
   modules: ServiceModules,
 ): SegmentServices {
   const auth = authProvider(context);
-  return { auth, sessions: sessionRunners(context, auth, modules.ws) };
+  const ws = sessionRunners(context, auth, modules.ws);
+  const grpc = modules.grpc;
+  if (grpc === undefined) return { auth, sessions: ws };
+  const { insecure, tls } = context.plan;
+  return {
+    auth,
+    sessions: (recorder) =>
+      byProtocol(
+        context.plan.graph.endpoints,
+        ws(recorder),
+        grpc.createGrpcRunner({
+          endpoints: context.plan.graph.endpoints,
+          recorder,
+          now: context.now,
+          transport: { insecure, tls },
+        }),
+      ),
+  };
 }
 
 /** The segment's session runners, one transport (TLS settings, proxies) shared by them all. */

@@ -1,0 +1,203 @@
+/**
+ * gRPC endpoints through the spawned CLI (issue 50, docs/grpc.md) against the shop of
+ * test/helpers/grpc-shop.ts: h2c and TLS, unary (NOT_FOUND failed unless expected), the three
+ * stream kinds, extractors over the decoded message, and a validate refusal before anything is
+ * sent. barrage's counts are held to the server's own.
+ */
+import t, { type Test } from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/run-cli.js';
+import { SHOP_PROTO, startShop, type Shop } from '../helpers/grpc-shop.js';
+import { makePki, opensslSkip } from '../helpers/openssl-pki.js';
+
+interface JsonResult {
+  readonly total: number;
+  readonly failures: number;
+  readonly errors: Record<string, number>;
+  readonly grpc?: {
+    readonly reqs: number;
+    readonly streams_msgs_sent?: number;
+    readonly streams_msgs_received?: number;
+    readonly req_duration_ms?: { readonly p50: number };
+  };
+  readonly endpoints: readonly {
+    readonly name: string;
+    readonly requests: number;
+    readonly failures: number;
+  }[];
+}
+
+/** A folder with the shop proto and `config`, run with --json-output. */
+async function runGrpc(t: Test, config: string, extra: Record<string, string> = {}) {
+  const dir = t.testdir({
+    'shop.proto': readFileSync(SHOP_PROTO, 'utf8'),
+    'run.yaml': config,
+    ...extra,
+  });
+  const result = await runCli(['run', 'run.yaml', '--json-output'], {
+    cwd: dir,
+    killAfterMs: 60_000,
+  });
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  return { result, dir };
+}
+
+function shopFor(t: Test, tls?: { key: Buffer; cert: Buffer }): Promise<Shop> {
+  return startShop(tls).then((shop) => {
+    t.teardown(() => shop.close());
+    return shop;
+  });
+}
+
+t.test(
+  'h2c: unary, NOT_FOUND counted failed, the three stream kinds, counts equal the server',
+  async (t) => {
+    const shop = await shopFor(t);
+    const url = `grpc://127.0.0.1:${shop.port}`;
+    const { result } = await runGrpc(
+      t,
+      `requests: 20
+concurrency: 2
+endpoints:
+  - name: get
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct, message: { id: "{{$randomInt 1 5}}" }, metadata: { x-user: alice } }
+  - name: list
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/ListProducts, message: { limit: 3 } }
+  - name: add
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/AddProducts, messages: [{ id: 1 }, { id: 2, name: "Zwölf €" }] }
+  - name: chat
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/Chat, messages: [{ text: a }, { text: b }, { text: c }] }
+`,
+    );
+    const json = JSON.parse(result.stdout) as JsonResult;
+    const c = shop.counts;
+    t.equal(json.total, 20, 'the plan: 20 calls');
+    t.equal(c.get + c.lists + c.adds + c.chats, 20, 'the server saw 20 calls');
+    t.equal(json.grpc?.reqs, 20);
+    const by = new Map(json.endpoints.map((e) => [e.name, e]));
+    t.equal(by.get('get')?.requests, c.get);
+    t.equal(by.get('list')?.requests, c.lists);
+    t.equal(by.get('add')?.requests, c.adds);
+    t.equal(by.get('chat')?.requests, c.chats);
+    t.equal(by.get('get')?.failures, c.notFound, 'each NOT_FOUND is a failure');
+    t.equal(json.failures, c.notFound);
+    t.equal(json.errors.grpc_status ?? 0, c.notFound);
+    t.equal(json.grpc?.streams_msgs_sent, c.added + c.notes, 'messages written = the server read');
+    t.equal(
+      json.grpc?.streams_msgs_received,
+      c.listed + c.notes,
+      'messages received = the server wrote',
+    );
+    t.ok(c.users.every((u) => u === 'alice') && c.users.length === c.get, 'metadata sent');
+    t.equal(
+      result.code,
+      c.notFound > 0 ? 0 : 0,
+      'a run with failures still ends 0 without thresholds',
+    );
+  },
+);
+
+t.test(
+  'expect.grpc_status: NOT_FOUND expected is a success; an extractor reads the message',
+  async (t) => {
+    const shop = await shopFor(t);
+    const url = `grpc://127.0.0.1:${shop.port}`;
+    const { result } = await runGrpc(
+      t,
+      `requests: 2
+concurrency: 1
+endpoints:
+  - name: missing
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct, message: { id: 99 } }
+    expect: { grpc_status: [OK, NOT_FOUND] }
+  - name: last
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/ListProducts, message: { limit: 2 } }
+    extract: { name: $.name }
+  - name: get
+    url: ${url}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct, message: { id: 1 }, metadata: { x-user: "{{name}}" } }
+flows:
+  - { name: f, steps: [missing, last, get] }
+`,
+    );
+    const json = JSON.parse(result.stdout) as JsonResult;
+    t.equal(json.total, 6, 'two flows of three calls');
+    t.equal(json.failures, 0, 'NOT_FOUND was expected');
+    t.equal(shop.counts.notFound, 2);
+    t.strictSame(shop.counts.users, ['Bellows', 'Bellows'], "the stream's last message, extracted");
+  },
+);
+
+t.test('grpcs: TLS with the run’s CA', { skip: opensslSkip(process.env) }, async (t) => {
+  const pki = t.testdir({});
+  makePki(pki);
+  const shop = await shopFor(t, {
+    key: readFileSync(join(pki, 'server.key')),
+    cert: readFileSync(join(pki, 'server.pem')),
+  });
+  const { result } = await runGrpc(
+    t,
+    `requests: 4
+concurrency: 2
+tls: { ca: ./ca.pem }
+endpoints:
+  - url: grpcs://127.0.0.1:${shop.port}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct, message: { id: 2 } }
+`,
+    { 'ca.pem': readFileSync(join(pki, 'ca.pem'), 'utf8') },
+  );
+  const json = JSON.parse(result.stdout) as JsonResult;
+  t.equal(json.total, 4);
+  t.equal(json.failures, 0);
+  t.equal(shop.counts.found, 4);
+});
+
+t.test(
+  'validate refuses an unknown method and field, naming file and key; nothing sent',
+  async (t) => {
+    const shop = await shopFor(t);
+    const dir = t.testdir({
+      'shop.proto': readFileSync(SHOP_PROTO, 'utf8'),
+      'run.yaml': `requests: 1
+endpoints:
+  - url: grpc://127.0.0.1:${shop.port}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProdukt, message: { id: 1 } }
+  - url: grpc://127.0.0.1:${shop.port}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/ListProducts, message: { limt: 1 } }
+  - url: grpc://127.0.0.1:${shop.port}
+    grpc: { proto: ./shop.proto, method: shop.Catalog/AddProducts, messages: [{ id: 1 }, { price: { cent: 1 } }] }
+  - url: grpc://127.0.0.1:${shop.port}
+    grpc: { proto: ../outside.proto, method: shop.Catalog/Chat }
+`,
+    });
+    for (const command of ['validate', 'run']) {
+      const result = await runCli([command, 'run.yaml'], { cwd: dir });
+      t.equal(result.code, 1, `${command} exits 1`);
+      t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+      t.match(
+        result.stderr,
+        /run\.yaml:4:\d+: endpoints\[0\]\.grpc\.method: expected a method of shop\.Catalog: .*did you mean GetProduct/,
+      );
+      t.match(
+        result.stderr,
+        /endpoints\[1\]\.grpc\.message\.limt: expected a field of ListRequest: limit/,
+      );
+      t.match(
+        result.stderr,
+        /run\.yaml:8:\d+: endpoints\[2\]\.grpc\.messages\[1\]\.price\.cent: expected a field of Price: cents, currency \(did you mean cents\?\), got \"cent\"/,
+      );
+      t.match(
+        result.stderr,
+        /endpoints\[3\]\.grpc\.proto: expected a file inside the configuration's folder/,
+      );
+    }
+    t.equal(shop.counts.get + shop.counts.lists + shop.counts.chats, 0, 'nothing was sent');
+  },
+);
