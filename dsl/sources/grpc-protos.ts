@@ -187,7 +187,7 @@ function nestedType(
   for (const name of names) {
     const found = Object.hasOwn(definition, name) ? definition[name] : undefined;
     if (found !== undefined && found.format === 'Protocol Buffer 3 DescriptorProto')
-      return { name, type: found as Message };
+      return { name, type: found };
   }
   return undefined;
 }

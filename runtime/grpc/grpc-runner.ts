@@ -137,7 +137,10 @@ class GrpcRunner implements SessionRunner {
   /** The user's client of the call's address, made on its first call. */
   #client(vu: VirtualUser, plan: GrpcPlan): Client {
     let clients = this.#clients.get(vu);
-    if (clients === undefined) this.#clients.set(vu, (clients = new Map()));
+    if (clients === undefined) {
+      clients = new Map<string, Client>();
+      this.#clients.set(vu, clients);
+    }
     const key = `${plan.tls ? 's' : ''}${plan.address}`;
     let client = clients.get(key);
     if (client === undefined) {

@@ -191,7 +191,7 @@ endpoints:
       );
       t.match(
         result.stderr,
-        /run\.yaml:8:\d+: endpoints\[2\]\.grpc\.messages\[1\]\.price\.cent: expected a field of Price: cents, currency \(did you mean cents\?\), got \"cent\"/,
+        /run\.yaml:8:\d+: endpoints\[2\]\.grpc\.messages\[1\]\.price\.cent: expected a field of Price: cents, currency \(did you mean cents\?\), got "cent"/,
       );
       t.match(
         result.stderr,
