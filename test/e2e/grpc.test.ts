@@ -21,6 +21,9 @@ interface JsonResult {
     readonly streams_msgs_received?: number;
     readonly req_duration_ms?: { readonly p50: number };
   };
+  readonly thresholds: {
+    readonly results: readonly { threshold: string; actual: number | null; pass: boolean }[];
+  };
   readonly endpoints: readonly {
     readonly name: string;
     readonly requests: number;
@@ -29,13 +32,18 @@ interface JsonResult {
 }
 
 /** A folder with the shop proto and `config`, run with --json-output. */
-async function runGrpc(t: Test, config: string, extra: Record<string, string> = {}) {
+async function runGrpc(
+  t: Test,
+  config: string,
+  extra: Record<string, string> = {},
+  flags: readonly string[] = [],
+) {
   const dir = t.testdir({
     'shop.proto': readFileSync(SHOP_PROTO, 'utf8'),
     'run.yaml': config,
     ...extra,
   });
-  const result = await runCli(['run', 'run.yaml', '--json-output'], {
+  const result = await runCli(['run', 'run.yaml', '--json-output', ...flags], {
     cwd: dir,
     killAfterMs: 60_000,
   });
@@ -55,7 +63,7 @@ t.test(
   async (t) => {
     const shop = await shopFor(t);
     const url = `grpc://127.0.0.1:${shop.port}`;
-    const { result } = await runGrpc(
+    const { result, dir } = await runGrpc(
       t,
       `requests: 20
 concurrency: 2
@@ -72,7 +80,13 @@ endpoints:
   - name: chat
     url: ${url}
     grpc: { proto: ./shop.proto, method: shop.Catalog/Chat, messages: [{ text: a }, { text: b }, { text: c }] }
+thresholds:
+  - 'grpc_reqs{method=shop.Catalog/GetProduct}:count > 0'
+  - 'grpc_req_duration{method=shop.Catalog/ListProducts}:max < 60000'
+  - 'grpc_streams_msgs_received{endpoint=chat}:count > 0'
 `,
+      {},
+      ['--html', 'report.html'],
     );
     const json = JSON.parse(result.stdout) as JsonResult;
     const c = shop.counts;
@@ -94,11 +108,13 @@ endpoints:
       'messages received = the server wrote',
     );
     t.ok(c.users.every((u) => u === 'alice') && c.users.length === c.get, 'metadata sent');
-    t.equal(
-      result.code,
-      c.notFound > 0 ? 0 : 0,
-      'a run with failures still ends 0 without thresholds',
-    );
+    const actual = json.thresholds.results.map((r) => r.actual);
+    t.equal(actual[0], c.get, 'a threshold on a method reads its calls');
+    t.equal(actual[2], c.notes, 'chat received an echo of each note');
+    t.ok(json.thresholds.results.every((r) => r.pass));
+    t.equal(result.code, 0, 'failed calls alone do not fail a run whose thresholds pass');
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    t.match(html, /<section id="grpc">\n<h2>gRPC<\/h2>/, 'the HTML report has a gRPC section');
   },
 );
 
