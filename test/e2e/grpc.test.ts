@@ -198,9 +198,9 @@ endpoints:
     grpc: { proto: ../outside.proto, method: shop.Catalog/Chat }
 `,
     });
-    for (const command of ['validate']) {
-      const result = await runInProcess([command, 'run.yaml'], { cwd: dir });
-      t.equal(result.code, 1, `${command} exits 1`);
+    {
+      const result = await runInProcess(['validate', 'run.yaml'], { cwd: dir });
+      t.equal(result.code, 1, 'validate exits 1');
       t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
       t.match(
         result.stderr,
@@ -222,3 +222,46 @@ endpoints:
     t.equal(shop.counts.get + shop.counts.lists + shop.counts.chats, 0, 'nothing was sent');
   },
 );
+
+t.test("the shape's rules: a gRPC endpoint's keys, and grpc keys on other urls", async (t) => {
+  const validate = (yaml: string) =>
+    runInProcess(['validate', 'run.yaml'], {
+      cwd: t.testdir({ 'shop.proto': readFileSync(SHOP_PROTO, 'utf8'), 'run.yaml': yaml }),
+    });
+  const rules = await validate(`requests: 1
+endpoints:
+  - url: grpc://127.0.0.1:1/shop
+    headers: { x-a: b }
+    expect: { status: 200 }
+  - url: http://127.0.0.1:1/
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct }
+`);
+  t.equal(rules.code, 1);
+  for (const line of [
+    /run\.yaml:3:\d+: endpoints\[0\]\.url: expected grpc:\/\/host:port or grpcs:\/\/host:port/,
+    /endpoints\[0\]\.headers: expected a gRPC endpoint's keys .*, not headers/,
+    /endpoints\[0\]\.expect\.status: expected expect\.grpc_status on a gRPC endpoint/,
+    /endpoints\[0\]\.grpc: expected grpc: \{ proto, method, message \}/,
+    /endpoints\[1\]\.grpc: expected grpc only on grpc:\/\/ or grpcs:\/\/ endpoints/,
+  ])
+    t.match(rules.stderr, line);
+  const codes = await validate(`requests: 1
+endpoints:
+  - url: grpc://127.0.0.1:1
+    grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct }
+    expect: { grpc_status: NOPE }
+`);
+  t.match(
+    codes.stderr,
+    /endpoints\[0\]\.expect\.grpc_status: expected gRPC status codes: names \(OK, /,
+  );
+  const kind = await validate(`requests: 1
+endpoints:
+  - url: grpc://127.0.0.1:1
+    grpc: { proto: ./shop.proto, method: shop.Catalog/Chat, message: { text: a } }
+`);
+  t.match(
+    kind.stderr,
+    /endpoints\[0\]\.grpc\.message: expected messages: \[\.\.\.\] \(shop\.Catalog\/Chat takes a stream of requests\)/,
+  );
+});
