@@ -55,7 +55,7 @@ const RANKS = {
     ['http'],
     ['auth', 'debug', 'user'],
     ['ws'],
-    ['socketio'],
+    ['socketio', 'grpc'],
     ['worker'],
     ['executor'],
     ['script'],

@@ -224,7 +224,10 @@ async function readRunFiles(
   baseDir: string,
   scenarioDir: string,
 ): Promise<
-  Result<Pick<CompileInputs, 'feeder' | 'multipartFiles' | 'tls' | 'proxy'>, ConfigIssue[]>
+  Result<
+    Pick<CompileInputs, 'feeder' | 'multipartFiles' | 'tls' | 'proxy' | 'grpcMethods'>,
+    ConfigIssue[]
+  >
 > {
   // A feeder file named in the scenario's options is relative to the scenario's (real) folder.
   const feederBase =
@@ -243,8 +246,13 @@ async function readRunFiles(
       ? ok(undefined)
       : (await import('./sources/tls-files.js')).readTlsFiles(config, baseDir, provenance);
   const proxy = compileProxy(config.proxy, inputs.env);
-  if (!feeder.ok || !files.ok || !tls.ok || !proxy.ok)
+  // @grpc/proto-loader only for a configuration with gRPC endpoints.
+  const grpc = !(config.endpoints ?? []).some((e) => e.grpc !== undefined)
+    ? ok(undefined)
+    : (await import('./sources/grpc-protos.js')).readGrpcProtos(config, baseDir, provenance);
+  if (!feeder.ok || !files.ok || !tls.ok || !proxy.ok || !grpc.ok)
     return err([
+      ...(grpc.ok ? [] : grpc.error),
       ...(feeder.ok ? [] : feeder.error),
       ...(files.ok ? [] : files.error),
       ...(tls.ok ? [] : tls.error),
@@ -254,6 +262,7 @@ async function readRunFiles(
     multipartFiles: files.value,
     ...(proxy.value === undefined ? {} : { proxy: proxy.value }),
     ...(tls.value === undefined ? {} : { tls: tls.value }),
+    ...(grpc.value === undefined ? {} : { grpcMethods: grpc.value }),
     ...(feeder.value === undefined ? {} : { feeder: feeder.value }),
   });
 }

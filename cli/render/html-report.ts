@@ -14,6 +14,7 @@
 import { customMetricsSection } from './html-custom-metrics.js';
 import { sampleFailuresSection } from './html-sample-failures.js';
 import { auth, checks, llm, openModel, streams, websocket } from './html-optional-sections.js';
+import { grpcSection } from './html-grpc.js';
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import type { LatencySummary, RunResult } from '../../runtime/metrics/run-result.js';
@@ -335,6 +336,7 @@ export function renderHtmlReport(report: RunReport, options: HtmlReportOptions):
     endpoints(r),
     openModel(r),
     websocket(r),
+    grpcSection(r),
     streams(r),
     llm(r),
     checks(r),

@@ -12,6 +12,7 @@ import type { TlsPlan } from '../../model/plan/tls-plan.js';
 import type { PatternPlan, RatePlan } from '../../model/plan/rate-plan.js';
 import type { Template } from '../../model/plan/template.js';
 import type { MultipartFiles } from '../sources/multipart-files.js';
+import type { GrpcMethods } from '../sources/grpc-protos.js';
 import { resolveTemplate, type EnvResolver } from './resolve-template.js';
 import { compileScenarios } from './scenarios.js';
 import { compileGraph, compileRunHeaders } from './scenario-graph.js';
@@ -34,6 +35,8 @@ export interface CompileInputs {
   readonly multipartFiles?: MultipartFiles;
   /** The run's proxies (compileProxy: the `proxy` key and the environment). */
   readonly proxy?: ProxyPlan;
+  /** Each gRPC endpoint's method, from its proto (dsl/sources/grpc-protos.ts), by load-plan. */
+  readonly grpcMethods?: GrpcMethods;
   /** The `tls:` files, read and checked by load-plan. */
   readonly tls?: TlsPlan;
 }
@@ -45,7 +48,13 @@ export function compilePlan(
 ): { plan: Plan; issues: Refinement[] } {
   const issues: Refinement[] = [];
   const env = envResolver(inputs.env, issues);
-  const graph = compileGraph(config, inputs.userAgent, env, inputs.multipartFiles);
+  const graph = compileGraph(
+    config,
+    inputs.userAgent,
+    env,
+    inputs.multipartFiles,
+    inputs.grpcMethods,
+  );
   const plan: Plan = {
     target: config.target,
     timeoutMs: config.timeout,

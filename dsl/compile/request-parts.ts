@@ -82,6 +82,11 @@ export function compileForm(map: FormMap, key: 'query' | 'form', env: EnvResolve
   return joinLiterals(parts);
 }
 
+/** A mapping or list as a JSON text template, placeholders encoded as in a JSON body. */
+export function compileJson(value: unknown, path: Path, env: EnvResolver): Template {
+  return joinLiterals(jsonParts(value, path, env));
+}
+
 /** The endpoint's body: text, JSON (a mapping or list), form fields or multipart parts. */
 export function compileBody(
   endpoint: EndpointConfig,

@@ -7,6 +7,9 @@ import { resolveTemplate as resolve, type EnvResolver } from './resolve-template
 import { compileVerify } from './verify-plan.js';
 import { compileSocketioSession } from './socketio-session.js';
 import { compileWsSession } from './ws-session.js';
+import { compileGrpcCall } from './grpc-call.js';
+import type { GrpcMethods } from '../sources/grpc-protos.js';
+import { joinUrl } from '../../model/request/url-rules.js';
 import type { Config } from '../schema/config-schema.js';
 import { endpointName } from '../schema/refinements.js';
 import type {
@@ -30,6 +33,7 @@ export function compileGraph(
   userAgent: string,
   env: EnvResolver,
   files: MultipartFiles = new Map(),
+  grpc: GrpcMethods = new Map(),
 ): ScenarioGraph {
   const single: EndpointConfig = {
     url: config.target ?? '/',
@@ -50,6 +54,7 @@ export function compileGraph(
       runHeaders,
       (name, path, singleLine) => env(name, ['endpoints', index, ...path], singleLine),
       files,
+      grpc,
     ),
   );
   const nameToIndex = new Map(compiled.map((e) => [e.name, e.index]));
@@ -110,9 +115,15 @@ function compileEndpoint(
   runHeaders: readonly HeaderPlan[],
   env: EnvResolver,
   files: MultipartFiles,
+  grpcMethods: GrpcMethods,
 ): EndpointPlan {
   const url = compileUrl(endpoint.url, config.target, env);
   const ws = isWebSocketEndpoint(endpoint.url, config.target);
+  const method = grpcMethods.get(index);
+  const grpc =
+    method === undefined
+      ? undefined
+      : compileGrpcCall(endpoint, joinUrl(config.target, endpoint.url), method, env);
   const timeoutMs = endpoint.timeout ?? config.timeout;
   const session = ws
     ? compileWsSession(endpoint, timeoutMs, env, (variable, from) =>
@@ -127,12 +138,17 @@ function compileEndpoint(
         );
   const name = endpointName(endpoint);
   // A WebSocket endpoint's outcome is its session's (validation refuses expect and checks there).
-  const verify = ws || socketio ? undefined : compileVerify(endpoint, config.expect?.status, env);
+  // A gRPC call's outcome is its status code's (expect.grpc_status).
+  const verify =
+    ws || socketio || grpc !== undefined
+      ? undefined
+      : compileVerify(endpoint, config.expect?.status, env);
   return buildRequest({
     index,
     name,
-    protocol: ws ? 'ws' : socketio ? 'socketio' : 'http',
-    method: ws || socketio ? 'GET' : endpoint.method,
+    protocol: ws ? 'ws' : socketio ? 'socketio' : grpc === undefined ? 'http' : 'grpc',
+    // A gRPC endpoint's method tag is its full method name (package.Service/Method).
+    method: ws || socketio ? 'GET' : (grpc?.plan.method ?? endpoint.method),
     origin: url.origin,
     path: url.path,
     query: endpoint.query === undefined ? undefined : compileForm(endpoint.query, 'query', env),
@@ -163,9 +179,11 @@ function compileEndpoint(
     think: endpoint.think,
     ws: session?.plan,
     socketio: socketio?.plan,
+    grpc: grpc?.plan,
     moreTemplates: [
       ...(session?.templates ?? []),
       ...(socketio?.templates ?? []),
+      ...(grpc?.templates ?? []),
       ...checkTemplates(verify),
     ],
   });

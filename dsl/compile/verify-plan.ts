@@ -9,7 +9,7 @@ import { resolveTemplate, type EnvResolver } from './resolve-template.js';
 
 /** What verify() reads of an endpoint. */
 export interface VerifiedEndpoint {
-  readonly expect?: { readonly status: StatusSet } | undefined;
+  readonly expect?: { readonly status?: StatusSet | undefined } | undefined;
   readonly checks?: readonly CheckConfig[] | undefined;
   readonly checks_fail_request?: boolean | undefined;
 }

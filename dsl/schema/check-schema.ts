@@ -16,6 +16,7 @@ import * as z from 'zod';
 import { parseStatusEntry, STATUS_ENTRY, type StatusSet } from '../../model/plan/status-set.js';
 import { duration, nonEmpty } from './fields.js';
 import { cssSelector, jsonPath, regexPattern } from './pattern-fields.js';
+import { grpcStatusList } from './grpc-schema.js';
 
 /** A status, a class or a range, or a list of them → the set of statuses (status-set.ts). */
 export function statusList(what: string) {
@@ -47,11 +48,21 @@ export function expectSchema() {
   return z
     .strictObject(
       {
-        status: statusList('statuses that are a success').describe(
-          'Statuses that are a success, others fail as unexpected_status: 200, "2xx", "200-299", or a list',
-        ),
+        status: statusList('statuses that are a success')
+          .optional()
+          .describe(
+            'Statuses that are a success, others fail as unexpected_status: 200, "2xx", "200-299", or a list',
+          ),
+        grpc_status: grpcStatusList()
+          .optional()
+          .describe(
+            'gRPC status codes that are a success (gRPC endpoints; default OK): names or numbers',
+          ),
       },
-      { error: 'a mapping { status: [200, 404] } (statuses that are a success)' },
+      {
+        error:
+          'a mapping { status: [200, 404] } (statuses that are a success) or { grpc_status: [OK, NOT_FOUND] }',
+      },
     )
     .describe('Statuses that are a success (default: any status below 400)');
 }

@@ -21,6 +21,7 @@ import { llmSchema } from './llm-schema.js';
 import { endpointMetricsMap } from './metrics-schema.js';
 import { socketioSchema } from './socketio-schema.js';
 import { wsMessageSchema, wsSessionSchema } from './ws-session-schema.js';
+import { grpcSchema } from './grpc-schema.js';
 
 /** An endpoint entry. */
 export function endpointSchema() {
@@ -31,9 +32,11 @@ export function endpointSchema() {
         .describe('Name in reports and flows; default "METHOD url"'),
       method: httpMethod().default('GET'),
       url: template(
-        'endpoint url, relative to target or absolute (http, https, ws, wss)',
+        'endpoint url, relative to target or absolute (http, https, ws, wss, grpc, grpcs)',
         true,
-      ).describe('Relative to target, or absolute; ws:// and wss:// make a WebSocket session'),
+      ).describe(
+        'Relative to target, or absolute; ws:// and wss:// make a WebSocket session, grpc:// and grpcs:// a gRPC call',
+      ),
       headers: headerMap('endpoint headers').optional(),
       query: formMap('query')
         .optional()
@@ -116,6 +119,7 @@ export function endpointSchema() {
       subprotocols: z
         .array(nonEmpty('WebSocket subprotocol'), { error: 'a list of subprotocol names' })
         .optional(),
+      grpc: grpcSchema().optional(),
       tags: userTags("the endpoint's samples").describe(
         "Tags on this endpoint's samples, besides the run's and its scenario's; thresholds can filter on them",
       ),

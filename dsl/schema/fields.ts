@@ -159,7 +159,7 @@ export function body() {
   );
 }
 
-/** Checks the placeholders of every key and string value inside a JSON value (a body, a Socket.IO event), at its own path. */
+/** Checks the placeholders of every key and string value inside a JSON value (a body, a Socket.IO event, a gRPC message), at its own path. */
 export function checkJsonTemplates(value: unknown, ctx: z.RefinementCtx): void {
   const visit = (node: unknown, path: (string | number)[]): void => {
     const check = (text: string, at: (string | number)[]): void => {

@@ -11,6 +11,7 @@ import {
   originOfUrl,
 } from '../../model/request/url-rules.js';
 import { isWebSocketEndpoint } from './endpoint-kind.js';
+import { grpcRules } from './grpc-rules.js';
 import { DEFAULT_CONCURRENCY, type Config } from './config-schema.js';
 import { customMetricRules } from './custom-metric-rules.js';
 import { flowRules, reauthRules } from './flow-rules.js';
@@ -29,9 +30,10 @@ export interface Refinement {
 
 type Endpoint = NonNullable<Config['endpoints']>[number];
 
-/** The name reports use for an endpoint: its `name`, else "METHOD url". */
+/** The name reports use for an endpoint: its `name`, else "METHOD url" (gRPC: its method). */
 export function endpointName(endpoint: Endpoint): string {
-  return endpoint.name ?? `${endpoint.method} ${endpoint.url}`;
+  if (endpoint.name !== undefined) return endpoint.name;
+  return endpoint.grpc === undefined ? `${endpoint.method} ${endpoint.url}` : endpoint.grpc.method;
 }
 
 /** Runs every rule. */
@@ -187,7 +189,7 @@ function urlRules(endpoint: Endpoint, i: number, target: string | undefined): Re
       expected: 'idle_timeout only with stream: sse or stream: chunks',
       actual: 'idle_timeout without stream',
     });
-  out.push(...llmRules(endpoint, i));
+  out.push(...llmRules(endpoint, i), ...grpcRules(endpoint, i, target));
   if (!ws) {
     for (const key of ['session', 'messages', 'message_interval', 'subprotocols'] as const) {
       if (endpoint[key] !== undefined) {

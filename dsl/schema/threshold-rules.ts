@@ -77,7 +77,11 @@ function knownValues(config: Config): Known {
     ['error_kind', ERROR_KINDS],
     ['scenario', scenarios.length === 0 ? [DEFAULT_SCENARIO] : scenarios],
     ['endpoint', scripted ? undefined : endpointNames(config)],
-    ['method', scripted ? undefined : [...new Set(endpoints.map((e) => e.method))]],
+    // A gRPC endpoint's method tag is its full method name (docs/grpc.md).
+    [
+      'method',
+      scripted ? undefined : [...new Set(endpoints.map((e) => e.grpc?.method ?? e.method))],
+    ],
     ['check', [...new Set(endpoints.flatMap((e) => (e.checks ?? []).map((c) => c.name)))]],
     ['group', undefined],
   ]);

@@ -30,6 +30,7 @@ export const ERROR_KINDS = [
   'ws_handshake',
   'ws_abnormal_close',
   'ws_timeout',
+  'grpc_status',
   'script_error',
   'script_timeout',
   'script_memory',

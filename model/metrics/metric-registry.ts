@@ -396,6 +396,59 @@ export const BUILTIN_METRICS = Object.freeze({
     tags: ENDPOINT_TAGS,
     userTags: true,
   },
+  grpc_req_duration: {
+    kind: 'trend',
+    family: 'endpoint-trend',
+    figure: {
+      field: 'grpcDuration',
+      result: 'grpc.req_duration_ms',
+      label: 'gRPC call duration',
+      perEndpoint: true,
+    },
+    unit: 'ms',
+    description:
+      'gRPC call duration, from starting the call to its status (a stream: to its end), of every call whatever its status',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  grpc_reqs: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: { field: 'grpcReqs', result: 'grpc.reqs', label: 'gRPC calls' },
+    unit: 'count',
+    description:
+      'gRPC calls made (a stream is one): count in all, rate per second; failed ones (an unexpected status) are in http_req_failed',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  grpc_streams_msgs_sent: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: {
+      field: 'grpcMsgsSent',
+      result: 'grpc.streams_msgs_sent',
+      label: 'gRPC stream messages sent',
+    },
+    unit: 'count',
+    description:
+      'Messages written to client-streaming and bidirectional gRPC calls: count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
+  grpc_streams_msgs_received: {
+    kind: 'counter',
+    family: 'endpoint-counter',
+    figure: {
+      field: 'grpcMsgsReceived',
+      result: 'grpc.streams_msgs_received',
+      label: 'gRPC stream messages received',
+    },
+    unit: 'count',
+    description:
+      'Messages received from server-streaming and bidirectional gRPC calls: count in all, rate per second',
+    tags: ENDPOINT_TAGS,
+    userTags: true,
+  },
   http_req_failed: {
     kind: 'rate',
     family: 'request',

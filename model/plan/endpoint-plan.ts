@@ -6,6 +6,7 @@ import type { StatusSet } from './status-set.js';
 import type { Template } from './template.js';
 import type { SocketioPlan } from './socketio-plan.js';
 import type { WsPlan } from './ws-session-plan.js';
+import type { GrpcPlan } from './grpc-plan.js';
 
 /**
  * Where an extracted variable's value is read from: the JSON body, a header, the first match of a
@@ -153,7 +154,7 @@ export interface EndpointPlan {
   /** Index in ScenarioGraph.endpoints; metrics are recorded under it. */
   readonly index: number;
   readonly name: string;
-  readonly protocol: 'http' | 'ws' | 'socketio';
+  readonly protocol: 'http' | 'ws' | 'socketio' | 'grpc';
   readonly method: string;
   /**
    * scheme://host:port, fixed at compile time (placeholders are not allowed there), but for a url
@@ -188,6 +189,8 @@ export interface EndpointPlan {
   readonly ws: WsPlan | undefined;
   /** A Socket.IO endpoint's session (docs/socketio.md); else undefined. */
   readonly socketio?: SocketioPlan | undefined;
+  /** A grpc:// or grpcs:// endpoint's call (docs/grpc.md); else undefined. */
+  readonly grpc?: GrpcPlan | undefined;
   /** Variables this endpoint's templates read, in order of first use. */
   readonly needs: readonly string[];
   /** On one of these statuses, run the refresh endpoint and send the request once more. */

@@ -25,6 +25,7 @@ import {
 } from '../plan/endpoint-plan.js';
 import type { SocketioPlan } from '../plan/socketio-plan.js';
 import type { WsPlan } from '../plan/ws-session-plan.js';
+import type { GrpcPlan } from '../plan/grpc-plan.js';
 import type { LlmPlan } from '../plan/llm-plan.js';
 import type { VerifyPlan } from '../plan/check-plan.js';
 import { templateVariables, type Template } from '../plan/template.js';
@@ -43,7 +44,7 @@ const CONTENT_TYPES: Readonly<Partial<Record<BodyType, string>>> = {
 export interface RequestParts {
   readonly index: number;
   readonly name: string;
-  readonly protocol?: 'http' | 'ws' | 'socketio';
+  readonly protocol?: 'http' | 'ws' | 'socketio' | 'grpc';
   readonly method: string;
   readonly origin: string;
   readonly path: Template;
@@ -70,6 +71,7 @@ export interface RequestParts {
   readonly think?: ThinkRange | undefined;
   readonly ws?: WsPlan | undefined;
   readonly socketio?: SocketioPlan | undefined;
+  readonly grpc?: GrpcPlan | undefined;
   /** Templates besides the url, headers and body whose variables the request needs (a session's). */
   readonly moreTemplates?: readonly Template[];
 }
@@ -136,6 +138,7 @@ export function buildRequest(parts: RequestParts): EndpointPlan {
     think: parts.think,
     ws: parts.ws,
     ...(parts.socketio === undefined ? {} : { socketio: parts.socketio }),
+    ...(parts.grpc === undefined ? {} : { grpc: parts.grpc }),
     needs: [...new Set(templates.flatMap((t) => templateVariables(t)))],
     tags: parts.tags,
   };

@@ -10,8 +10,9 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** `scheme://authority` at the start of a url. */
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 /** The schemes barrage speaks. */
-const SUPPORTED = /^(https?|wss?):\/\//i;
+const SUPPORTED = /^(https?|wss?|grpcs?):\/\//i;
 const WEBSOCKET = /^wss?:\/\//i;
+const GRPC = /^grpcs?:\/\//i;
 
 /** True when `url` names its scheme (`http://…`, `wss://…`), false for a relative one. */
 export function isAbsoluteUrl(url: string): boolean {
@@ -23,7 +24,7 @@ export function originOfUrl(url: string): string | undefined {
   return ORIGIN.exec(url)?.[0];
 }
 
-/** True for an http, https, ws or wss url. */
+/** True for an http, https, ws, wss, grpc or grpcs url. */
 export function isSupportedUrl(url: string): boolean {
   return SUPPORTED.test(url);
 }
@@ -31,6 +32,11 @@ export function isSupportedUrl(url: string): boolean {
 /** True for a ws:// or wss:// url (a WebSocket session, not a request). */
 export function isWebSocketUrl(url: string): boolean {
   return WEBSOCKET.test(url);
+}
+
+/** True for a grpc:// or grpcs:// url (a gRPC call, docs/grpc.md). */
+export function isGrpcUrl(url: string): boolean {
+  return GRPC.test(url);
 }
 
 /** `base` with an http(s) scheme made ws(s): the base of a relative WebSocket url. */

@@ -14,6 +14,7 @@ import type { SessionRunner } from '../ws/session-runner.js';
 import type { createSessionRunner } from '../ws/ws-session.js';
 import type { WsTransport } from '../ws/ws-transport.js';
 import type { createSocketioRunner } from '../socketio/socketio-session.js';
+import type { createGrpcRunner } from '../grpc/grpc-runner.js';
 import { joinSessionRunners } from './session-runners.js';
 
 /** What services may use: the shard, the segment clock, and a way to end the run with an error. */
@@ -30,8 +31,8 @@ export interface ServiceContext {
 export interface SegmentServices {
   readonly auth: AuthProvider | undefined;
   /**
-   * A session runner recording into `recorder` (one per scenario): WebSocket and Socket.IO
-   * sessions; undefined without ws:// or Socket.IO endpoints.
+   * A runner of what is not an HTTP request, recording into `recorder` (one per scenario):
+   * WebSocket and Socket.IO sessions and gRPC calls; undefined without any of them.
    */
   readonly sessions: (recorder: Recorder) => SessionRunner | undefined;
 }
@@ -47,23 +48,26 @@ export interface ServiceModules {
     | undefined;
   /** socketio-session.ts (and socket.io-client), for a plan with Socket.IO endpoints. */
   readonly socketio: { readonly createSocketioRunner: typeof createSocketioRunner } | undefined;
+  /** grpc-runner.ts (and @grpc/grpc-js), for a plan with grpc:// endpoints. */
+  readonly grpc: { readonly createGrpcRunner: typeof createGrpcRunner } | undefined;
 }
 
 /**
- * Imports what `plan` needs: the WebSocket modules (and ws) only for ws:// endpoints, since
- * loading them costs every start a few milliseconds.
+ * Imports what `plan` needs: each protocol's modules (and its client library) only for its
+ * endpoints, since loading them costs every start milliseconds.
  */
 export async function importServiceModules(plan: Plan): Promise<ServiceModules> {
   const uses = (protocol: string) => plan.graph.endpoints.some((e) => e.protocol === protocol);
-  const [ws, socketio] = await Promise.all([
+  const [ws, socketio, grpc] = await Promise.all([
     uses('ws')
       ? Promise.all([import('../ws/ws-session.js'), import('../ws/ws-transport.js')]).then(
           ([{ createSessionRunner }, { WsTransport }]) => ({ createSessionRunner, WsTransport }),
         )
       : undefined,
     uses('socketio') ? import('../socketio/socketio-session.js') : undefined,
+    uses('grpc') ? import('../grpc/grpc-runner.js') : undefined,
   ]);
-  return { ws, socketio };
+  return { ws, socketio, grpc };
 }
 
 /** Builds the segment's services. */
@@ -73,24 +77,25 @@ export function createSegmentServices(
 ): SegmentServices {
   const auth = authProvider(context);
   const ws = sessionRunners(context, auth, modules.ws);
-  const socketio = modules.socketio;
-  if (socketio === undefined) return { auth, sessions: ws };
+  const { socketio, grpc } = modules;
+  if (socketio === undefined && grpc === undefined) return { auth, sessions: ws };
   const { endpoints } = context.plan.graph;
   const { insecure, tls } = context.plan;
+  const { now } = context;
   return {
     auth,
     sessions: (recorder) =>
-      joinSessionRunners(
-        endpoints,
-        ws(recorder),
-        socketio.createSocketioRunner({
+      joinSessionRunners(endpoints, {
+        ws: ws(recorder),
+        socketio: socketio?.createSocketioRunner({
           endpoints,
           recorder,
-          now: context.now,
+          now,
           auth,
           connection: { insecure, tls },
         }),
-      ),
+        grpc: grpc?.createGrpcRunner({ endpoints, recorder, now, transport: { insecure, tls } }),
+      }),
   };
 }
 

@@ -2,7 +2,8 @@
  * One iteration per permit (DESIGN.md §3): pick an endpoint or a flow by weight, take the next
  * feeder record, then walk its steps: each step's request goes through the request path
  * (request-path.ts: build, authorize, send under one deadline, follow redirects, retry, record,
- * extract), or, for a ws:// endpoint, through the WebSocket session runner. After the request of
+ * extract), or, for a ws:// endpoint, through the WebSocket session runner (for a grpc:// one,
+ * the gRPC call runner behind the same seam). After the request of
  * a step, `think` pauses the worker as a user reading the page would. An iteration's duration
  * (iteration_duration) runs from its permit taken to its last step and think done, or to a stop
  * cutting its pause.
@@ -251,7 +252,7 @@ export class IterationRunner {
     }
   }
 
-  /** A request not sent (a ws:// endpoint in a segment without the session runner). */
+  /** A request not sent (a ws:// or grpc:// endpoint in a segment without the session runner). */
   #unsent(compiled: CompiledRequest, kind: ErrorKind): false {
     this.deps.recorder.recordUnsent(kind, unsentCause(compiled.endpoint, undefined));
     return false;

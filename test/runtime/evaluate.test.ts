@@ -57,6 +57,11 @@ function fullRun(): ShardSnapshot {
   r.recordCount(FIGURE.llm_output_tokens, 1, 3);
   r.recordRate(FIGURE.llm_goodput, 1, true);
   r.recordRate(FIGURE.llm_goodput, 1, false);
+  // A gRPC endpoint's figures (docs/grpc.md), on the search endpoint as any endpoint's.
+  r.recordTrend(FIGURE.grpc_req_duration, 1, 1_100);
+  r.recordCount(FIGURE.grpc_reqs, 1, 2);
+  r.recordCount(FIGURE.grpc_streams_msgs_sent, 1, 3);
+  r.recordCount(FIGURE.grpc_streams_msgs_received, 1, 5);
   r.recordStreamPiece(0, 'chunks', 300, -1);
   r.recordStreamPiece(0, 'chunks', -1, 400);
   r.recordTrend(FIGURE.http_req_total_duration, 0, 1_200);
@@ -194,6 +199,11 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['llm_output_tokens', 'rate', {}, 0.75],
   ['llm_goodput', 'rate', {}, 0.5],
   ['llm_goodput', 'count', {}, 1],
+  ['grpc_req_duration', 'max', { endpoint: 'search' }, 1.1],
+  ['grpc_req_duration', 'max', { endpoint: 'login' }, null],
+  ['grpc_reqs', 'count', {}, 2],
+  ['grpc_streams_msgs_sent', 'count', {}, 3],
+  ['grpc_streams_msgs_received', 'count', { endpoint: 'search' }, 5],
   ['stream_time_to_first_chunk', 'max', {}, 0.3],
   ['stream_time_to_first_chunk', 'max', { endpoint: 'search' }, null],
   ['stream_chunk_gap', 'p50', { endpoint: 'login' }, 0.4],
