@@ -2,6 +2,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTargetServer } from '../../cli/serve/target-server.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 interface JsonFigure {
@@ -37,12 +38,14 @@ t.test('compare: the endpoint six times slower is flagged, the other not', async
     'new.yaml': config(server.url, 300),
     'notes.json': '{"hello": "world"}\n',
   });
+  // Spawned: each run's latencies are the target's own, not those of a test process whose event
+  // loop the target would share; the comparisons run in process.
   const base = await runCli(['run', 'base.yaml', '--quiet', '--json', 'base.json'], { cwd: dir });
   t.equal(base.code, 0, base.stderr);
   const next = await runCli(['run', 'new.yaml', '--quiet', '--raw', 'new.raw'], { cwd: dir });
   t.equal(next.code, 0, next.stderr);
 
-  const json = await runCli(['compare', 'base.json', 'new.raw', '--json', '-'], { cwd: dir });
+  const json = await runInProcess(['compare', 'base.json', 'new.raw', '--json', '-'], { cwd: dir });
   t.equal(json.code, 0, `no threshold, exit 0: ${json.stderr}`);
   const figures = (JSON.parse(json.stdout) as { figures: JsonFigure[] }).figures;
   const p95 = (scope: string): JsonFigure | undefined =>
@@ -65,7 +68,7 @@ t.test('compare: the endpoint six times slower is flagged, the other not', async
     'the slow endpoint’s p50 moved too',
   );
 
-  const failing = await runCli(
+  const failing = await runInProcess(
     [
       'compare',
       'base.json',
@@ -81,7 +84,7 @@ t.test('compare: the endpoint six times slower is flagged, the other not', async
     /✗ http_req_duration\{endpoint=slow\}:p95 < baseline \* 1\.10: baseline [\d.]+, actual [\d.]+, limit [\d.]+\n/,
     'the line names the baseline and the actual',
   );
-  const passing = await runCli(
+  const passing = await runInProcess(
     [
       'compare',
       'base.json',
@@ -96,7 +99,7 @@ t.test('compare: the endpoint six times slower is flagged, the other not', async
   t.equal(passing.code, 0, `passing comparison thresholds exit 0: ${passing.stderr}`);
   t.match(passing.stdout, /Threshold Summary: 2\/2 passed/);
 
-  const markdown = await runCli(['compare', 'base.json', 'new.raw', '--markdown', 'cmp.md'], {
+  const markdown = await runInProcess(['compare', 'base.json', 'new.raw', '--markdown', 'cmp.md'], {
     cwd: dir,
   });
   t.equal(markdown.code, 0, markdown.stderr);
@@ -113,16 +116,16 @@ t.test('compare: the endpoint six times slower is flagged, the other not', async
   );
   t.match(rows.join('\n'), /\| endpoint slow · p95 \|.*\| \*\*yes\*\* \|/, 'the flag in bold');
 
-  const notResult = await runCli(['compare', 'base.json', 'notes.json'], { cwd: dir });
+  const notResult = await runInProcess(['compare', 'base.json', 'notes.json'], { cwd: dir });
   t.equal(notResult.code, 1, 'a file that is not a result exits 1');
   t.equal(notResult.stdout, '', 'nothing on stdout');
   t.match(notResult.stderr, /notes\.json: expected a JSON result \(--json\) or a raw result/);
   t.notMatch(notResult.stderr, /\n\s+at /, 'no stack trace');
   t.match(notResult.stderr, /^barrage: 1 problem in the input files:\n/, 'not "the configuration"');
-  const missing = await runCli(['compare', 'gone.json', 'base.json'], { cwd: dir });
+  const missing = await runInProcess(['compare', 'gone.json', 'base.json'], { cwd: dir });
   t.equal(missing.code, 1);
   t.match(missing.stderr, /gone\.json/, 'a missing file is named');
-  const plain = await runCli(
+  const plain = await runInProcess(
     ['compare', 'base.json', 'new.raw', '--threshold', 'http_req_duration:p95 < 300'],
     { cwd: dir },
   );

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 
 interface Result {
   readonly threshold: string;
@@ -102,9 +102,9 @@ t.test('a scenario’s Trend, Counter, Rate and Gauge in text, JSON, HTML and JU
   const server = await target(t);
   const dir = t.testdir({ 's.ts': SCENARIO });
   const flags = ['--target', server.url, '--scenario', 's.ts'];
-  const run = await runCli(
+  const run = await runInProcess(
     ['run', ...flags, '--json', 'r.json', '--html', 'r.html', '--junit', 'j.xml'],
-    { cwd: dir, killAfterMs: 60_000 },
+    { cwd: dir },
   );
   t.equal(run.code, 1, 'two thresholds fail');
   t.equal(server.count(), 12);
@@ -134,18 +134,16 @@ t.test('over 2 threads and over 3 --segment processes merged: the same figures',
   const server = await target(t);
   const dir = t.testdir({ 's.ts': SCENARIO });
   const flags = ['--target', server.url, '--scenario', 's.ts'];
-  const threaded = await runCli(['run', ...flags, '--threads', '2', '--json-output'], {
+  const threaded = await runInProcess(['run', ...flags, '--threads', '2', '--json-output'], {
     cwd: dir,
-    killAfterMs: 60_000,
   });
   assertFigures(t, JSON.parse(threaded.stdout) as Report);
   const segments = await Promise.all(
     [1, 2, 3].map((i) =>
-      runCli(
+      runInProcess(
         ['run', ...flags, '-c', '3', '--segment', `${i}/3`, '--raw', `s${i}.json`, '--json-output'],
         {
           cwd: dir,
-          killAfterMs: 60_000,
         },
       ),
     ),
@@ -155,7 +153,7 @@ t.test('over 2 threads and over 3 --segment processes merged: the same figures',
     [8, 8, 8],
     'each segment counted its share',
   );
-  const merged = await runCli(['merge', 's1.json', 's2.json', 's3.json', '--json-output'], {
+  const merged = await runInProcess(['merge', 's1.json', 's2.json', 's3.json', '--json-output'], {
     cwd: dir,
   });
   t.equal(merged.code, 1, 'the merge judges the same thresholds');
@@ -182,7 +180,7 @@ t.test('YAML metrics: fed by a JSONPath extractor, with a threshold', async (t) 
     "  - 'served_ok:rate == 1'",
   ].join('\n');
   const dir = t.testdir({ 'load.yaml': yaml });
-  const run = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+  const run = await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir });
   t.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout) as Report;
   t.match(report.metrics.cart_total, {
@@ -235,15 +233,15 @@ export default async function () {}
       '  - { url: /, metrics: { cart_totl: $.n } }',
     ].join('\n'),
   });
-  const typo = await runCli(['validate', '--scenario', 'typo.ts'], { cwd: dir });
+  const typo = await runInProcess(['validate', '--scenario', 'typo.ts'], { cwd: dir });
   t.equal(typo.code, 1);
   t.match(typo.stderr, /thresholds\[0\]/);
   t.match(typo.stderr, /unknown metric "cart_bytez".*did you mean "cart_bytes"\?/);
   t.notMatch(typo.stderr, / {4}at /, 'no stack trace');
-  const twice = await runCli(['validate', '--scenario', 'twice.ts'], { cwd: dir });
+  const twice = await runInProcess(['validate', '--scenario', 'twice.ts'], { cwd: dir });
   t.equal(twice.code, 1);
   t.match(twice.stderr, /twice is already declared as a counter \(one type per name\)/);
-  const decl = await runCli(['validate', 'decl.yaml'], { cwd: dir });
+  const decl = await runInProcess(['validate', 'decl.yaml'], { cwd: dir });
   t.equal(decl.code, 1);
   t.match(decl.stderr, /decl\.yaml:3:\d+: metrics\.http_req_duration: .*not a built-in metric/);
   t.match(
@@ -254,14 +252,14 @@ export default async function () {}
     decl.stderr,
     /decl\.yaml:5:\d+: metrics\.weight\.unit: expected one of ms, bytes, count, ratio, none/,
   );
-  const undeclared = await runCli(['validate', 'undeclared.yaml'], { cwd: dir });
+  const undeclared = await runInProcess(['validate', 'undeclared.yaml'], { cwd: dir });
   t.equal(undeclared.code, 1);
   t.match(
     undeclared.stderr,
     /undeclared\.yaml:4:\d+: endpoints\[0\]\.metrics\.cart_totl: expected a metric declared under the top-level metrics: cart_total.*did you mean cart_total\?/,
   );
   const server = await target(t);
-  const late = await runCli(
+  const late = await runInProcess(
     ['run', '--target', server.url, '--scenario', 'late.ts', '-n', '1', '--json-output'],
     { cwd: dir },
   );
@@ -284,7 +282,7 @@ export default async function () {
 }
 `,
   });
-  const run = await runCli(
+  const run = await runInProcess(
     [
       'run',
       '--target',
@@ -297,7 +295,7 @@ export default async function () {
       'r.json',
       '--json-output',
     ],
-    { cwd: dir, killAfterMs: 120_000 },
+    { cwd: dir },
   );
   t.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout) as Report;

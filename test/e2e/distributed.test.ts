@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { startTargetServer } from '../../cli/serve/target-server.js';
 import { decodeHistogram, percentileMs } from '../../runtime/metrics/histogram.js';
 import type { RawResult } from '../../runtime/raw-result.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 interface Json {
@@ -20,6 +21,8 @@ t.test('three segments merged equal one process, exactly', async (t) => {
   t.teardown(() => server.close());
   const config = `target: ${server.url}/delay/2\nrequests: 300\nconcurrency: 6\nthresholds: ["http_requests:count == 300"]\n`;
   const dir = t.testdir({ 'load.yaml': config });
+  // Spawned: three processes as a distributed run has them, each dispatching at --start-at on its
+  // own clock and event loop; the rest of the file runs barrage in process.
   // Far enough ahead that three CLIs have started by then, even on a busy machine.
   const startAt = new Date(Date.now() + 6000).toISOString();
   const segments = await Promise.all(
@@ -64,14 +67,14 @@ t.test('three segments merged equal one process, exactly', async (t) => {
       `dispatch began at --start-at (${raw.snapshot.startedAt - Date.parse(startAt)} ms off)`,
     );
 
-  const merged = await runCli(
+  const merged = await runInProcess(
     ['merge', 's1.json', 's2.json', 's3.json', '--json-output', '--json', 'merged.json'],
     { cwd: dir },
   );
   t.equal(merged.code, 0, `the merged run passes its threshold: ${merged.stderr}`);
   const result = JSON.parse(merged.stdout) as Json;
   const single = JSON.parse(
-    (await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir })).stdout,
+    (await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir })).stdout,
   ) as Json;
   t.equal(result.total, single.total, 'totals equal one process with the same config');
   t.equal(server.stats().byRoute.delay, 600);
@@ -116,7 +119,7 @@ t.test('feeder records are used exactly once across segments', async (t) => {
   });
   const runs = await Promise.all(
     [1, 2, 3].map((i) =>
-      runCli(['run', 'load.yaml', '--segment', `${i}/3`, '--json-output'], { cwd: dir }),
+      runInProcess(['run', 'load.yaml', '--segment', `${i}/3`, '--json-output'], { cwd: dir }),
     ),
   );
   t.same(
@@ -141,24 +144,29 @@ t.test('missing, duplicated and foreign segments are refused clearly', async (t)
     ['a.yaml', '3/3', 'a3'],
     ['b.yaml', '3/3', 'b3'],
   ]) {
-    await runCli(['run', file!, '--segment', segment!, '--raw', `${out}.json`, '--json-output'], {
-      cwd: dir,
-    });
+    await runInProcess(
+      ['run', file!, '--segment', segment!, '--raw', `${out}.json`, '--json-output'],
+      {
+        cwd: dir,
+      },
+    );
   }
-  const missing = await runCli(['merge', 'a1.json', 'a2.json'], { cwd: dir });
+  const missing = await runInProcess(['merge', 'a1.json', 'a2.json'], { cwd: dir });
   t.equal(missing.code, 1);
   t.equal(missing.stdout, '');
   t.match(missing.stderr, /segment 3\/3 is missing/);
-  const twice = await runCli(['merge', 'a1.json', 'a2.json', 'a3.json', 'a1.json'], { cwd: dir });
+  const twice = await runInProcess(['merge', 'a1.json', 'a2.json', 'a3.json', 'a1.json'], {
+    cwd: dir,
+  });
   t.match(twice.stderr, /segment 1\/3 appears 2 times: a1\.json, a1\.json/);
-  const foreign = await runCli(['merge', 'a1.json', 'a2.json', 'b3.json'], { cwd: dir });
+  const foreign = await runInProcess(['merge', 'a1.json', 'a2.json', 'b3.json'], { cwd: dir });
   t.match(foreign.stderr, /b3\.json is from a different plan than a1\.json/);
-  const thin = await runCli(['run', 'a.yaml', '-c', '2', '--segment', '1/3'], { cwd: dir });
+  const thin = await runInProcess(['run', 'a.yaml', '-c', '2', '--segment', '1/3'], { cwd: dir });
   t.match(
     thin.stderr,
     /concurrency: expected at least one worker per segment \(3 segments\), got 2/,
   );
-  const bad = await runCli(['merge', 'junk.json', 'nope.json'], { cwd: dir });
+  const bad = await runInProcess(['merge', 'junk.json', 'nope.json'], { cwd: dir });
   t.match(
     bad.stderr,
     /junk\.json: format: expected "barrage-raw" \(a file of barrage run --raw\), got nothing/,

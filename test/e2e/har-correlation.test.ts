@@ -12,7 +12,7 @@ import t, { type Test } from 'tap';
 import { parse } from 'yaml';
 import { chromiumSkip } from '../helpers/chromium.js';
 import { CHECKOUT_USERS, recordCheckout } from '../helpers/record-checkout.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { startSessionApp, type SessionApp } from '../helpers/session-app.js';
 
 const skip = chromiumSkip(process.env);
@@ -32,7 +32,7 @@ t.test('a recorded checkout replays with 0 failures after barrage har', { skip }
   t.equal(await recordCheckout(recorded, join(dir, 'checkout.har')), 'paid', 'the recording paid');
   t.equal(recorded.stats.checkouts, 1);
 
-  const har = await runCli(['har', 'checkout.har', '-o', 'flow.yaml'], { cwd: dir });
+  const har = await runInProcess(['har', 'checkout.har', '-o', 'flow.yaml'], { cwd: dir });
   t.equal(har.code, 0, har.stderr);
   const yaml = readFileSync(join(dir, 'flow.yaml'), 'utf8');
   t.notMatch(yaml + har.stderr, USERS.alice, 'the recorded password is nowhere');
@@ -65,12 +65,12 @@ t.test('a recorded checkout replays with 0 failures after barrage har', { skip }
   ]);
 
   const env = { PASSWORD: USERS.alice };
-  const validate = await runCli(['validate', 'flow.yaml'], { cwd: dir, env });
+  const validate = await runInProcess(['validate', 'flow.yaml'], { cwd: dir, env });
   t.equal(validate.code, 0, validate.stderr);
 
   const replay = await freshApp(t);
   const argv = ['run', 'flow.yaml', '--target', replay.url, '-n', '3', '-c', '1', '--json-output'];
-  const run = await runCli(argv, { cwd: dir, env });
+  const run = await runInProcess(argv, { cwd: dir, env });
   t.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout) as { total: number; failures: number };
   t.equal(report.failures, 0, 'no request failed');
@@ -78,12 +78,12 @@ t.test('a recorded checkout replays with 0 failures after barrage har', { skip }
   t.equal(replay.stats.checkouts, 3, 'each iteration paid its own order');
   t.same(replay.stats.rejected, { csrf: 0, credentials: 0, notLoggedIn: 0, cart: 0, order: 0 });
 
-  const plain = await runCli(['har', 'checkout.har', '--no-correlate', '-o', 'plain.yaml'], {
+  const plain = await runInProcess(['har', 'checkout.har', '--no-correlate', '-o', 'plain.yaml'], {
     cwd: dir,
   });
   t.equal(plain.code, 0, plain.stderr);
   const refused = await freshApp(t);
-  const again = await runCli(
+  const again = await runInProcess(
     ['run', 'plain.yaml', '--target', refused.url, '-n', '3', '-c', '1', '--json-output'],
     { cwd: dir, env },
   );

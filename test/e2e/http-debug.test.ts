@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 import t, { type Test } from 'tap';
 import type { JsonResult } from '../../cli/render/json-report.js';
 import type { ExchangeRecord } from '../../model/exchange-record.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 
 const TOKEN = 'tok-3f9a27c1d5e8b604';
 const BODY = `{"note":"${'n'.repeat(1500)}"}`;
@@ -62,7 +62,7 @@ const env = { TOKEN };
 t.test('--http-debug=failed: the failing requests only, cut and redacted', async (t) => {
   const { url } = await target(t);
   const dir = t.testdir({ 'load.yaml': config(url) });
-  const run = await runCli(
+  const run = await runInProcess(
     [
       'run',
       'load.yaml',
@@ -109,7 +109,7 @@ t.test('--http-debug=failed: the failing requests only, cut and redacted', async
 t.test("all: the 200s too; the flag keeps the file's other keys", async (t) => {
   const { url } = await target(t);
   const dir = t.testdir({ 'load.yaml': config(url, ['http_debug: { per_second: 1000 }']) });
-  const run = await runCli(
+  const run = await runInProcess(
     ['run', 'load.yaml', '--http-debug=all', '--http-debug-file', 'd.ndjson', '--json', 'r.json'],
     { cwd: dir, env },
   );
@@ -127,7 +127,7 @@ t.test('the size bound and the rate bound drop lines and count them', async (t) 
     ]),
     'rate.yaml': config(url, ['http_debug: { requests: all, file: rate.ndjson, per_second: 1 }']),
   });
-  const size = await runCli(['run', 'size.yaml', '--json', 'size.json'], { cwd: dir, env });
+  const size = await runInProcess(['run', 'size.yaml', '--json', 'size.json'], { cwd: dir, env });
   t.equal(size.code, 0, size.stderr);
   const sized = JSON.parse(readFileSync(join(dir, 'size.json'), 'utf8')) as JsonResult;
   t.ok(statSync(join(dir, 'size.ndjson')).size <= 6000, 'the file stays within max_bytes');
@@ -136,7 +136,7 @@ t.test('the size bound and the rate bound drop lines and count them', async (t) 
   t.equal(lines(join(dir, 'size.ndjson')).length, sized.http_debug?.written);
 
   // 30 requests take far less than the 29 s that one line a second would need to write them all.
-  const rate = await runCli(['run', 'rate.yaml', '--json', 'rate.json'], { cwd: dir, env });
+  const rate = await runInProcess(['run', 'rate.yaml', '--json', 'rate.json'], { cwd: dir, env });
   t.equal(rate.code, 0, rate.stderr);
   const rated = JSON.parse(readFileSync(join(dir, 'rate.json'), 'utf8')) as JsonResult;
   t.ok((rated.http_debug?.dropped ?? 0) > 0, `dropped counted (${rated.http_debug?.dropped})`);
@@ -147,7 +147,7 @@ t.test('the size bound and the rate bound drop lines and count them', async (t) 
 t.test('two threads: lines from both, well-formed NDJSON', async (t) => {
   const { url } = await target(t);
   const dir = t.testdir({ 'load.yaml': config(url, ['http_debug: { per_second: 1000 }'], 60) });
-  const run = await runCli(
+  const run = await runInProcess(
     ['run', 'load.yaml', '--threads', '2', '--http-debug=all', '--http-debug-file', 'd.ndjson'],
     { cwd: dir, env },
   );
@@ -162,7 +162,7 @@ t.test('--segment runs and merge keep the sample failures and sum the counts', a
   const { url } = await target(t);
   const dir = t.testdir({ 'load.yaml': config(url, ['http_debug: { file: d.ndjson }']) });
   for (const segment of ['1/2', '2/2']) {
-    const run = await runCli(
+    const run = await runInProcess(
       ['run', 'load.yaml', '--segment', segment, '--raw', `${segment[0]}.raw`],
       {
         cwd: dir,
@@ -171,7 +171,7 @@ t.test('--segment runs and merge keep the sample failures and sum the counts', a
     );
     t.equal(run.code, 0, run.stderr);
   }
-  const merged = await runCli(['merge', '1.raw', '2.raw', '--json', 'm.json'], { cwd: dir });
+  const merged = await runInProcess(['merge', '1.raw', '2.raw', '--json', 'm.json'], { cwd: dir });
   t.equal(merged.code, 0, merged.stderr);
   const result = JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')) as JsonResult;
   t.equal(result.failures, 10);
@@ -206,7 +206,7 @@ t.test(
     });
     const header = `Authorization: Bearer ${TOKEN}`;
     const flags = ['--target', url, '-n', '9', '-c', '1', '--header', header, '--no-typecheck'];
-    const run = await runCli(
+    const run = await runInProcess(
       ['run', '--scenario', 's.ts', ...flags, '--http-debug', '--http-debug-file', 'd.ndjson'],
       { cwd: dir },
     );
@@ -220,7 +220,7 @@ t.test(
     }
     t.notMatch(readFileSync(join(dir, 'd.ndjson'), 'utf8'), TOKEN);
     const before = seen();
-    const refused = await runCli(['run', '--scenario', 'own.ts', ...flags], { cwd: dir });
+    const refused = await runInProcess(['run', '--scenario', 'own.ts', ...flags], { cwd: dir });
     t.equal(refused.code, 1);
     t.match(refused.stderr, /own\.ts \(options\): http_debug: expected no http_debug in options/);
     t.equal(seen(), before, 'nothing sent');
@@ -253,7 +253,7 @@ t.test('bad values: exit 1, the flag or key named, nothing sent', async (t) => {
     ],
   ];
   for (const [name, argv, error] of cases) {
-    const run = await runCli(argv, { cwd: dir, env });
+    const run = await runInProcess(argv, { cwd: dir, env });
     t.equal(run.code, 1, name);
     t.match(run.stderr, error, name);
     t.match(run.stderr, 'nothing was sent', name);
@@ -280,7 +280,7 @@ t.test(
         '',
       ].join('\n'),
     });
-    const run = await runCli(['run', 'load.yaml', '--json', 'r.json', '--html', 'r.html'], {
+    const run = await runInProcess(['run', 'load.yaml', '--json', 'r.json', '--html', 'r.html'], {
       cwd: dir,
       env,
     });

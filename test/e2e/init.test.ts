@@ -7,11 +7,13 @@ import t from 'tap';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countingTarget } from '../helpers/counting-target.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 t.test('a YAML starter for a URL: validates, runs against it, is not overwritten', async (t) => {
   const target = await countingTarget(t);
   const dir = t.testdir({});
+  // Spawned, as a user runs it; the rest in process.
   const init = await runCli(['init', `${target.url}/api/items?page=1`], { cwd: dir });
   t.equal(init.code, 0, { stderr: init.stderr });
   t.match(init.stdout, /wrote load\.yaml\nnext: barrage validate load\.yaml/);
@@ -21,14 +23,16 @@ t.test('a YAML starter for a URL: validates, runs against it, is not overwritten
     /^# yaml-language-server: \$schema=\.\/node_modules\/barrage-cli\/barrage\.schema\.json\n/,
   );
   t.match(text, new RegExp(`target: '${target.url}'`));
-  const validate = await runCli(['validate', 'load.yaml'], { cwd: dir });
+  const validate = await runInProcess(['validate', 'load.yaml'], { cwd: dir });
   t.equal(validate.code, 0, 'the starter validates', { stderr: validate.stderr });
-  const run = await runCli(['run', 'load.yaml', '-n', '3', '-c', '1', '--quiet'], { cwd: dir });
+  const run = await runInProcess(['run', 'load.yaml', '-n', '3', '-c', '1', '--quiet'], {
+    cwd: dir,
+  });
   t.equal(run.code, 0, { stderr: run.stderr });
   t.same(target.urls, ['/api/items?page=1', '/api/items?page=1', '/api/items?page=1']);
 
   writeFileSync(join(dir, 'load.yaml'), 'mine\n');
-  const again = await runCli(['init', target.url], { cwd: dir });
+  const again = await runInProcess(['init', target.url], { cwd: dir });
   t.equal(again.code, 1);
   t.equal(
     again.stderr,
@@ -39,13 +43,15 @@ t.test('a YAML starter for a URL: validates, runs against it, is not overwritten
 
 t.test('a TypeScript starter (--ts) type-checks and validates', async (t) => {
   const dir = t.testdir({});
-  const init = await runCli(['init', 'https://staging.example.com/api', '--ts'], { cwd: dir });
+  const init = await runInProcess(['init', 'https://staging.example.com/api', '--ts'], {
+    cwd: dir,
+  });
   t.equal(init.code, 0, { stderr: init.stderr });
   t.match(
     init.stdout,
     /wrote load\.ts\nnext: barrage validate load\.ts --target https:\/\/staging\.example\.com/,
   );
-  const validate = await runCli(
+  const validate = await runInProcess(
     ['validate', 'load.ts', '--target', 'https://staging.example.com'],
     { cwd: dir, typecheck: true },
   );
@@ -55,10 +61,10 @@ t.test('a TypeScript starter (--ts) type-checks and validates', async (t) => {
 
 t.test('-o names the file; the default URL; a URL that is not http is refused', async (t) => {
   const dir = t.testdir({});
-  const init = await runCli(['init', '-o', 'smoke.yaml'], { cwd: dir });
+  const init = await runInProcess(['init', '-o', 'smoke.yaml'], { cwd: dir });
   t.equal(init.code, 0, { stderr: init.stderr });
   t.match(readFileSync(join(dir, 'smoke.yaml'), 'utf8'), /target: 'http:\/\/127\.0\.0\.1:8080'/);
-  const bad = await runCli(['init', 'ftp://files.example'], { cwd: dir });
+  const bad = await runInProcess(['init', 'ftp://files.example'], { cwd: dir });
   t.equal(bad.code, 1);
   t.match(bad.stderr, /URL: expected an http or https URL, .* got "ftp:\/\/files\.example"/);
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { JsonResult } from '../../cli/render/json-report.js';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
 import { eventually } from '../helpers/eventually.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 async function target(t: Test): Promise<TargetServer> {
@@ -66,7 +67,7 @@ t.test(
   async (t) => {
     const server = await target(t);
     const dir = t.testdir({ 'load.yaml': TWO_ENDPOINTS(server.url) });
-    const result = await runCli(
+    const result = await runInProcess(
       ['run', 'load.yaml', '--out', 'json=metrics.ndjson', '--out-period', '1s', '--json-output'],
       { cwd: dir },
     );
@@ -170,7 +171,7 @@ t.test(
   async (t) => {
     const server = await target(t);
     const dir = t.testdir({ 'load.yaml': `target: ${server.url}/json\nrequests: 5\n` });
-    const result = await runCli(
+    const result = await runInProcess(
       ['run', 'load.yaml', '--out', 'prometheus-rw=http://u%zz:pw-secret@127.0.0.1:9/api/v1/write'],
       { cwd: dir },
     );
@@ -187,7 +188,7 @@ t.test(
 t.test('an output file that cannot be written refuses the run: nothing is sent', async (t) => {
   const server = await target(t);
   const dir = t.testdir({ 'load.yaml': `target: ${server.url}/json\nrequests: 5\n` });
-  const result = await runCli(['run', 'load.yaml', '--out', 'json=no/such/dir/m.ndjson'], {
+  const result = await runInProcess(['run', 'load.yaml', '--out', 'json=no/such/dir/m.ndjson'], {
     cwd: dir,
   });
   t.equal(result.code, 1);
@@ -204,13 +205,15 @@ t.test(
   async (t) => {
     const server = await target(t);
     const dir = t.testdir({ 'load.yaml': `target: ${server.url}/json\nrequests: 5\n` });
-    const bad = await runCli(['run', 'load.yaml', '--out', 'statsd=127.0.0.1:8125'], { cwd: dir });
+    const bad = await runInProcess(['run', 'load.yaml', '--out', 'statsd=127.0.0.1:8125'], {
+      cwd: dir,
+    });
     t.equal(bad.code, 1);
     t.match(
       bad.stderr,
       /--out: outputs\[0\]: expected an output such as prometheus-rw=URL, otlp=URL, influxdb=URL or json=FILE, or a mapping with type, got "statsd=127\.0\.0\.1:8125"/,
     );
-    const period = await runCli(
+    const period = await runInProcess(
       ['run', 'load.yaml', '--out', 'json=m.ndjson', '--out-period', '5'],
       {
         cwd: dir,
@@ -223,7 +226,7 @@ t.test(
     );
     t.equal(server.stats().total, 0, 'nothing was sent');
 
-    const shown = await runCli(
+    const shown = await runInProcess(
       [
         'validate',
         'load.yaml',
@@ -251,7 +254,7 @@ t.test("a scenario's options cannot open an output", async (t) => {
       '',
     ].join('\n'),
   });
-  const result = await runCli(['run', '--scenario', 'load.ts', '--target', server.url], {
+  const result = await runInProcess(['run', '--scenario', 'load.ts', '--target', server.url], {
     cwd: dir,
   });
   t.equal(result.code, 1);
@@ -267,7 +270,7 @@ t.test('a segment of a distributed run streams its own series, labelled with it'
   const dir = t.testdir({
     'load.yaml': `target: ${server.url}/json\nrequests: 10\nconcurrency: 2\n`,
   });
-  const result = await runCli(
+  const result = await runInProcess(
     ['run', 'load.yaml', '--segment', '2/2', '--out', 'json=m.ndjson', '--json-output'],
     { cwd: dir },
   );

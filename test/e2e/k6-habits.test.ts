@@ -9,6 +9,7 @@ import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countingTarget } from '../helpers/counting-target.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const SCRIPT = `import { env, http } from 'barrage';
@@ -22,7 +23,7 @@ for (const name of ['script.ts', 'script.js']) {
   t.test(`barrage run ${name} runs it as a scenario, with -e and -o`, async (t) => {
     const target = await countingTarget(t);
     const dir = t.testdir({ [name]: SCRIPT });
-    const run = await runCli(
+    const run = await runInProcess(
       ['run', name, '--target', target.url, '--quiet', '-e', 'REGION=eu', '-o', 'json=live.ndjson'],
       { cwd: dir },
     );
@@ -49,7 +50,7 @@ t.test("k6's flags are answered with barrage's", async (t) => {
     [['validate', '--summary-export', 'x.json'], /barrage's --json FILE/],
   ];
   for (const [argv, message] of cases) {
-    const result = await runCli(argv);
+    const result = await runInProcess(argv);
     t.equal(result.code, 1, argv.join(' '));
     t.match(result.stderr, message);
     t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
@@ -57,7 +58,7 @@ t.test("k6's flags are answered with barrage's", async (t) => {
 });
 
 t.test("k6's output names are pointed to barrage's forms", async (t) => {
-  const result = await runCli([
+  const result = await runInProcess([
     'validate',
     '--target',
     'http://127.0.0.1:9',
@@ -72,22 +73,23 @@ t.test("k6's output names are pointed to barrage's forms", async (t) => {
 });
 
 t.test('help, version and a misspelt command', async (t) => {
-  const help = await runCli(['help']);
+  const help = await runInProcess(['help']);
   t.equal(help.code, 0);
   t.match(help.stdout, /barrage validate/, 'barrage help lists the commands');
-  const helpRun = await runCli(['help', 'validate']);
+  const helpRun = await runInProcess(['help', 'validate']);
   t.equal(helpRun.code, 0);
   t.match(helpRun.stdout, /Check a configuration without sending traffic/);
+  // Spawned, as a user types it; the rest of the file runs barrage in process.
   const version = await runCli(['version']);
   t.equal(version.code, 0);
   t.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
-  const misspelt = await runCli(['valdiate', 'load.yaml']);
+  const misspelt = await runInProcess(['valdiate', 'load.yaml']);
   t.equal(misspelt.code, 1);
   t.equal(
     misspelt.stderr,
     'barrage: unknown command "valdiate"; did you mean barrage validate? (barrage help lists the commands)\n',
   );
-  const helpNone = await runCli(['help', 'rnu']);
+  const helpNone = await runInProcess(['help', 'rnu']);
   t.equal(helpNone.code, 1);
   t.match(helpNone.stderr, /no command "rnu" to help with; did you mean run\?/);
 });
@@ -95,7 +97,7 @@ t.test('help, version and a misspelt command', async (t) => {
 t.test('a file named like a command is still a configuration', async (t) => {
   const target = await countingTarget(t);
   const dir = t.testdir({ valdiate: `target: ${target.url}\nrequests: 2\nconcurrency: 1\n` });
-  const run = await runCli(['valdiate', '--quiet'], { cwd: dir });
+  const run = await runInProcess(['valdiate', '--quiet'], { cwd: dir });
   t.equal(run.code, 0, { stderr: run.stderr });
   t.equal(target.total(), 2);
 });
@@ -107,7 +109,7 @@ export const options = { vus: 10, iterations: 20, stages: [{ duration: '10s', ta
 export default async function () { await http.get('/'); }
 `,
   });
-  const result = await runCli(['validate', 'k6.ts', '--target', 'http://127.0.0.1:9'], {
+  const result = await runInProcess(['validate', 'k6.ts', '--target', 'http://127.0.0.1:9'], {
     cwd: dir,
   });
   t.equal(result.code, 1);

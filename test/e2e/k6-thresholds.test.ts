@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 
 const K6 = [
   '--threshold',
@@ -15,7 +15,7 @@ const K6 = [
 ];
 
 t.test('validate shows k6 thresholds in barrage spelling, with one note', async (t) => {
-  const result = await runCli(['validate', '--target', 'http://127.0.0.1:9', ...K6]);
+  const result = await runInProcess(['validate', '--target', 'http://127.0.0.1:9', ...K6]);
   t.equal(result.code, 0, result.stderr);
   t.match(result.stdout, '    http_req_duration:p95 < 10000\n');
   t.match(result.stdout, '    http_reqs:count == 5\n');
@@ -32,7 +32,7 @@ t.test('reports show the barrage spelling of k6 thresholds', async (t) => {
   const target = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const dir = t.testdir({});
   const junit = join(dir, 'junit.xml');
-  const result = await runCli(
+  const result = await runInProcess(
     ['run', '--target', target, '-n', '5', '-c', '1', '--json-output', '--junit', junit, ...K6],
     { cwd: dir },
   );
@@ -48,7 +48,7 @@ t.test('reports show the barrage spelling of k6 thresholds', async (t) => {
 });
 
 t.test('k6 metrics barrage does not measure are refused with the reason', async (t) => {
-  const result = await runCli([
+  const result = await runInProcess([
     'validate',
     '--target',
     'http://127.0.0.1:9',
@@ -90,7 +90,7 @@ t.test(
         '',
       ].join('\n'),
     });
-    const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+    const result = await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir });
     t.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout) as {
       thresholds: { results: { threshold: string; actual: number; pass: boolean }[] };

@@ -5,7 +5,7 @@
  */
 import t, { type Test } from 'tap';
 import { countingTarget, type CountingTarget } from '../helpers/counting-target.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 
 const CONFIG = `endpoints:
   - { name: home, url: /home }
@@ -29,9 +29,12 @@ scenarios:
 
 async function run(t: Test, target: CountingTarget, flags: readonly string[]) {
   const dir = t.testdir({ 'load.yaml': CONFIG });
-  const result = await runCli(['run', 'load.yaml', '--target', target.url, '--quiet', ...flags], {
-    cwd: dir,
-  });
+  const result = await runInProcess(
+    ['run', 'load.yaml', '--target', target.url, '--quiet', ...flags],
+    {
+      cwd: dir,
+    },
+  );
   t.equal(result.code, 0, flags.join(' '), { stderr: result.stderr });
   return result;
 }
@@ -55,7 +58,7 @@ t.test('--only with --smoke; validate shows the selection', async (t) => {
   await run(t, target, ['--only', 'checkout', '--smoke']);
   t.same(target.urls, ['/home', '/pay'], "checkout's flow once, start_time not waited for");
   const dir = t.testdir({ 'load.yaml': CONFIG });
-  const shown = await runCli(
+  const shown = await runInProcess(
     ['validate', 'load.yaml', '--target', target.url, '--only', 'checkout', '--smoke'],
     { cwd: dir },
   );
@@ -71,7 +74,7 @@ t.test(
     const dir = t.testdir({
       'load.yaml': `target: ${target.url}\nrate: 50\nduration: 1m\nendpoints: [{ url: /one }]\n`,
     });
-    const result = await runCli(['run', 'load.yaml', '--smoke', '--quiet'], { cwd: dir });
+    const result = await runInProcess(['run', 'load.yaml', '--smoke', '--quiet'], { cwd: dir });
     t.equal(result.code, 0, { stderr: result.stderr });
     t.same(target.urls, ['/one']);
   },
@@ -80,7 +83,7 @@ t.test(
 t.test('a name that is not a scenario is refused before any traffic', async (t) => {
   const target = await countingTarget(t);
   const dir = t.testdir({ 'load.yaml': CONFIG });
-  const result = await runCli(
+  const result = await runInProcess(
     ['run', 'load.yaml', '--target', target.url, '--only', 'browse,chekout'],
     { cwd: dir },
   );

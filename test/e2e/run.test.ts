@@ -2,11 +2,13 @@ import t, { type Test } from 'tap';
 import { createServer, type Server, type Socket } from 'node:net';
 import { startTargetServer, type TargetServer } from '../../cli/serve/target-server.js';
 import { eventually } from '../helpers/eventually.js';
-import { runCli, type SpawnResult } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { startTargetProcess } from '../helpers/target-process.js';
 import type { JsonResult } from '../../cli/render/json-report.js';
 
-const json = (result: SpawnResult): JsonResult => JSON.parse(result.stdout) as JsonResult;
+const json = (result: { readonly stdout: string }): JsonResult =>
+  JSON.parse(result.stdout) as JsonResult;
 
 async function target(
   t: Test,
@@ -35,7 +37,7 @@ async function tcpServer(t: Test, onConnection: (socket: Socket) => void): Promi
 
 t.test('requests: exact totals, counted by the target too', async (t) => {
   const server = await target(t);
-  const result = await runCli([
+  const result = await runInProcess([
     'run',
     '--target',
     `${server.url}/json`,
@@ -53,18 +55,28 @@ t.test('requests: exact totals, counted by the target too', async (t) => {
 
 t.test('bare `barrage [flags]` and --config FILE work like run', async (t) => {
   const server = await target(t);
-  const bare = await runCli(['--target', `${server.url}/`, '-n', '7', '-c', '2', '--json-output']);
+  const bare = await runInProcess([
+    '--target',
+    `${server.url}/`,
+    '-n',
+    '7',
+    '-c',
+    '2',
+    '--json-output',
+  ]);
   t.equal(json(bare).total, 7);
   const dir = t.testdir({
     'load.yaml': `target: ${server.url}/json\nrequests: 9\nconcurrency: 3\n`,
   });
-  const viaFlag = await runCli(['run', '--config', 'load.yaml', '--json-output'], { cwd: dir });
+  const viaFlag = await runInProcess(['run', '--config', 'load.yaml', '--json-output'], {
+    cwd: dir,
+  });
   t.equal(json(viaFlag).total, 9, viaFlag.stderr);
 });
 
 t.test('a fixed rate sends rate × duration permits; the target counts those sent', async (t) => {
   const server = await target(t);
-  const result = await runCli([
+  const result = await runInProcess([
     'run',
     '--target',
     `${server.url}/json`,
@@ -86,7 +98,7 @@ t.test('a fixed rate sends rate × duration permits; the target counts those sen
 t.test('coordinated omission is made visible (target stopped 2 s at 500/s)', async (t) => {
   const proc = await startTargetProcess();
   t.teardown(() => proc.stop());
-  const run = runCli([
+  const run = runInProcess([
     'run',
     '--target',
     `${proc.url}/json`,
@@ -123,7 +135,7 @@ t.test('coordinated omission is made visible (target stopped 2 s at 500/s)', asy
 t.test('thresholds decide the exit code and print their lines', async (t) => {
   const server = await target(t);
   const base = ['run', '--target', `${server.url}/json`, '-n', '200', '-c', '4'];
-  const pass = await runCli([
+  const pass = await runInProcess([
     ...base,
     '--threshold',
     'http_req_duration:p95 < 5000',
@@ -133,7 +145,7 @@ t.test('thresholds decide the exit code and print their lines', async (t) => {
   t.equal(pass.code, 0);
   t.match(pass.stdout, /✓ http_req_duration:p95 < 5000: \d+\.\d\d < 5000\.00/);
   t.match(pass.stdout, /Threshold Summary: 2\/2 passed/);
-  const fail = await runCli([
+  const fail = await runInProcess([
     ...base,
     '--threshold',
     'http_requests:count > 1000',
@@ -143,7 +155,7 @@ t.test('thresholds decide the exit code and print their lines', async (t) => {
   t.equal(fail.code, 1);
   t.match(fail.stdout, /✗ http_requests:count > 1000: 200\.00 > 1000\.00/);
   t.match(fail.stdout, /Threshold Summary: 1\/2 passed/);
-  const noData = await runCli([
+  const noData = await runInProcess([
     ...base,
     '--threshold',
     'http_req_duration{endpoint=nope}:p95 < 100',
@@ -155,7 +167,7 @@ t.test('thresholds decide the exit code and print their lines', async (t) => {
 
 t.test('--json-output prints only the spec JSON result on stdout', async (t) => {
   const server = await target(t);
-  const result = await runCli([
+  const result = await runInProcess([
     'run',
     '--target',
     `${server.url}/json`,
@@ -202,7 +214,7 @@ t.test('503 then success: each attempt a request, one logical request each', asy
   const server = await target(t, { flakyEvery: 2 });
   const config = `target: ${server.url}/flaky\nrequests: 100\nconcurrency: 1\nretry: { max_attempts: 3, backoff: 1ms, budget: 1 }\n`;
   const dir = t.testdir({ 'load.yaml': config });
-  const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir });
   const parsed = json(result);
   t.equal(server.stats().byRoute.flaky, 199);
   t.equal(parsed.total, 199, 'every attempt is a request, as the server counted');
@@ -218,7 +230,7 @@ t.test('503 then success: each attempt a request, one logical request each', asy
     { rate: 0, count: 0, total: 100 },
     'every logical request was retried into a success',
   );
-  const none = await runCli([
+  const none = await runInProcess([
     'run',
     '--target',
     `${server.url}/flaky`,
@@ -235,7 +247,7 @@ t.test('the retry budget keeps a 5xx storm from being amplified', async (t) => {
   const server = await target(t);
   const config = `target: ${server.url}/status/503\nrequests: 400\nconcurrency: 4\nretry: { max_attempts: 5, backoff: 1ms, budget: 0.1, min_retries_per_sec: 10 }\n`;
   const dir = t.testdir({ 'load.yaml': config });
-  const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir });
   t.equal(result.code, 1, 'nothing succeeded: the run failed');
   const parsed = json(result);
   t.match(parsed.total_failed, { count: 400, total: 400 });
@@ -295,7 +307,7 @@ t.test('a second SIGINT exits at once with 130, still printing what was collecte
 t.test('faults of the target are measured failures, never crashes', async (t) => {
   const down = await tcpServer(t, () => undefined);
   const closedPort = down.replace(/:\d+$/, ':1');
-  const refused = await runCli([
+  const refused = await runInProcess([
     'run',
     '--target',
     closedPort,
@@ -308,17 +320,18 @@ t.test('faults of the target are measured failures, never crashes', async (t) =>
   t.equal(refused.code, 1, 'nothing succeeded: exit 1, thresholds or not');
   t.match(refused.stderr, 'barrage: the run failed: none of its 5 requests succeeded (refused: 5)');
   t.same(json(refused).errors, { refused: 5 });
-  const text = await runCli(['run', '--target', closedPort, '-n', '5', '-c', '1']);
+  const text = await runInProcess(['run', '--target', closedPort, '-n', '5', '-c', '1']);
   t.match(text.stdout, /WARNING: the run failed \(exit 1\): none of its 5 requests succeeded/);
 
   const resetter = await tcpServer(t, (socket) => socket.resetAndDestroy());
   t.match(
-    json(await runCli(['run', '--target', resetter, '-n', '6', '-c', '2', '--json-output'])).errors,
+    json(await runInProcess(['run', '--target', resetter, '-n', '6', '-c', '2', '--json-output']))
+      .errors,
     { reset: 6 },
   );
 
   const silent = await tcpServer(t, () => undefined);
-  const hung = await runCli([
+  const hung = await runInProcess([
     'run',
     '--target',
     silent,
@@ -333,7 +346,7 @@ t.test('faults of the target are measured failures, never crashes', async (t) =>
   t.same(json(hung).errors, { timeout: 4 }, 'a silent target times out at the deadline');
 
   const server = await target(t);
-  const drip = await runCli([
+  const drip = await runInProcess([
     'run',
     '--target',
     `${server.url}/drip?bytes=50&interval=50`,
@@ -351,7 +364,7 @@ t.test('faults of the target are measured failures, never crashes', async (t) =>
     'the deadline covers a slow-drip body, not just the gap between chunks',
   );
 
-  const fiveHundred = await runCli([
+  const fiveHundred = await runInProcess([
     'run',
     '--target',
     `${server.url}/status/503`,
@@ -367,7 +380,7 @@ t.test('faults of the target are measured failures, never crashes', async (t) =>
 
 t.test('a target killed mid-run: failures with their kind, the run ends normally', async (t) => {
   const proc = await startTargetProcess();
-  const run = runCli([
+  const run = runInProcess([
     'run',
     '--target',
     `${proc.url}/json`,
@@ -400,7 +413,7 @@ t.test('a target killed mid-run: failures with their kind, the run ends normally
 t.test('a report file that cannot be written: named, others still written, exit 1', async (t) => {
   const server = await target(t);
   const dir = t.testdir({});
-  const result = await runCli(
+  const result = await runInProcess(
     ['run', '--target', `${server.url}/json`, '-n', '5', '-c', '1', '--json', '/dev/full'],
     { cwd: dir },
   );
@@ -414,7 +427,7 @@ t.test('a report file that cannot be written: named, others still written, exit 
 
 t.test('bad configuration with --json-output: stdout empty, exit 1, nothing sent', async (t) => {
   const server = await target(t);
-  const result = await runCli([
+  const result = await runInProcess([
     'run',
     '--target',
     `${server.url}/json`,

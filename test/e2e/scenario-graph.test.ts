@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { startTargetServer } from '../../cli/serve/target-server.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 
 interface Seen {
@@ -38,7 +39,7 @@ async function run(
   args: string[] = [],
 ) {
   const dir = t.testdir({ 'load.yaml': config, ...files });
-  const result = await runCli(['run', 'load.yaml', '--json-output', ...args], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml', '--json-output', ...args], { cwd: dir });
   t.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as {
     total: number;
@@ -146,7 +147,7 @@ t.test('a placeholder nothing fills is refused, the feeder columns listed', asyn
     'load.yaml': `target: ${target.url}\nrequests: 5\nconcurrency: 1\nfeeder: { file: users.csv }\nendpoints: [{ url: "/x/{{user_name}}" }]\n`,
     'users.csv': 'username,password\nada,x\n',
   });
-  const result = await runCli(['run', 'load.yaml'], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml'], { cwd: dir });
   t.equal(result.code, 1);
   t.match(
     result.stderr,
@@ -165,6 +166,7 @@ t.test('a timed run whose every request is unsent still ends on time', async (t)
   });
   // Nothing is ever sent, so every iteration ends before the worker yields; the workers must
   // still let the timer that ends the run fire (before, they spun until killed).
+  // Spawned: a run that spun would be killed by the safety net, not hang this process.
   const result = await runCli(['run', 'load.yaml', '--json-output'], {
     cwd: dir,
     killAfterMs: 20_000,
@@ -221,7 +223,7 @@ t.test('thresholds filter by endpoint', async (t) => {
   const dir = t.testdir({
     'load.yaml': `target: ${server.url}\nrequests: 100\nconcurrency: 2\nendpoints:\n  - { name: ok, url: /json }\n  - { name: broken, url: /status/500 }\nthresholds:\n  - "http_req_failed{endpoint=ok}:rate == 0"\n  - "http_req_failed{endpoint=broken}:rate == 1"\n  - "http_requests{endpoint=ok}:count > 20"\n`,
   });
-  const result = await runCli(['run', 'load.yaml', '--seed', '3'], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml', '--seed', '3'], { cwd: dir });
   t.equal(result.code, 0, result.stdout);
   t.match(result.stdout, /Threshold Summary: 3\/3 passed/);
   t.match(result.stdout, /Endpoints:/, 'the per-endpoint table is shown');
@@ -232,7 +234,7 @@ t.test('a threshold on an endpoint the configuration lacks is refused first', as
   const dir = t.testdir({
     'load.yaml': `target: ${target.url}\nrequests: 1\nendpoints: [{ name: products, url: /p }]\nthresholds: ['http_req_duration{endpoint=product}:p95 < 300']\n`,
   });
-  const result = await runCli(['run', 'load.yaml'], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml'], { cwd: dir });
   t.equal(result.code, 1);
   t.match(
     result.stderr,

@@ -4,10 +4,10 @@
 import t from 'tap';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 
 t.test('-c -1: the value read as a flag, and how to write it', async (t) => {
-  const result = await runCli(['--target', 'http://127.0.0.1:9', '-c', '-1', '-n', '1']);
+  const result = await runInProcess(['--target', 'http://127.0.0.1:9', '-c', '-1', '-n', '1']);
   t.equal(result.code, 1);
   t.match(
     result.stderr,
@@ -44,10 +44,7 @@ t.test('gzip five layers deep is decoded, six or 1,000 are a decode_error', asyn
       `  - { url: "/?layers=${layers}", extract: { ok: "$.ok" } }`,
     ].join('\n');
     const dir = t.testdir({ 'load.yaml': config });
-    const result = await runCli(['run', 'load.yaml', '--json-output'], {
-      cwd: dir,
-      killAfterMs: 60_000,
-    });
+    const result = await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir });
     const json = JSON.parse(result.stdout) as { total: number; errors: Record<string, number> };
     t.equal(json.total, 2, `${layers} layers: both requests`);
     t.same(json.errors, errors, `${layers} layers`);
@@ -59,13 +56,13 @@ t.test('insecure: true prints the documented warning', async (t) => {
     'load.yaml': 'target: https://127.0.0.1:9\ninsecure: true\nendpoints:\n  - { url: / }\n',
     'safe.yaml': 'target: https://127.0.0.1:9\nendpoints:\n  - { url: / }\n',
   });
-  const insecure = await runCli(['validate', 'load.yaml'], { cwd: dir });
+  const insecure = await runInProcess(['validate', 'load.yaml'], { cwd: dir });
   t.equal(insecure.code, 0, insecure.stderr);
   t.match(
     insecure.stderr,
     /warning: load\.yaml:2:\d+: insecure: TLS certificates are not verified/,
   );
-  const safe = await runCli(['validate', 'safe.yaml'], { cwd: dir });
+  const safe = await runInProcess(['validate', 'safe.yaml'], { cwd: dir });
   t.notMatch(safe.stderr, /not verified/, 'no warning without insecure');
 });
 
@@ -82,11 +79,10 @@ t.test(
     const dir = t.testdir({
       'load.ts': `import { http } from 'barrage';\nexport default async function (): Promise<void> {\n  const res = await http.get('/go');\n  if (res.status !== 302 || res.error !== 'url_not_allowed')\n    throw new Error(\`status \${res.status}, error \${String(res.error)}\`);\n}\n`,
     });
-    const result = await runCli(
+    const result = await runInProcess(
       ['--scenario', 'load.ts', '--target', url, '-n', '2', '--json-output'],
       {
         cwd: dir,
-        killAfterMs: 60_000,
       },
     );
     t.equal(result.code, 1, 'nothing succeeded: the run proved nothing');
@@ -101,7 +97,7 @@ t.test(
 
 t.test('a threshold on an unknown endpoint is refused in the single-request form', async (t) => {
   const target = 'http://127.0.0.1:9';
-  const refused = await runCli([
+  const refused = await runInProcess([
     'validate',
     '--target',
     target,
@@ -113,7 +109,7 @@ t.test('a threshold on an unknown endpoint is refused in the single-request form
     refused.stderr,
     `--threshold: thresholds[0]: expected an endpoint name: GET ${target}, got "nope"`,
   );
-  const known = await runCli([
+  const known = await runInProcess([
     'validate',
     '--target',
     target,

@@ -4,7 +4,6 @@ import t, { type Test } from 'tap';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/in-process-cli.js';
-import { runCli } from '../helpers/run-cli.js';
 
 interface Result {
   readonly threshold: string;
@@ -76,7 +75,7 @@ for (const threads of [1, 2]) {
     async (t) => {
       const { url, seen } = await target(t);
       const dir = t.testdir({ 'tags.yaml': yamlConfig(url, threads) });
-      const run = await runCli(['run', join(dir, 'tags.yaml'), '--json-output', '--quiet'], {
+      const run = await runInProcess(['run', join(dir, 'tags.yaml'), '--json-output', '--quiet'], {
         cwd: dir,
       });
       t.equal(run.code, 1, `one threshold fails: ${run.stderr}`);
@@ -126,7 +125,7 @@ t.test('validate refuses tags and values that cannot occur, with a did-you-mean'
     t.match(result.stderr, message, threshold);
     t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
   }
-  const quoted = await runCli([
+  const quoted = await runInProcess([
     'validate',
     join(dir, 'tags.yaml'),
     '--threshold',
@@ -163,7 +162,7 @@ t.test('a group() tags its requests, which keep their names; call tags select', 
       }
     `,
   });
-  const run = await runCli(
+  const run = await runInProcess(
     [
       'run',
       '--scenario',
@@ -206,7 +205,7 @@ t.test(
       }
     `,
     });
-    const run = await runCli(
+    const run = await runInProcess(
       [
         'run',
         '--scenario',
@@ -242,7 +241,7 @@ interface Breakdown {
 t.test("--summary-by and thresholds' tags break requests down in JSON and text", async (t) => {
   const { url } = await target(t);
   const dir = t.testdir({ 'tags.yaml': yamlConfig(url, 1) });
-  const json = await runCli(
+  const json = await runInProcess(
     ['run', join(dir, 'tags.yaml'), '--summary-by', 'status,team', '--json-output', '--quiet'],
     { cwd: dir },
   );
@@ -272,7 +271,7 @@ t.test("--summary-by and thresholds' tags break requests down in JSON and text",
     ['true', 8, 0],
   ]);
   t.same(lines.error_kind, [['http_5xx', 4, 4]]);
-  const text = await runCli(['run', join(dir, 'tags.yaml'), '--summary-by', 'status'], {
+  const text = await runInProcess(['run', join(dir, 'tags.yaml'), '--summary-by', 'status'], {
     cwd: dir,
   });
   t.match(text.stdout, /By status:\n[^\n]*\n│ status │ requests │ failures │/);
@@ -304,7 +303,7 @@ t.test("vu.tags: a virtual user's own tags are on every sample it makes", async 
       }
     `,
   });
-  const run = await runCli(
+  const run = await runInProcess(
     ['run', '--scenario', join(dir, 'tenants.ts'), '--target', url, '--json-output', '--quiet'],
     { cwd: dir },
   );

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/in-process-cli.js';
 
 /** The JSON result fields these tests read. */
 interface Result {
@@ -52,7 +52,7 @@ async function target(t: Test): Promise<string> {
 /** Runs a configuration (lines of YAML) in a fresh folder; its JSON result and the folder. */
 async function run(t: Test, lines: readonly string[], flags: readonly string[] = []) {
   const dir = t.testdir({ 'load.yaml': `${lines.join('\n')}\n` });
-  const result = await runCli(['run', 'load.yaml', '--json-output', ...flags], { cwd: dir });
+  const result = await runInProcess(['run', 'load.yaml', '--json-output', ...flags], { cwd: dir });
   const json = result.stdout === '' ? undefined : (JSON.parse(result.stdout) as Result);
   return { ...result, json, dir };
 }
@@ -119,7 +119,7 @@ t.test('checks pass and fail by name, with the same counts in every report', asy
   );
   t.match(junit, /<testcase name="greets" classname="barrage.checks"\/>/);
 
-  const text = await runCli(['run', 'load.yaml'], { cwd: dir });
+  const text = await runInProcess(['run', 'load.yaml'], { cwd: dir });
   t.equal(text.code, 0, text.stderr);
   t.match(text.stdout, /│ cheap\s+│\s+0 │\s+12 │\s+0\.0% │/, 'text: a failing check');
   t.match(text.stdout, /│ ok\s+│\s+24 │\s+0 │\s+100\.0% │/, 'text: a passing check');
@@ -306,7 +306,7 @@ t.test("validate lists each endpoint's checks and expect", async (t) => {
       '    checks: [{ name: title, css: h1, attr: title, equals: Hi }]',
     ].join('\n'),
   });
-  const { code, stdout, stderr } = await runCli(['validate', 'load.yaml'], { cwd: dir });
+  const { code, stdout, stderr } = await runInProcess(['validate', 'load.yaml'], { cwd: dir });
   t.equal(code, 0, stderr);
   t.match(
     stdout,
@@ -337,7 +337,7 @@ t.test(
     ].join('\n');
     const dir = t.testdir({ 'flow.ts': `${scenario}\n` });
     const args = ['run', '--scenario', 'flow.ts', '--target', url, '-n', '4', '-c', '2'];
-    const result = await runCli([...args, '--json-output'], { cwd: dir });
+    const result = await runInProcess([...args, '--json-output'], { cwd: dir });
     t.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout) as Result & {
       endpoints: { name: string; requests: number; failures: number }[];
@@ -378,7 +378,7 @@ t.test(
       // Rows 1 and 3 hold what the cart answers (token abc, total 3, item 7); rows 2 and 4 do not.
       'users.csv': 'token,total,id\nabc,3,7\nxyz,4,8\nabc,3,7\nabc,9,1\n',
     });
-    const result = await runCli(['run', 'load.yaml', '--json-output'], { cwd: dir });
+    const result = await runInProcess(['run', 'load.yaml', '--json-output'], { cwd: dir });
     t.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout) as Result;
     t.same(json.checks?.by_name, {

@@ -2,7 +2,9 @@
  * Runs barrage's main() in this process with captured streams (like clipanion's own tests):
  * fast, and it sees exactly what a user would on stdout and stderr.
  */
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Test } from 'tap';
 import type { BarrageContext, UserSignal } from '../../cli/context.js';
 import { main } from '../../cli/main.js';
 import { skippingTypecheck } from './run-cli.js';
@@ -109,6 +111,24 @@ export async function runInProcess(
     rawMode,
     exitHooksLeft: exitHandlers.size,
   };
+}
+
+/**
+ * The in-process twin of run-cli.ts's runJsonConfig: writes `config` as a YAML file in a test
+ * folder and runs it with --json-output (and `flags`); the JSON result, how the run ended, and the
+ * folder it ran in. A stack trace on stderr fails the test.
+ */
+export async function runJsonConfigInProcess<Json>(
+  t: Test,
+  config: string,
+  flags: readonly string[] = [],
+): Promise<{ json: Json; result: CliResult; dir: string }> {
+  const dir = t.testdir({ 'run.yaml': config });
+  const result = await runInProcess(['run', join(dir, 'run.yaml'), '--json-output', ...flags], {
+    cwd: dir,
+  });
+  t.notMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  return { json: JSON.parse(result.stdout) as Json, result, dir };
 }
 
 /** NODE_V8_COVERAGE when c8 set it (it sets it for every Node it starts), else nothing. */
