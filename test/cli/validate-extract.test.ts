@@ -36,17 +36,17 @@ const BAD: readonly Refusal[] = [
   [
     'unknown key beside css',
     `      v: { css: input, atr: value }`,
-    /load\.yaml:6:\d+: endpoints\[0\]\.extract\.v\.atr: expected one of json, header, regex, css, attr, got unknown key "atr" \(did you mean attr\?\)/,
+    /load\.yaml:6:\d+: endpoints\[0\]\.extract\.v\.atr: expected one of json, pick, header, regex, css, attr, got unknown key "atr" \(did you mean attr\?\)/,
   ],
   [
     'regex flags are not a key',
     `      v: { regex: abc, flags: i }`,
-    /load\.yaml:6:\d+: endpoints\[0\]\.extract\.v\.flags: expected one of json, header, regex, css, attr, got unknown key "flags"/,
+    /load\.yaml:6:\d+: endpoints\[0\]\.extract\.v\.flags: expected one of json, pick, header, regex, css, attr, got unknown key "flags"/,
   ],
   [
     'regex and css together',
     `      v: { regex: abc, css: input }`,
-    /load\.yaml:6:\d+: endpoints\[0\]\.extract\.v: expected a JSONPath such as \$\.access_token, or one of \{ json: <path> \}, \{ header: <name> \}, \{ regex: <pattern> \}, \{ css: <selector>, attr: <name> \(optional\) \}, got a mapping/,
+    /load\.yaml:6:\d+: endpoints\[0\]\.extract\.v: expected a JSONPath such as \$\.access_token, or one of \{ json: <path>, pick: first \| random \| all \}, \{ header: <name> \}, \{ regex: <pattern> \}, \{ css: <selector>, attr: <name> \(optional\) \}, got a mapping/,
   ],
 ];
 

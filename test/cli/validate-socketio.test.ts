@@ -13,7 +13,7 @@ const BAD: readonly Refusal[] = [
   [
     'an unknown key in socketio',
     '      transport: [websocket]\n      session: [{ pause: 1s }]',
-    /load\.yaml:7:\d+: endpoints\[0\]\.socketio\.transport: expected no key here, got unknown key "transport"/,
+    /load\.yaml:7:\d+: endpoints\[0\]\.socketio\.transport: expected one of namespace, path, transports, auth, query, session, got unknown key "transport" \(did you mean transports\?\)/,
   ],
   [
     'an unknown transport',

@@ -43,8 +43,9 @@ t.test('a prompt dataset at two concurrency levels, reported side by side', asyn
       '            stream_options: { include_usage: true } }',
       'scenarios:',
       '  c1: { executor: shared-iterations, vus: 1, iterations: 3 }',
-      // The second level starts once the first is over (3 streams of at most 30 ms).
-      '  c3: { executor: shared-iterations, vus: 3, iterations: 6, start_time: 400ms }',
+      // The second level starts once the first is over (3 streams of at most 30 ms, given 3 s
+      // for a busy machine).
+      '  c3: { executor: shared-iterations, vus: 3, iterations: 6, start_time: 3s }',
     ].join('\n'),
   });
   const result = await runInProcess(['run', 'sweep.yaml', '--json-output'], { cwd: dir });
