@@ -18,13 +18,7 @@
 import * as z from 'zod';
 import { extractMap } from './extractor-schema.js';
 import { checkJsonTemplates, duration, nonEmpty, template } from './fields.js';
-import {
-  frameSelector,
-  givenKeys,
-  keyIssue,
-  matchObject,
-  type KeyIssue,
-} from './ws-session-schema.js';
+import { frameSelector, matchObject, stepIssues, type StepGrammar } from './ws-session-schema.js';
 
 /** A JSON value whose strings and keys may hold placeholders. */
 function jsonTemplate() {
@@ -50,6 +44,14 @@ const STEP_KEYS: Readonly<Record<(typeof STEP_KINDS)[number], readonly string[]>
   receive: ['timeout', 'extract'],
   listen: ['event', 'match'],
   pause: [],
+};
+
+/** The step forms stepIssues checks. */
+const SOCKETIO_STEPS: StepGrammar<(typeof STEP_KINDS)[number]> = {
+  kinds: STEP_KINDS,
+  keys: STEP_KEYS,
+  forms: STEP_FORMS,
+  waiting: { kind: 'emit', key: 'ack' },
 };
 
 function stepSchema() {
@@ -80,45 +82,13 @@ function stepSchema() {
       { error: STEP_FORMS },
     )
     .superRefine((step, ctx) => {
-      for (const issue of stepRules(step)) ctx.addIssue({ code: 'custom', ...issue });
+      for (const issue of stepIssues(step, SOCKETIO_STEPS))
+        ctx.addIssue({ code: 'custom', ...issue });
     });
 }
 
 /** One step as written (the schema's output). */
 export type SocketioStepConfig = z.output<ReturnType<typeof stepSchema>>;
-
-/** Exactly one kind; only the keys that kind takes; an emit's timeout and extract need an ack. */
-function stepRules(step: SocketioStepConfig): KeyIssue[] {
-  const keys = givenKeys(step);
-  const kinds = STEP_KINDS.filter((k) => keys.includes(k));
-  if (kinds.length !== 1)
-    return [
-      keyIssue(
-        step,
-        kinds[1] ?? keys[0] ?? 'emit',
-        `${STEP_FORMS}, not ${kinds.join(' and ') || 'none'}`,
-      ),
-    ];
-  const kind = kinds[0]!;
-  const allowed = STEP_KEYS[kind];
-  const out: KeyIssue[] = [];
-  for (const key of keys) {
-    if (key === kind) continue;
-    if (!allowed.includes(key))
-      out.push(
-        keyIssue(
-          step,
-          key,
-          allowed.length === 0
-            ? `nothing beside ${kind}`
-            : `a key a ${kind} step takes: ${allowed.join(', ')}`,
-        ),
-      );
-    else if (kind === 'emit' && key !== 'ack' && step.ack === undefined)
-      out.push(keyIssue(step, key, `${key} beside ack (an emit without ack waits for nothing)`));
-  }
-  return out;
-}
 
 /** The Engine.IO transports, as socket.io-client names them. */
 const TRANSPORTS = ['websocket', 'polling'] as const;

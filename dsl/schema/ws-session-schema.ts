@@ -140,6 +140,14 @@ const STEP_KEYS: Readonly<Record<(typeof STEP_KINDS)[number], readonly string[]>
   pause: [],
 };
 
+/** The step forms stepIssues checks. */
+const WS_STEPS: StepGrammar<(typeof STEP_KINDS)[number]> = {
+  kinds: STEP_KINDS,
+  keys: STEP_KEYS,
+  forms: STEP_FORMS,
+  waiting: { kind: 'send', key: 'reply' },
+};
+
 function stepSchema() {
   // One match schema for reply, receive and match: barrage.schema.json then holds its recursive
   // `equals` (any JSON value) once.
@@ -159,27 +167,44 @@ function stepSchema() {
       { error: STEP_FORMS },
     )
     .superRefine((step, ctx) => {
-      for (const issue of stepRules(step)) ctx.addIssue({ code: 'custom', ...issue });
+      for (const issue of stepIssues(step, WS_STEPS)) ctx.addIssue({ code: 'custom', ...issue });
     });
 }
 
 /** One step as written (the schema's output). */
 export type WsStepConfig = z.output<ReturnType<typeof stepSchema>>;
 
-/** Exactly one kind; only the keys that kind takes; a send's timeout and extract need a reply. */
-function stepRules(step: WsStepConfig): KeyIssue[] {
+/** "a send", "an emit". */
+const article = (word: string): string => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+
+/** A session's step forms: its kinds, the keys each takes, and the kind whose keys need a wait. */
+export interface StepGrammar<Kind extends string> {
+  readonly kinds: readonly Kind[];
+  readonly keys: Readonly<Record<Kind, readonly string[]>>;
+  /** The forms, as an error message says them. */
+  readonly forms: string;
+  /** The kind (send, emit) whose other keys (timeout, extract) need its wait (reply, ack). */
+  readonly waiting: { readonly kind: Kind; readonly key: string };
+}
+
+/** Exactly one kind; only the keys that kind takes; the waiting kind's other keys need its wait. */
+export function stepIssues<Kind extends string>(
+  step: Record<string, unknown>,
+  grammar: StepGrammar<Kind>,
+): KeyIssue[] {
   const keys = givenKeys(step);
-  const kinds = STEP_KINDS.filter((k) => keys.includes(k));
+  const kinds = grammar.kinds.filter((k) => keys.includes(k));
+  const { kind: waiting, key: wait } = grammar.waiting;
   if (kinds.length !== 1)
     return [
       keyIssue(
         step,
-        kinds[1] ?? keys[0] ?? 'send',
-        `${STEP_FORMS}, not ${kinds.join(' and ') || 'none'}`,
+        kinds[1] ?? keys[0] ?? waiting,
+        `${grammar.forms}, not ${kinds.join(' and ') || 'none'}`,
       ),
     ];
   const kind = kinds[0]!;
-  const allowed = STEP_KEYS[kind];
+  const allowed = grammar.keys[kind];
   const out: KeyIssue[] = [];
   for (const key of keys) {
     if (key === kind) continue;
@@ -193,8 +218,14 @@ function stepRules(step: WsStepConfig): KeyIssue[] {
             : `a key a ${kind} step takes: ${allowed.join(', ')}`,
         ),
       );
-    else if (kind === 'send' && key !== 'reply' && step.reply === undefined)
-      out.push(keyIssue(step, key, `${key} beside reply (a send without reply waits for nothing)`));
+    else if (kind === waiting && key !== wait && step[wait] === undefined)
+      out.push(
+        keyIssue(
+          step,
+          key,
+          `${key} beside ${wait} (${article(kind)} without ${wait} waits for nothing)`,
+        ),
+      );
   }
   return out;
 }

@@ -27,6 +27,20 @@ export interface AuthProvider {
   close(): void;
 }
 
+/**
+ * The Authorization a session's handshake carries (WebSocket, Socket.IO): the provider's, none
+ * when there is no provider or the endpoint sets its own; NO_TOKEN when the provider gave up.
+ */
+export async function handshakeAuthorization(
+  auth: AuthProvider | undefined,
+  ownAuthorization: boolean,
+  vars: VariableStore,
+  random: Random,
+): Promise<Authorization> {
+  if (auth === undefined || ownAuthorization) return undefined;
+  return auth.authorization(vars, random);
+}
+
 /** Bearer and basic providers; oauth2 is built by its own module and passed in. */
 export function staticAuthProvider(plan: Exclude<AuthPlan, { type: 'oauth2' }>): AuthProvider {
   if (plan.type === 'bearer') {

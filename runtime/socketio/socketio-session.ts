@@ -23,7 +23,7 @@ import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan
 import { FIGURE } from '../../model/metrics/metric-figures.js';
 import { socketioStepLabel } from '../../model/plan/socketio-plan.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
-import { NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
+import { handshakeAuthorization, NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
 import { tlsConnectOptions, type ConnectionSettings } from '../http/connect-options.js';
 import type { Recorder } from '../metrics/recorder.js';
 import type { VirtualUser } from '../user/virtual-user.js';
@@ -82,15 +82,14 @@ class SocketioRunner implements SessionRunner {
   async run(vu: VirtualUser, index: number): Promise<SessionOutcome> {
     const session = this.#sessions[index];
     if (session === undefined) return this.#unsent(index, 'invalid_request', undefined);
-    const auth = this.#deps.auth;
-    let authorization: string | undefined;
-    if (auth !== undefined && !session.ownAuthorization) {
-      const value = auth.authorization(vu.vars, vu.random);
-      const given = typeof value === 'object' ? await value : value;
-      // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
-      if (given === NO_TOKEN) return { ok: false, status: 0, error: 'aborted' };
-      authorization = given;
-    }
+    const authorization = await handshakeAuthorization(
+      this.#deps.auth,
+      session.ownAuthorization,
+      vu.vars,
+      vu.random,
+    );
+    // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted.
+    if (authorization === NO_TOKEN) return { ok: false, status: 0, error: 'aborted' };
     const target = session.target(vu.vars, vu.random, authorization);
     if (target === undefined) return this.#unsent(index, 'missing_variable', vu.vars);
     const { recorder, now } = this.#deps;

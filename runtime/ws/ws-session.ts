@@ -25,7 +25,7 @@
  */
 import type { EndpointPlan, ExtractorPlan } from '../../model/plan/endpoint-plan.js';
 import { stepLabel } from '../../model/plan/ws-session-plan.js';
-import { NO_TOKEN, type Authorization, type AuthProvider } from '../auth/auth-provider.js';
+import { handshakeAuthorization, NO_TOKEN, type AuthProvider } from '../auth/auth-provider.js';
 import type { ErrorKind } from '../../model/errors/error-kinds.js';
 import { classifyError } from '../failure/error-kind.js';
 import type { Recorder } from '../metrics/recorder.js';
@@ -90,7 +90,12 @@ class WsSessionRunner implements SessionRunner {
   async run(vu: VirtualUser, index: number): Promise<SessionOutcome> {
     const session = this.#sessions[index];
     if (session === undefined) return this.#unsent(index, 'invalid_request', undefined);
-    const authorization = await this.#authorization(session, vu);
+    const authorization = await handshakeAuthorization(
+      this.#deps.auth,
+      session.ownAuthorization,
+      vu.vars,
+      vu.random,
+    );
     // The OAuth 2.0 provider gave up and the run is stopping: nothing is sent or counted (as HTTP).
     if (authorization === NO_TOKEN) return { ok: false, status: 0, error: 'aborted' };
     const target = session.target(vu.vars, vu.random, authorization);
@@ -238,13 +243,6 @@ class WsSessionRunner implements SessionRunner {
   }
 
   /** The provider's Authorization value, unless the endpoint sets its own header. */
-  async #authorization(session: CompiledSession, vu: VirtualUser): Promise<Authorization> {
-    const auth = this.#deps.auth;
-    if (auth === undefined || session.ownAuthorization) return undefined;
-    const value = auth.authorization(vu.vars, vu.random);
-    return typeof value === 'object' ? await value : value;
-  }
-
   /** A session not begun; `missing` holds the variables when one of them had no value. */
   #unsent(index: number, kind: ErrorKind, missing: VariableStore | undefined): SessionOutcome {
     this.#deps.recorder.recordUnsent(kind, unsentCause(this.#deps.endpoints[index]!, missing));
