@@ -211,10 +211,10 @@ t.test('custom-metrics.ts: two scenarios, custom metrics, expected 404s', async 
     `  catalogue: { executor: constant-vus, vus: 2, duration: 1s, exec: catalogue }
   lookups:
     executor: constant-arrival-rate
-    rate: 40
-    duration: 1s
-    pre_allocated_vus: 2
-    max_vus: 4
+    rate: 20
+    duration: 2s
+    pre_allocated_vus: 8
+    max_vus: 8
     start_time: 200ms
     exec: lookups
 `,
@@ -222,11 +222,14 @@ t.test('custom-metrics.ts: two scenarios, custom metrics, expected 404s', async 
   const json = await run(t, server.url, [file]);
   const { catalogue, lookups } = json.scenarios;
   t.ok(catalogue!.total > 0, 'the catalogue was browsed');
-  t.equal(lookups!.total + lookups!.dropped, 40, 'lookups: 40/s for 1 s, each sent or dropped');
+  t.equal(lookups!.total + lookups!.dropped, 40, 'lookups: 20/s for 2 s, each sent or dropped');
   t.ok(lookups!.total > 0);
   t.equal(requestsOf(json, 'products'), catalogue!.total, 'the catalogue scenario browses');
   t.equal(requestsOf(json, 'product'), lookups!.total, 'the lookups scenario looks up');
   const notFound = json.status_codes['404'] ?? 0;
+  // The first ids of users next to each other step by 7 in 60: the first lookups of any three
+  // reach the third of the ids that does not exist. Eight users made before the start (a busy
+  // machine may drop permits for want of a free one, never all but two users' first).
   t.ok(notFound > 0, 'some products did not exist');
   t.equal(json.failures, 0, 'a 404 is expected: not a failure');
   const found = lookups!.total - notFound;

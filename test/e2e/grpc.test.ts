@@ -156,6 +156,7 @@ flows:
   },
 );
 
+// By a host name: Node 26 refuses an IP address as the TLS server name gRPC sends (docs/grpc.md).
 t.test('grpcs: TLS with the run’s CA', { skip: opensslSkip(process.env) }, async (t) => {
   const pki = t.testdir({});
   makePki(pki);
@@ -169,14 +170,14 @@ t.test('grpcs: TLS with the run’s CA', { skip: opensslSkip(process.env) }, asy
 concurrency: 2
 tls: { ca: ./ca.pem }
 endpoints:
-  - url: grpcs://127.0.0.1:${shop.port}
+  - url: grpcs://localhost:${shop.port}
     grpc: { proto: ./shop.proto, method: shop.Catalog/GetProduct, message: { id: 2 } }
 `,
     { 'ca.pem': readFileSync(join(pki, 'ca.pem'), 'utf8') },
   );
   const json = JSON.parse(result.stdout) as JsonResult;
   t.equal(json.total, 4);
-  t.equal(json.failures, 0);
+  t.equal(json.failures, 0, JSON.stringify(json.errors));
   t.equal(shop.counts.found, 4);
 });
 
