@@ -62,6 +62,13 @@ function fullRun(): ShardSnapshot {
   r.recordCount(FIGURE.grpc_reqs, 1, 2);
   r.recordCount(FIGURE.grpc_streams_msgs_sent, 1, 3);
   r.recordCount(FIGURE.grpc_streams_msgs_received, 1, 5);
+  // A Socket.IO session's figures (docs/socketio.md), on the search endpoint as well.
+  r.recordCount(FIGURE.socketio_sessions, 1, 2);
+  r.recordTrend(FIGURE.socketio_connecting, 1, 3_000);
+  r.recordTrend(FIGURE.socketio_ack_duration, 1, 1_100);
+  r.recordTrend(FIGURE.socketio_session_duration, 1, 250_000);
+  r.recordCount(FIGURE.socketio_events_sent, 1, 4);
+  r.recordCount(FIGURE.socketio_events_received, 1, 7);
   r.recordStreamPiece(0, 'chunks', 300, -1);
   r.recordStreamPiece(0, 'chunks', -1, 400);
   r.recordTrend(FIGURE.http_req_total_duration, 0, 1_200);
@@ -204,6 +211,10 @@ const MEASURED: readonly (readonly [string, string, Record<string, string>, numb
   ['grpc_reqs', 'count', {}, 2],
   ['grpc_streams_msgs_sent', 'count', {}, 3],
   ['grpc_streams_msgs_received', 'count', { endpoint: 'search' }, 5],
+  ['socketio_sessions', 'count', {}, 2],
+  ['socketio_ack_duration', 'max', { endpoint: 'search' }, 1.1],
+  ['socketio_events_received', 'count', { endpoint: 'login' }, null],
+  ['socketio_events_sent', 'count', {}, 4],
   ['stream_time_to_first_chunk', 'max', {}, 0.3],
   ['stream_time_to_first_chunk', 'max', { endpoint: 'search' }, null],
   ['stream_chunk_gap', 'p50', { endpoint: 'login' }, 0.4],
